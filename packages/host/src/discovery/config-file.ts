@@ -1,0 +1,39 @@
+import { existsSync } from "node:fs";
+import { basename, dirname, resolve } from "node:path";
+import * as v from "valibot";
+import { describeThrown, ToolgateError } from "../errors.js";
+import { importModule } from "../loading/import-module.js";
+import { ConfigSchema, type ToolgateConfig } from "../options.js";
+import { summarizeIssues } from "../validation/summarize-issues.js";
+
+export const configFileNames = ["toolgate.config.ts", "toolgate.config.mts", "toolgate.config.js", "toolgate.config.mjs"];
+
+export interface LoadedConfig {
+  path: string;
+  /** The folder relative paths in the config resolve from. */
+  dir: string;
+  config: ToolgateConfig;
+}
+
+/** The config file to use: the one named, none (`false`), or the first `toolgate.config.*` in `cwd`. */
+export function findConfigFile(cwd: string, explicit: string | false | undefined): string | undefined {
+  if (explicit === false) return undefined;
+  if (explicit !== undefined) return resolve(cwd, explicit);
+  return configFileNames.map((name) => resolve(cwd, name)).find((path) => existsSync(path));
+}
+
+/** Loads and validates a config file; throws an error naming the file and the bad key. */
+export async function loadConfigFile(path: string): Promise<LoadedConfig> {
+  const where = basename(path);
+  if (!existsSync(path)) throw new ToolgateError("CONFIG_LOAD_FAILED", `config file ${path} does not exist`, { path });
+  let namespace: Record<string, unknown>;
+  try {
+    namespace = await importModule(path);
+  } catch (error) {
+    throw new ToolgateError("CONFIG_LOAD_FAILED", `${where} (${path}) could not be loaded: ${describeThrown(error)}`, { path, cause: error });
+  }
+  const parsed = v.safeParse(ConfigSchema, namespace.default ?? {});
+  if (!parsed.success)
+    throw new ToolgateError("INVALID_CONFIG", `${where} (${path}) is invalid: ${summarizeIssues(parsed.issues)}`, { path });
+  return { path, dir: dirname(path), config: parsed.output as ToolgateConfig };
+}

@@ -1,0 +1,61 @@
+import type { PluginOptions } from "@toolgate/plugin-sdk";
+import { existsSync, statSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import { ToolgateError } from "../errors.js";
+import type { PluginEntry, PluginSpecifier } from "../options.js";
+import { resolvePackageEntry } from "./package-entry.js";
+import type { PluginSource } from "./plugin-source.js";
+
+/**
+ * Turns the `plugins` list into sources: npm names are resolved from `cwd` (never by crawling
+ * node_modules), paths from `baseDir`, inline plugins are kept as they are.
+ */
+export function resolvePluginEntries(entries: readonly PluginEntry[], cwd: string, baseDir: string): PluginSource[] {
+  return entries.map((entry, index) => {
+    const [specifier, options] = splitEntry(entry);
+    if (typeof specifier !== "string") return { origin: "inline", label: `inline plugin #${index + 1}`, value: specifier, options };
+    return isPathSpecifier(specifier)
+      ? resolvePathSource(resolve(baseDir, specifier), specifier, options)
+      : resolveNpmSource(specifier, cwd, options);
+  });
+}
+
+function splitEntry(entry: PluginEntry): [PluginSpecifier, PluginOptions] {
+  return Array.isArray(entry) ? [entry[0], entry[1] ?? {}] : [entry as PluginSpecifier, {}];
+}
+
+export function isPathSpecifier(specifier: string): boolean {
+  return specifier.startsWith(".") || specifier.startsWith("/") || isAbsolute(specifier);
+}
+
+function resolvePathSource(path: string, label: string, options: PluginOptions): PluginSource {
+  if (!existsSync(path)) {
+    const error = new ToolgateError("PLUGIN_NOT_FOUND", `no file or folder at ${path}`, { path });
+    return { origin: "config", label, path, options, error };
+  }
+  if (!statSync(path).isDirectory()) return { origin: "config", label, path, options };
+  const entry = resolvePackageEntry(path);
+  if (entry.ok) return { origin: "config", label: entry.manifest?.name ?? label, path: entry.path, options };
+  return { origin: "config", label, path, options, error: new ToolgateError("PLUGIN_NOT_FOUND", entry.reason, { path }) };
+}
+
+function resolveNpmSource(name: string, cwd: string, options: PluginOptions): PluginSource {
+  const packageDir = findInstalledPackage(name, cwd);
+  if (!packageDir) {
+    const reason = `npm package "${name}" is not installed in ${cwd} (run \`npm install ${name}\`, or check the name)`;
+    return { origin: "npm", label: name, options, error: new ToolgateError("PLUGIN_NOT_FOUND", reason) };
+  }
+  const entry = resolvePackageEntry(packageDir);
+  if (entry.ok) return { origin: "npm", label: name, path: entry.path, options };
+  const error = new ToolgateError("PLUGIN_NOT_FOUND", `npm package "${name}": ${entry.reason}`, { path: packageDir });
+  return { origin: "npm", label: name, path: packageDir, options, error };
+}
+
+/** Node's lookup: `node_modules/<name>` in `cwd` and each folder above it. */
+function findInstalledPackage(name: string, cwd: string): string | undefined {
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    const candidate = join(dir, "node_modules", name);
+    if (existsSync(join(candidate, "package.json"))) return candidate;
+    if (dirname(dir) === dir) return undefined;
+  }
+}

@@ -1,0 +1,16 @@
+import type { PluginOptions, PluginSource as PluginOrigin } from "@toolgate/plugin-sdk";
+import type { ToolgateError } from "../errors.js";
+
+/** A plugin found but not yet loaded: where it comes from and how to load it. */
+export interface PluginSource {
+  origin: PluginOrigin;
+  /** How the user named it (package name, path, or `inline #N`); used until the plugin's own name is known. */
+  label: string;
+  /** The module file to load, for everything but inline plugins. */
+  path?: string;
+  /** An inline plugin object or factory. */
+  value?: unknown;
+  options: PluginOptions;
+  /** Set when the source could not be resolved; the plugin is reported as failed. */
+  error?: ToolgateError;
+}

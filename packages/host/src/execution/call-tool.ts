@@ -1,0 +1,112 @@
+import type { SessionInfo, ToolCall, ToolResult, Verdict } from "@toolgate/plugin-sdk";
+import { describeThrown, ToolgateError } from "../errors.js";
+import type { EventBus } from "../events.js";
+import type { DecisionMemo } from "../gate/decision-memo.js";
+import type { Gate } from "../gate/decide.js";
+import { freezeCall } from "../gate/freeze-call.js";
+import { runObservers, type ObserverDependencies } from "../gate/run-observers.js";
+import type { AskHandler } from "../options.js";
+import type { PluginRegistry } from "../registry/registry.js";
+import { callTools, type CallToolsOptions } from "./call-tools.js";
+import { errorResult, okResult, resultOfBlock } from "./tool-results.js";
+import { assertValidCall } from "./validate-call.js";
+
+export interface CallToolOptions {
+  /**
+   * Set by a caller that already gated this call with `checkToolCall` on this host: the remembered
+   * verdict is used and `pre_tool_call` does not fire again. Ignored for a call the host has not gated.
+   */
+  skipPreToolCallHook?: boolean;
+}
+
+export interface ToolCallerDependencies extends ObserverDependencies {
+  gate: Gate;
+  memo: DecisionMemo;
+  registry: PluginRegistry;
+  events: EventBus;
+  session: SessionInfo;
+  onAsk: AskHandler | undefined;
+  closeSignal: AbortSignal;
+}
+
+export interface ToolCaller {
+  callTool(call: ToolCall, options?: CallToolOptions): Promise<ToolResult>;
+  checkToolCall(call: ToolCall): Promise<Verdict>;
+  callTools(calls: readonly ToolCall[], options?: CallToolsOptions): Promise<ToolResult[]>;
+}
+
+export function createToolCaller(deps: ToolCallerDependencies): ToolCaller {
+  function assertOpen(): void {
+    if (deps.closeSignal.aborted) throw new ToolgateError("HOST_CLOSED", "the host is closed; create a new one to run more tool calls");
+  }
+
+  async function gateAndRun(call: ToolCall): Promise<ToolResult> {
+    return runDecided(call, await deps.gate.decide(call));
+  }
+
+  async function runDecided(call: ToolCall, verdict: Verdict): Promise<ToolResult> {
+    if (verdict.action === "ask") verdict = await resolveAsk(call, verdict);
+    if (verdict.action === "block") return finishBlocked(call, verdict);
+    return execute(call, verdict);
+  }
+
+  async function resolveAsk(call: ToolCall, verdict: Verdict): Promise<Verdict> {
+    const message = verdict.message ?? "approval needed";
+    if (!deps.onAsk) return { ...verdict, action: "block", message: `${message} (needs approval, and this host has no onAsk approver)` };
+    try {
+      const approved = await deps.onAsk(freezeCall(call, verdict.args), message);
+      return approved === true ? { ...verdict, action: "allow" } : { ...verdict, action: "block", message: `${message} (not approved)` };
+    } catch (error) {
+      return { ...verdict, action: "block", message: `${message} (the approver failed: ${describeThrown(error)})` };
+    }
+  }
+
+  function finishBlocked(call: ToolCall, verdict: Verdict): ToolResult {
+    const result = resultOfBlock(call, verdict);
+    const payload = verdict.plugin === undefined ? { call, verdict, result } : { call, verdict, plugin: verdict.plugin, result };
+    deps.events.emit("tool:blocked", payload);
+    deps.events.emit("tool:end", { call, status: result.status, result, verdict });
+    return result;
+  }
+
+  async function execute(call: ToolCall, verdict: Verdict): Promise<ToolResult> {
+    const finalCall = freezeCall(call, verdict.args);
+    const tool = deps.registry.tool(call.name);
+    let result: ToolResult;
+    if (!tool) {
+      result = errorResult(call, `Unknown tool "${call.name}". Available tools: ${deps.registry.toolNames.join(", ") || "none"}.`);
+    } else {
+      deps.events.emit("tool:before", { call: finalCall, verdict });
+      try {
+        const output = await tool.definition.execute({ ...verdict.args }, { call: finalCall, session: deps.session, signal: deps.closeSignal });
+        result = okResult(call, output);
+      } catch (error) {
+        result = errorResult(call, `Tool "${call.name}" failed: ${describeThrown(error)}`);
+      }
+    }
+    await runObservers(deps, "post_tool_call", [finalCall, result]);
+    if (tool) deps.events.emit("tool:after", { call: finalCall, verdict, result });
+    deps.events.emit("tool:end", { call: finalCall, status: result.status, result, verdict });
+    return result;
+  }
+
+  return {
+    async callTools(calls, options = {}) {
+      assertOpen();
+      return callTools(calls, options, gateAndRun);
+    },
+    async callTool(call, options = {}) {
+      assertOpen();
+      assertValidCall(call);
+      const remembered = options.skipPreToolCallHook === true ? deps.memo.take(call) : undefined;
+      return remembered ? runDecided(call, remembered) : gateAndRun(call);
+    },
+    async checkToolCall(call) {
+      assertOpen();
+      assertValidCall(call);
+      const verdict = await deps.gate.decide(call);
+      deps.memo.remember(call, verdict);
+      return verdict;
+    },
+  };
+}

@@ -1,0 +1,87 @@
+import { describeThrown, pluginLabel, ToolgateError } from "../errors.js";
+import type { HookInvocationContext } from "./hook-context.js";
+import { isThenable } from "./timeout.js";
+
+/** A hook that threw, rejected, timed out or was aborted by `host.close()`. */
+export class HookFailure {
+  constructor(
+    readonly error: ToolgateError,
+    readonly timedOut: boolean,
+  ) {}
+}
+
+export type HookOutcome = unknown;
+
+/** A hook still running; `host.close()` settles every one of these. */
+export interface InFlightHook {
+  abort(reason: string): void;
+}
+
+export interface HookRuntime {
+  timeoutMs: number;
+  readonly inFlight: Set<InFlightHook>;
+}
+
+export interface HookCall {
+  plugin: string;
+  path: string | undefined;
+  hook: string;
+  fn: (...args: unknown[]) => unknown;
+  thisArg: unknown;
+}
+
+/**
+ * The only place plugin hook code is called (`args` ends with `ctx`). A synchronous hook returns its value (or a HookFailure)
+ * synchronously, with no promise made; an async one is raced against the timeout and `host.close()`.
+ * Errors never escape: they come back as a HookFailure naming the plugin and hook.
+ */
+export function runHook(
+  target: HookCall,
+  ctx: HookInvocationContext,
+  runtime: HookRuntime,
+  args: readonly unknown[],
+): HookOutcome | HookFailure | Promise<HookOutcome | HookFailure> {
+  let value: unknown;
+  try {
+    value = target.fn.apply(target.thisArg, args as unknown[]);
+  } catch (error) {
+    return failure(target, `threw: ${describeThrown(error)}`, "HOOK_FAILED", error);
+  }
+  return isThenable(value) ? settle(value, target, ctx, runtime) : value;
+}
+
+function settle(
+  pending: PromiseLike<unknown>,
+  target: HookCall,
+  ctx: HookInvocationContext,
+  runtime: HookRuntime,
+): Promise<HookOutcome | HookFailure> {
+  return new Promise((resolve) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const finish = (outcome: unknown) => {
+      if (timer !== undefined) clearTimeout(timer);
+      runtime.inFlight.delete(entry);
+      resolve(outcome);
+    };
+    const entry: InFlightHook = {
+      abort(reason) {
+        ctx.abort(new Error(reason));
+        finish(failure(target, `was aborted: ${reason}`, "HOOK_ABORTED"));
+      },
+    };
+    runtime.inFlight.add(entry);
+    if (Number.isFinite(runtime.timeoutMs))
+      timer = setTimeout(() => {
+        const outcome = failure(target, `timed out after ${runtime.timeoutMs} ms`, "HOOK_TIMEOUT");
+        ctx.abort(outcome.error);
+        finish(outcome);
+      }, runtime.timeoutMs);
+    pending.then(finish, (error: unknown) => finish(failure(target, `rejected: ${describeThrown(error)}`, "HOOK_FAILED", error)));
+  });
+}
+
+function failure(target: HookCall, what: string, code: ToolgateError["code"], cause?: unknown): HookFailure {
+  const message = `${pluginLabel(target.plugin, target.path)}: ${target.hook} ${what}`;
+  const error = new ToolgateError(code, message, { plugin: target.plugin, hook: target.hook, path: target.path, cause });
+  return new HookFailure(error, code === "HOOK_TIMEOUT");
+}

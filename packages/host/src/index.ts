@@ -1,0 +1,40 @@
+export { createHost, type Host } from "./create-host.js";
+export {
+  defineConfig,
+  type AskHandler,
+  type HostOptions,
+  type PluginEntry,
+  type PluginSpecifier,
+  type SessionOptions,
+  type ToolgateConfig,
+} from "./options.js";
+export type { CallToolOptions } from "./execution/call-tool.js";
+export type { CallToolsOptions } from "./execution/call-tools.js";
+export { errorCodes, isToolgateError, ToolgateError, type ErrorCode } from "./errors.js";
+export type { HostEmitter } from "./events.js";
+export type { HostLogger } from "./logger.js";
+export {
+  toToolMessage,
+  toolMessageFormats,
+  type AiSdkToolResult,
+  type AnthropicToolResult,
+  type McpToolResult,
+  type OpenAIToolMessage,
+  type ResponsesToolOutput,
+  type ToolMessageFormat,
+  type ToolMessageFormats,
+} from "./messages/to-tool-message.js";
+export type {
+  HookContext,
+  HookName,
+  Hooks,
+  HostEvents,
+  Plugin,
+  PluginRecord,
+  PreToolCallResult,
+  SessionInfo,
+  ToolCall,
+  ToolDefinition,
+  ToolResult,
+  Verdict,
+} from "@toolgate/plugin-sdk";

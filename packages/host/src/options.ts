@@ -1,0 +1,94 @@
+import {
+  isPlainObject,
+  type Plugin,
+  type PluginFactory,
+  type PluginOptions,
+  type ToolCall,
+  type ToolDefinition,
+} from "@toolgate/plugin-sdk";
+import * as v from "valibot";
+import type { HostLogger } from "./logger.js";
+
+/** A plugin as named in options or config: an npm name, a path, an inline plugin, or any of them with options. */
+export type PluginSpecifier = string | Plugin<never> | PluginFactory<never>;
+export type PluginEntry = PluginSpecifier | readonly [PluginSpecifier, PluginOptions];
+
+/** Metadata handed to hooks as `ctx.session`. */
+export interface SessionOptions {
+  id?: string;
+  user?: string;
+  [key: string]: unknown;
+}
+
+/** Decides an `ask`: `true` runs the call, `false` blocks it. */
+export type AskHandler = (call: ToolCall, message: string) => boolean | Promise<boolean>;
+
+/** What a `toolgate.config.*` file may set. */
+export interface ToolgateConfig {
+  /** npm package names, paths (relative to the config file), or `[nameOrPath, options]` pairs. */
+  plugins?: PluginEntry[];
+  /** @default "plugins" (relative to the config file); `false` turns folder discovery off */
+  pluginsDir?: string | false;
+  /** @default 5000 */
+  hookTimeoutMs?: number;
+  /** @default "block" */
+  onHookError?: "block" | "allow";
+  session?: SessionOptions;
+}
+
+export interface HostOptions extends ToolgateConfig {
+  /** The project root: plugins, packages and the config file are found from here. @default process.cwd() */
+  cwd?: string;
+  /** The agent's own tools. */
+  tools?: Record<string, ToolDefinition>;
+  /** Decides `ask` verdicts. @default every ask is blocked */
+  onAsk?: AskHandler;
+  /** Where host warnings go; `false` silences them. @default console */
+  logger?: HostLogger | false;
+  /** A config file to load, or `false` to load none. @default the first `toolgate.config.{ts,mts,js,mjs}` in `cwd` */
+  configFile?: string | false;
+}
+
+/** Identity helper that types a `toolgate.config.*` default export. */
+export function defineConfig(config: ToolgateConfig): ToolgateConfig {
+  return config;
+}
+
+const pluginSpecifier = v.union(
+  [v.pipe(v.string(), v.nonEmpty()), v.function(), v.custom<object>(isPlainObject)],
+  "a plugin entry must be a package name, a path, a plugin object or a factory",
+);
+const pluginEntry = v.union(
+  [pluginSpecifier, v.tuple([pluginSpecifier, v.custom<PluginOptions>(isPlainObject, "plugin options must be an object")])],
+  "a plugin entry must be a name, path, plugin or a [nameOrPath, options] pair",
+);
+
+const configEntries = {
+  plugins: v.optional(v.array(pluginEntry, "plugins must be an array")),
+  pluginsDir: v.optional(v.union([v.pipe(v.string(), v.nonEmpty()), v.literal(false)], "pluginsDir must be a path or false")),
+  hookTimeoutMs: v.optional(
+    v.pipe(v.number("hookTimeoutMs must be a number"), v.gtValue(0, "hookTimeoutMs must be greater than 0")),
+  ),
+  onHookError: v.optional(v.picklist(["block", "allow"], 'onHookError must be "block" or "allow"')),
+  session: v.optional(
+    v.looseObject({
+      id: v.optional(v.pipe(v.string("session.id must be a string"), v.nonEmpty("session.id must not be empty"))),
+      user: v.optional(v.string("session.user must be a string")),
+    }),
+  ),
+};
+
+export const ConfigSchema = v.strictObject(configEntries, "is not a config key (plugins, pluginsDir, hookTimeoutMs, onHookError, session)");
+
+export const HostOptionsSchema = v.object({
+  ...configEntries,
+  cwd: v.optional(v.pipe(v.string("cwd must be a string"), v.nonEmpty())),
+  tools: v.optional(v.record(v.string(), v.custom<ToolDefinition>(isToolDefinitionLike, "each tool needs an execute function"))),
+  onAsk: v.optional(v.function("onAsk must be a function")),
+  logger: v.optional(v.union([v.literal(false), v.custom<HostLogger>(isPlainObject)], "logger must be a logger object or false")),
+  configFile: v.optional(v.union([v.pipe(v.string(), v.nonEmpty()), v.literal(false)], "configFile must be a path or false")),
+});
+
+function isToolDefinitionLike(value: unknown): boolean {
+  return typeof value === "object" && value !== null && typeof (value as ToolDefinition).execute === "function";
+}

@@ -1,0 +1,29 @@
+import type { BaseIssue } from "valibot";
+
+/** One line for the first few valibot issues: `hooks.pre_tool_call: each hook must be a function`. */
+export function summarizeIssues(issues: readonly BaseIssue<unknown>[], limit = 3): string {
+  const lines = issues.slice(0, limit).map(describeIssue);
+  const more = issues.length > limit ? ` (and ${issues.length - limit} more)` : "";
+  return lines.join("; ") + more;
+}
+
+function describeIssue(issue: BaseIssue<unknown>): string {
+  const path = formatPath(issue);
+  const message = issue.message.startsWith("Invalid ") ? `expected ${issue.expected}, got ${issue.received}` : issue.message;
+  return path ? `${path}: ${message}` : message;
+}
+
+function formatPath(issue: BaseIssue<unknown>): string {
+  let text = "";
+  for (const item of issue.path ?? []) {
+    const key = item.key;
+    if (typeof key === "number") text += `[${key}]`;
+    else text += text ? `.${String(key)}` : String(key);
+  }
+  return text;
+}
+
+/** The first issue only, for a value that should have matched one of several shapes. */
+export function validationMessage(issues: readonly BaseIssue<unknown>[]): string {
+  return summarizeIssues(issues, 1);
+}

@@ -1,0 +1,69 @@
+import type { PluginLogger, PluginOptions, SessionInfo, ToolContext } from "./context.js";
+import type { HostEventName, HostEvents } from "./events.js";
+import type { Hooks } from "./hooks.js";
+import type { ToolArgs, ToolKind } from "./tool-call.js";
+
+type MaybePromise<T> = T | Promise<T>;
+
+/** A tool the agent or a plugin offers. Every call to it passes the gate first. */
+export interface ToolDefinition {
+  description?: string;
+  /** JSON Schema of the arguments, as handed to the model. */
+  parameters?: Record<string, unknown>;
+  /** @default "function" (or "plugin" for tools a plugin contributes) */
+  kind?: ToolKind;
+  /**
+   * Runs the tool. A string return is the content as is; any other value becomes `data`, and its JSON
+   * the content. A throw becomes a `status: "error"` result: the model sees the message.
+   */
+  execute(args: ToolArgs, ctx: ToolContext): unknown;
+}
+
+/** A plugin: a name, hooks and optional tools. */
+export interface Plugin<Options = PluginOptions> {
+  /** Unique within a host. */
+  name: string;
+  version?: string;
+  description?: string;
+  /** Lower runs first; ties are broken by name. @default 0 */
+  order?: number;
+  hooks?: Hooks<Options>;
+  /** Tools this plugin contributes; they pass the gate like any other tool. */
+  tools?: Record<string, ToolDefinition>;
+}
+
+/** What a plugin factory receives besides its options. */
+export interface PluginApi {
+  /** The host's working directory (the project root). */
+  readonly cwd: string;
+  readonly session: SessionInfo;
+  readonly log: PluginLogger;
+  /** Subscribe to a host event (observe only; a listener cannot change a decision). */
+  on<Name extends HostEventName>(event: Name, listener: (payload: HostEvents[Name]) => void): void;
+}
+
+/** A plugin that needs options: called once per host with the configured options. */
+export type PluginFactory<Options = PluginOptions> = (
+  options: Options,
+  api: PluginApi,
+) => MaybePromise<Plugin<Options>>;
+
+/** Anything a plugin module may export. */
+export type PluginExport = Plugin<never> | PluginFactory<never>;
+
+/**
+ * Declares a plugin with full types and no annotations. Pass the plugin object, or a factory
+ * `(options, api) => plugin` for a plugin with options. Returns its argument unchanged.
+ */
+export function definePlugin<Options = PluginOptions>(plugin: Plugin<Options>): Plugin<Options>;
+export function definePlugin<Options = PluginOptions>(factory: PluginFactory<Options>): PluginFactory<Options>;
+export function definePlugin<Options>(
+  definition: Plugin<Options> | PluginFactory<Options>,
+): Plugin<Options> | PluginFactory<Options> {
+  if (typeof definition === "function") return definition;
+  if (typeof definition !== "object" || definition === null)
+    throw new TypeError("definePlugin() takes a plugin object or a factory function");
+  if (typeof definition.name !== "string" || definition.name.trim() === "")
+    throw new TypeError("definePlugin(): the plugin needs a non-empty string `name`");
+  return definition;
+}

@@ -1,0 +1,153 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { createHost, toToolMessage, type Host, type ToolDefinition } from "@toolgate/host";
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createTempProject, type TempProject } from "./helpers/temp-project.js";
+
+const run = promisify(execFile);
+
+/** A policy that blocks any call, of any kind, whose arguments mention "forbidden". */
+const policySource = `
+export default {
+  name: "no-forbidden",
+  hooks: {
+    pre_tool_call(call) {
+      if (JSON.stringify(call.args).includes("forbidden"))
+        return { action: "block", message: "the word forbidden is off limits (" + (call.kind ?? "function") + ")" };
+    },
+  },
+};
+`;
+
+/** A plugin that contributes its own tool; it must pass the gate like any other. */
+const contributorSource = `
+export const executions = [];
+export default {
+  name: "contributor",
+  tools: {
+    plugin_echo: {
+      description: "echoes from a plugin",
+      execute(args) {
+        globalThis.__pluginToolRuns = (globalThis.__pluginToolRuns ?? 0) + 1;
+        return "plugin says " + args.text;
+      },
+    },
+  },
+};
+`;
+
+let project: TempProject;
+let host: Host;
+let mcpClient: Client;
+const mcpServerRuns: string[] = [];
+
+/** Wraps every tool of a connected MCP client as a host tool of kind "mcp". */
+async function toolsFromMcp(client: Client): Promise<Record<string, ToolDefinition>> {
+  const { tools } = await client.listTools();
+  return Object.fromEntries(
+    tools.map((tool) => [
+      tool.name,
+      {
+        kind: "mcp",
+        description: tool.description ?? "",
+        parameters: tool.inputSchema as Record<string, unknown>,
+        async execute(args: Record<string, unknown>) {
+          const result = await client.callTool({ name: tool.name, arguments: args });
+          const content = result.content as { type: string; text?: string }[];
+          return content.map((part) => part.text ?? "").join("\n");
+        },
+      } satisfies ToolDefinition,
+    ]),
+  );
+}
+
+const shellTool: ToolDefinition = {
+  kind: "shell",
+  async execute(args) {
+    const { stdout } = await run("sh", ["-c", String(args.command)], { cwd: project.dir });
+    return stdout;
+  },
+};
+
+beforeAll(async () => {
+  project = createTempProject({ "plugins/no-forbidden.mjs": policySource, "plugins/contributor.mjs": contributorSource });
+  const server = new McpServer({ name: "notes", version: "1.0.0" });
+  server.registerTool("write_note", { description: "writes a note", inputSchema: { text: z.string() } }, async ({ text }) => {
+    mcpServerRuns.push(text);
+    return { content: [{ type: "text", text: `saved: ${text}` }] };
+  });
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverTransport);
+  mcpClient = new Client({ name: "toolgate-test", version: "1.0.0" });
+  await mcpClient.connect(clientTransport);
+  host = await createHost({
+    cwd: project.dir,
+    logger: false,
+    tools: { terminal: shellTool, ...(await toolsFromMcp(mcpClient)), add: { execute: (args) => Number(args.a) + Number(args.b) } },
+  });
+});
+
+afterAll(async () => {
+  await host.close();
+  await mcpClient.close();
+  project.remove();
+});
+
+describe("no tool kind bypasses the gate", () => {
+  it("function tools", async () => {
+    expect(await host.callTool({ id: "f1", name: "add", args: { a: 2, b: 3 } })).toMatchObject({ status: "ok", content: "5", data: 5 });
+    expect(await host.callTool({ id: "f2", name: "add", args: { a: 2, b: 3, note: "forbidden" } })).toMatchObject({ status: "blocked" });
+  });
+
+  it("shell commands run as real child processes only when allowed", async () => {
+    const allowed = await host.callTool({ id: "s1", name: "terminal", kind: "shell", args: { command: "echo hello from sh" } });
+    expect(allowed).toMatchObject({ status: "ok", content: "hello from sh\n" });
+    const blocked = await host.callTool({ id: "s2", name: "terminal", kind: "shell", args: { command: "touch forbidden-marker" } });
+    expect(blocked.status).toBe("blocked");
+    expect(blocked.content).toContain("off limits (shell)");
+    expect(existsSync(project.path("forbidden-marker"))).toBe(false);
+  });
+
+  it("MCP tools served by a real MCP server never reach the server when blocked", async () => {
+    const allowed = await host.callTool({ id: "m1", name: "write_note", kind: "mcp", args: { text: "hello" } });
+    expect(allowed).toMatchObject({ status: "ok", content: "saved: hello" });
+    const blocked = await host.callTool({ id: "m2", name: "write_note", kind: "mcp", args: { text: "forbidden note" } });
+    expect(blocked.status).toBe("blocked");
+    expect(mcpServerRuns).toEqual(["hello"]);
+    expect(toToolMessage(blocked, "mcp")).toEqual({ content: [{ type: "text", text: blocked.content }], isError: true });
+  });
+
+  it("tools contributed by plugins", async () => {
+    expect(host.toolNames).toContain("plugin_echo");
+    const g = globalThis as { __pluginToolRuns?: number };
+    g.__pluginToolRuns = 0;
+    expect(await host.callTool({ id: "p1", name: "plugin_echo", args: { text: "hi" } })).toMatchObject({ status: "ok", content: "plugin says hi" });
+    expect(await host.callTool({ id: "p2", name: "plugin_echo", args: { text: "forbidden" } })).toMatchObject({ status: "blocked" });
+    expect(g.__pluginToolRuns).toBe(1);
+  });
+
+  it("every kind in one concurrent batch: blocked ones never run, results stay in order", async () => {
+    mcpServerRuns.length = 0;
+    const results = await host.callTools(
+      [
+        { id: "b1", name: "write_note", kind: "mcp", args: { text: "forbidden" } },
+        { id: "b2", name: "terminal", kind: "shell", args: { command: "echo ok" } },
+        { id: "b3", name: "terminal", kind: "shell", args: { command: "echo forbidden" } },
+        { id: "b4", name: "write_note", kind: "mcp", args: { text: "fine" } },
+      ],
+      { concurrency: 4 },
+    );
+    expect(results.map((result) => [result.callId, result.status])).toEqual([
+      ["b1", "blocked"],
+      ["b2", "ok"],
+      ["b3", "blocked"],
+      ["b4", "ok"],
+    ]);
+    expect(mcpServerRuns).toEqual(["fine"]);
+  });
+});

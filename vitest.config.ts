@@ -2,6 +2,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
+    exclude: ["**/node_modules/**", "**/dist/**", "test/fixtures/**", "test/.tmp/**"],
     include: ["packages/*/src/**/*.test.ts", "plugins/*/src/**/*.test.ts", "plugins/*/test/**/*.test.ts", "test/**/*.test.ts"],
     typecheck: { enabled: true, include: ["packages/*/src/**/*.test-d.ts"], tsconfig: "./tsconfig.json" },
     testTimeout: 20_000,

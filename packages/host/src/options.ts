@@ -56,24 +56,24 @@ export function defineConfig(config: ToolgateConfig): ToolgateConfig {
 
 const pluginSpecifier = v.union(
   [v.pipe(v.string(), v.nonEmpty()), v.function(), v.custom<object>(isPlainObject)],
-  "a plugin entry must be a package name, a path, a plugin object or a factory",
+  "must be a package name, a path, a plugin object or a factory",
 );
 const pluginEntry = v.union(
-  [pluginSpecifier, v.tuple([pluginSpecifier, v.custom<PluginOptions>(isPlainObject, "plugin options must be an object")])],
-  "a plugin entry must be a name, path, plugin or a [nameOrPath, options] pair",
+  [pluginSpecifier, v.tuple([pluginSpecifier, v.custom<PluginOptions>(isPlainObject, "must be a plain object (the plugin's options)")])],
+  "must be a package name, a path, a plugin, or a [nameOrPath, options] pair",
 );
 
 const configEntries = {
-  plugins: v.optional(v.array(pluginEntry, "plugins must be an array")),
-  pluginsDir: v.optional(v.union([v.pipe(v.string(), v.nonEmpty()), v.literal(false)], "pluginsDir must be a path or false")),
+  plugins: v.optional(v.array(pluginEntry, "must be an array")),
+  pluginsDir: v.optional(v.union([v.pipe(v.string(), v.nonEmpty()), v.literal(false)], "must be a path or false")),
   hookTimeoutMs: v.optional(
-    v.pipe(v.number("hookTimeoutMs must be a number"), v.gtValue(0, "hookTimeoutMs must be greater than 0")),
+    v.pipe(v.number("must be a number"), v.gtValue(0, "must be greater than 0")),
   ),
-  onHookError: v.optional(v.picklist(["block", "allow"], 'onHookError must be "block" or "allow"')),
+  onHookError: v.optional(v.picklist(["block", "allow"], 'must be "block" or "allow"')),
   session: v.optional(
     v.looseObject({
-      id: v.optional(v.pipe(v.string("session.id must be a string"), v.nonEmpty("session.id must not be empty"))),
-      user: v.optional(v.string("session.user must be a string")),
+      id: v.optional(v.pipe(v.string("must be a string"), v.nonEmpty("must not be empty"))),
+      user: v.optional(v.string("must be a string")),
     }),
   ),
 };
@@ -82,11 +82,11 @@ export const ConfigSchema = v.strictObject(configEntries, "is not a config key (
 
 export const HostOptionsSchema = v.object({
   ...configEntries,
-  cwd: v.optional(v.pipe(v.string("cwd must be a string"), v.nonEmpty())),
-  tools: v.optional(v.record(v.string(), v.custom<ToolDefinition>(isToolDefinitionLike, "each tool needs an execute function"))),
-  onAsk: v.optional(v.function("onAsk must be a function")),
-  logger: v.optional(v.union([v.literal(false), v.custom<HostLogger>(isPlainObject)], "logger must be a logger object or false")),
-  configFile: v.optional(v.union([v.pipe(v.string(), v.nonEmpty()), v.literal(false)], "configFile must be a path or false")),
+  cwd: v.optional(v.pipe(v.string("must be a string"), v.nonEmpty())),
+  tools: v.optional(v.record(v.string(), v.custom<ToolDefinition>(isToolDefinitionLike, "must be a tool with an execute function"))),
+  onAsk: v.optional(v.function("must be a function")),
+  logger: v.optional(v.union([v.literal(false), v.custom<HostLogger>(isPlainObject)], "must be a logger object or false")),
+  configFile: v.optional(v.union([v.pipe(v.string(), v.nonEmpty()), v.literal(false)], "must be a path or false")),
 });
 
 function isToolDefinitionLike(value: unknown): boolean {

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { isPlainObject } from "./plain-object.js";
 
-const nonEmptyMessage = v.pipe(v.string(), v.nonEmpty("message must be a non-empty string"));
+const nonEmptyMessage = v.pipe(v.string(), v.nonEmpty("must be a non-empty string"));
 
 /** Stop the call. The tool never runs and the model receives `message` as the tool's result. */
 export const BlockResultSchema = v.object({ action: v.literal("block"), message: nonEmptyMessage });
@@ -15,7 +15,7 @@ export const AskResultSchema = v.object({ action: v.literal("ask"), message: non
  */
 export const ModifyResultSchema = v.object({
   action: v.literal("modify"),
-  args: v.custom<Record<string, unknown>>(isPlainObject, "args must be a plain object"),
+  args: v.custom<Record<string, unknown>>(isPlainObject, "must be a plain object"),
 });
 
 /** Every opinion a `pre_tool_call` hook may return, as one schema (runtime check and type). */

@@ -1,23 +1,22 @@
 import * as v from "valibot";
 import { isPlainObject } from "./plain-object.js";
 
-const plainObject = (what: string) =>
-  v.custom<Record<string, unknown>>(isPlainObject, `${what} must be a plain object`);
+const plainObject = v.custom<Record<string, unknown>>(isPlainObject, "must be a plain object");
 
 /** A tool call as the host accepts it. */
 export const ToolCallSchema = v.object({
-  id: v.pipe(v.string("id must be a string"), v.nonEmpty("id must not be empty")),
-  name: v.pipe(v.string("name must be a string"), v.nonEmpty("name must not be empty")),
-  args: plainObject("args"),
-  kind: v.optional(v.string("kind must be a string")),
+  id: v.pipe(v.string("must be a string"), v.nonEmpty("must not be empty")),
+  name: v.pipe(v.string("must be a string"), v.nonEmpty("must not be empty")),
+  args: plainObject,
+  kind: v.optional(v.string("must be a string")),
 });
 
 /** A tool definition (agent's or plugin's). */
 export const ToolDefinitionSchema = v.object({
   description: v.optional(v.string()),
-  parameters: v.optional(plainObject("parameters")),
+  parameters: v.optional(plainObject),
   kind: v.optional(v.string()),
-  execute: v.function("execute must be a function"),
+  execute: v.function("must be a function"),
 });
 
 /**
@@ -25,11 +24,11 @@ export const ToolDefinitionSchema = v.object({
  * an unknown name is a warning (with a suggestion), not a failure.
  */
 export const PluginSchema = v.object({
-  name: v.pipe(v.string("name must be a string"), v.nonEmpty("name must not be empty")),
-  version: v.optional(v.string("version must be a string")),
-  description: v.optional(v.string("description must be a string")),
-  order: v.optional(v.pipe(v.number("order must be a number"), v.finite("order must be finite"))),
-  hooks: v.optional(v.record(v.string(), v.function("each hook must be a function"))),
+  name: v.pipe(v.string("must be a string"), v.nonEmpty("must not be empty")),
+  version: v.optional(v.string("must be a string")),
+  description: v.optional(v.string("must be a string")),
+  order: v.optional(v.pipe(v.number("must be a number"), v.finite("must be finite"))),
+  hooks: v.optional(v.record(v.string(), v.function("must be a function"))),
   tools: v.optional(v.record(v.string(), ToolDefinitionSchema)),
 });
 

@@ -32,7 +32,8 @@ export function resolvePackageEntry(dir: string): EntryResolution {
   try {
     manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as PackageManifest;
   } catch (error) {
-    return { ok: false, reason: `${manifestPath} is not valid JSON (${(error as Error).message})` };
+    const detail = (error as Error).message.split("\n")[0]?.trim();
+    return { ok: false, reason: `${manifestPath} is not valid JSON (${detail})` };
   }
   const declared = entryFromExports(manifest.exports) ?? manifest.main;
   if (declared !== undefined) {

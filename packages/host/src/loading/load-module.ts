@@ -13,13 +13,40 @@ export async function loadPluginModule(path: string): Promise<ModuleLoad> {
   try {
     namespace = await importModule(path);
   } catch (error) {
-    const reason = `could not load the module: ${describeThrown(error)}`;
+    const reason = `could not load the module: ${describeLoadError(error)}`;
     return { ok: false, error: new ToolgateError("PLUGIN_LOAD_FAILED", reason, { path, cause: error }) };
   }
-  const value = namespace?.default ?? namespace?.plugin;
+  const value = namespace.default ?? namespace.plugin;
   if (value === undefined) {
     const reason = "the module has no default export and no `plugin` export";
     return { ok: false, error: new ToolgateError("PLUGIN_NO_EXPORT", reason, { path }) };
   }
   return { ok: true, value };
+}
+
+/** jiti puts the position of a syntax error on a second line (`/path/file.ts:3:26`); keep it on one. */
+function describeLoadError(error: unknown): string {
+  const summary = describeThrown(error).replace(/\s+/g, " ").trim();
+  const position = error instanceof Error ? /:(\d+):(\d+)\s*$/m.exec(error.message.split("\n").slice(1).join("\n")) : null;
+  return position ? `${summary} (line ${position[1]}, column ${position[2]})` : summary;
+}
+
+/** jiti puts the position of a syntax error on a second line (`/path/file.ts:3:26`); keep it on one. */
+function describeLoadError(error: unknown): string {
+  const summary = describeThrown(error).replace(/\s+/g, " ").trim();
+  const position = error instanceof Error ? /:(\d+):(\d+)\s*$/m.exec(error.message.split("\n").slice(1).join("\n")) : null;
+  return position ? `${summary} (line ${position[1]}, column ${position[2]})` : summary;
+}
+
+/**
+ * The default export if it looks like a plugin, else a named `plugin` export. jiti's interop can hand
+ * back the namespace itself as `default` for a module without one, so plausibility decides, not presence.
+ */
+function pickPluginExport(namespace: Record<string, unknown>): unknown {
+  const candidates = [namespace?.default, namespace?.plugin].filter((value) => value !== undefined && value !== namespace);
+  return candidates.find(looksLikePlugin) ?? candidates[0];
+}
+
+function looksLikePlugin(value: unknown): boolean {
+  return typeof value === "function" || (typeof value === "object" && value !== null && typeof (value as { name?: unknown }).name === "string");
 }

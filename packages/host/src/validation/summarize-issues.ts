@@ -9,8 +9,11 @@ export function summarizeIssues(issues: readonly BaseIssue<unknown>[], limit = 3
 
 function describeIssue(issue: BaseIssue<unknown>): string {
   const path = formatPath(issue);
+  if (issue.received === "undefined" && issue.message.startsWith("Invalid key")) return `${path || "a key"} is required`;
   const message = issue.message.startsWith("Invalid ") ? `expected ${issue.expected}, got ${issue.received}` : issue.message;
-  return path ? `${path}: ${message}` : message;
+  if (!path) return message;
+  // Our own messages read as a predicate of the field ("must be a string"); valibot's as a statement.
+  return /^(must|is) /.test(message) ? `${path} ${message}` : `${path}: ${message}`;
 }
 
 function formatPath(issue: BaseIssue<unknown>): string {

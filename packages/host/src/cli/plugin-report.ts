@@ -1,0 +1,43 @@
+import type { PluginRecord } from "@toolgate/plugin-sdk";
+import type { Host } from "../index.js";
+import { color, count, displayPath, printLine } from "./output.js";
+
+/** What `list --json` and `check --json` print. */
+export interface PluginReport {
+  cwd: string;
+  configFile: string | null;
+  plugins: readonly PluginRecord[];
+}
+
+export function createPluginReport(host: Host, cwd: string): PluginReport {
+  return { cwd, configFile: host.configPath ?? null, plugins: host.plugins };
+}
+
+export function failedPlugins(plugins: readonly PluginRecord[]): PluginRecord[] {
+  return plugins.filter((record) => record.status === "failed");
+}
+
+/** The human report: a header, one block per plugin, a summary line. */
+export function printPluginReport(report: PluginReport): void {
+  const config = report.configFile ? ` (config: ${displayPath(report.configFile, report.cwd)})` : "";
+  printLine(`${color.bold("toolgate")} plugins in ${report.cwd}${config}`);
+  if (report.plugins.length === 0) printLine(color.dim("  no plugins found (looked in plugins/ and toolgate.config.*)"));
+  for (const record of report.plugins) printRecord(record, report.cwd);
+  printLine(summarize(report.plugins));
+}
+
+function printRecord(record: PluginRecord, cwd: string): void {
+  const status = record.status === "loaded" ? color.green("loaded") : color.red("failed");
+  const version = record.version === undefined ? "" : color.dim(` ${record.version}`);
+  const path = record.path === undefined ? "" : `  ${displayPath(record.path, cwd)}`;
+  printLine(`  ${status}  ${color.bold(record.name)}${version}  ${color.dim(`[${record.source}]`)}${path}`);
+  if (record.error !== undefined) printLine(`          ${color.red("error:")} ${record.error}`);
+  for (const warning of record.warnings) printLine(`          ${color.yellow("warning:")} ${warning}`);
+}
+
+function summarize(plugins: readonly PluginRecord[]): string {
+  const failed = failedPlugins(plugins).length;
+  const loaded = plugins.length - failed;
+  const failedText = failed === 0 ? "0 failed" : color.red(`${failed} failed`);
+  return `${count(plugins.length, "plugin")}: ${loaded} loaded, ${failedText}`;
+}

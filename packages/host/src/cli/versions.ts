@@ -1,0 +1,24 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+
+const require = createRequire(import.meta.url);
+
+/** The version of this package, @toolgate/host. */
+export function hostVersion(): string {
+  return readVersion(new URL("../../package.json", import.meta.url));
+}
+
+/** The version of the @toolgate/plugin-sdk this host is installed with, read at run time. */
+export function sdkVersion(): string {
+  return readVersion(require.resolve("@toolgate/plugin-sdk/package.json"));
+}
+
+/** `^major.minor.0`: the range of releases compatible with `version` (for 0.x, the same minor). */
+export function compatibleRange(version: string): string {
+  const [major = "0", minor = "0"] = version.split(".");
+  return `^${major}.${minor}.0`;
+}
+
+function readVersion(path: URL | string): string {
+  return (JSON.parse(readFileSync(path, "utf8")) as { version: string }).version;
+}

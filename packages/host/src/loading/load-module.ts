@@ -30,23 +30,3 @@ function describeLoadError(error: unknown): string {
   const position = error instanceof Error ? /:(\d+):(\d+)\s*$/m.exec(error.message.split("\n").slice(1).join("\n")) : null;
   return position ? `${summary} (line ${position[1]}, column ${position[2]})` : summary;
 }
-
-/** jiti puts the position of a syntax error on a second line (`/path/file.ts:3:26`); keep it on one. */
-function describeLoadError(error: unknown): string {
-  const summary = describeThrown(error).replace(/\s+/g, " ").trim();
-  const position = error instanceof Error ? /:(\d+):(\d+)\s*$/m.exec(error.message.split("\n").slice(1).join("\n")) : null;
-  return position ? `${summary} (line ${position[1]}, column ${position[2]})` : summary;
-}
-
-/**
- * The default export if it looks like a plugin, else a named `plugin` export. jiti's interop can hand
- * back the namespace itself as `default` for a module without one, so plausibility decides, not presence.
- */
-function pickPluginExport(namespace: Record<string, unknown>): unknown {
-  const candidates = [namespace?.default, namespace?.plugin].filter((value) => value !== undefined && value !== namespace);
-  return candidates.find(looksLikePlugin) ?? candidates[0];
-}
-
-function looksLikePlugin(value: unknown): boolean {
-  return typeof value === "function" || (typeof value === "object" && value !== null && typeof (value as { name?: unknown }).name === "string");
-}

@@ -1,0 +1,43 @@
+import { readFile } from "node:fs/promises";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createHost } from "@toolgate/host";
+import { createFakeModel } from "./fake-model.js";
+import { runSession } from "./run-session.js";
+import { readOnly, tidyUp, type Act } from "./scenario.js";
+import { createSandbox, createSandboxTools } from "./tools.js";
+import { createJsonTranscript, createTally, createTextTranscript } from "./transcript.js";
+
+// `pnpm demo` (add `--json` for JSON lines): a scripted agent session through the toolgate host.
+const demoDir = dirname(fileURLToPath(import.meta.url));
+const repoRoot = dirname(demoDir);
+const acts: [Act, string][] = [
+  [tidyUp, join(demoDir, "toolgate.config.ts")],
+  [readOnly, join(demoDir, "read-only.config.ts")],
+];
+const auditFile = ".toolgate/audit.jsonl";
+
+const print = (line: string) => process.stdout.write(`${line}\n`);
+const useColor = process.stdout.isTTY === true && !("NO_COLOR" in process.env);
+const transcript = createTally(process.argv.includes("--json") ? createJsonTranscript(print) : createTextTranscript(print, useColor));
+const sandbox = await createSandbox();
+
+try {
+  const tools = createSandboxTools(sandbox.root);
+  for (const [index, [act, configFile]] of acts.entries()) {
+    // One host per act, as an app would have after the operator changes its config; each starts a fresh session.
+    const host = await createHost({ cwd: sandbox.root, configFile, tools, session: { id: `demo-act-${index + 1}` } });
+    try {
+      const plugins = host.plugins.map(({ name, version, status, error }) => ({ name, status, ...(version && { version }), ...(error && { error }) }));
+      transcript.write({ type: "act", title: act.title, premise: act.premise, config: relative(repoRoot, configFile), plugins });
+      await runSession({ host, model: createFakeModel(act.plan), tools, request: act.request, transcript });
+    } finally {
+      await host.close();
+    }
+  }
+  const audit = await readFile(join(sandbox.root, auditFile), "utf8").catch(() => "");
+  const auditLines = audit.split("\n").filter((line) => line.trim() !== "").length;
+  transcript.write({ type: "summary", summary: { ...transcript.totals(), auditFile: `${auditFile} (in the project folder)`, auditLines } });
+} finally {
+  await sandbox.remove();
+}

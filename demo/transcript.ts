@@ -55,7 +55,7 @@ export function createTextTranscript(out: (line: string) => void, useColor: bool
   const c = createColors(useColor);
   let afterBlock = false;
   const heading = (text: string, rule: string) => [c.bold(text), c.dim(rule.repeat(text.length))];
-  const indent = (text: string, prefix: string) => text.split("\n").map((line) => prefix + line).join("\n");
+  const indent = (text: string, prefix: string) => text.split("\n").map((line) => (prefix + line).trimEnd()).join("\n");
 
   out([...heading("toolgate demo", "="), ...intro].join("\n"));
 

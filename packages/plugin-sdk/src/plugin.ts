@@ -55,7 +55,9 @@ export type PluginExport = Plugin<never> | PluginFactory<never>;
  * Declares a plugin with full types and no annotations. Pass the plugin object, or a factory
  * `(options, api) => plugin` for a plugin with options. Returns its argument unchanged.
  */
-export function definePlugin<Options = PluginOptions>(plugin: Plugin<Options>): Plugin<Options>;
+// `call?: never` keeps functions (which have a string `name` too) out of the object overload, so a
+// factory reaches the second one; the object overload stays first so hook callbacks infer their types.
+export function definePlugin<Options = PluginOptions>(plugin: Plugin<Options> & { call?: never }): Plugin<Options>;
 export function definePlugin<Options = PluginOptions>(factory: PluginFactory<Options>): PluginFactory<Options>;
 export function definePlugin<Options>(
   definition: Plugin<Options> | PluginFactory<Options>,

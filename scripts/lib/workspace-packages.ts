@@ -1,0 +1,103 @@
+import { execFile } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+
+export const workspaceRoot = resolve(fileURLToPath(new URL("../..", import.meta.url)));
+
+export interface Manifest {
+  name: string;
+  version: string;
+  private?: boolean;
+  files?: string[];
+  bin?: string | Record<string, string>;
+  [field: string]: unknown;
+}
+
+export interface WorkspacePackage {
+  dir: string;
+  manifest: Manifest;
+}
+
+export interface PackedPackage extends WorkspacePackage {
+  /** Absolute path of the `.tgz` that `pnpm pack` wrote. */
+  tarball: string;
+  /** Paths inside the tarball, without the leading `package/`. */
+  files: string[];
+  /** The manifest as packed: `publishConfig` applied, `workspace:` ranges replaced. */
+  packedManifest: Manifest;
+}
+
+/** Every non-private package under packages/ and plugins/, the SDK and the host first (publish order). */
+export function publishablePackages(root = workspaceRoot): WorkspacePackage[] {
+  const found: WorkspacePackage[] = [];
+  for (const group of ["packages", "plugins"]) {
+    const groupDir = join(root, group);
+    if (!existsSync(groupDir)) continue;
+    for (const entry of readdirSync(groupDir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const manifestPath = join(groupDir, entry.name, "package.json");
+      if (!entry.isDirectory() || !existsSync(manifestPath)) continue;
+      const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as Manifest;
+      if (!manifest.private) found.push({ dir: join(groupDir, entry.name), manifest });
+    }
+  }
+  const rank = (pkg: WorkspacePackage) => ["@toolgate/plugin-sdk", "@toolgate/host"].indexOf(pkg.manifest.name) >>> 0;
+  return found.sort((a, b) => rank(a) - rank(b));
+}
+
+/**
+ * The pnpm to run: the one running us when there is one (`pnpm run …` sets npm_execpath), else the
+ * version the root `packageManager` field pins, through npx.
+ */
+export function pnpmCommand(root = workspaceRoot): [string, string[]] {
+  const execPath = process.env.npm_execpath;
+  if (execPath && /pnpm/i.test(execPath)) {
+    return /\.[cm]?js$/.test(execPath) ? [process.execPath, [execPath]] : [execPath, []];
+  }
+  const { packageManager } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { packageManager?: string };
+  const pinned = packageManager?.startsWith("pnpm@") ? packageManager.split("+")[0]! : "pnpm";
+  return ["npx", ["--yes", pinned]];
+}
+
+/**
+ * The environment for a nested pnpm. `pmOnFail=ignore` skips pnpm 12's check of the `packageManager`
+ * pin: run from inside another pnpm it fails now and then resolving `@pnpm/exe.*` builds that the
+ * registry does not serve (ERR_PNPM_BAD_CONFIG_DEP), and the pnpm already running is the right one.
+ */
+export function pnpmEnvironment(): NodeJS.ProcessEnv {
+  return { ...process.env, FORCE_COLOR: "0", pnpm_config_pm_on_fail: "ignore" };
+}
+
+/**
+ * `pnpm pack` one workspace package into `destination`. pnpm runs `prepack` (the build), applies
+ * `publishConfig` and turns `workspace:` ranges into real versions, exactly as a publish would.
+ */
+export async function packPackage(pkg: WorkspacePackage, destination: string): Promise<PackedPackage> {
+  const [command, prefix] = pnpmCommand();
+  const { stdout } = await run(command, [...prefix, "pack", "--json", "--pack-destination", destination], {
+    cwd: pkg.dir,
+    maxBuffer: 64 * 1024 * 1024,
+    env: pnpmEnvironment(),
+  });
+  const tarball = resolve(destination, tarballName(pkg.manifest));
+  if (!existsSync(tarball)) throw new Error(`pnpm pack in ${pkg.dir} wrote no ${tarball}; it printed:\n${stdout}`);
+  const files = (await tarEntries(tarball)).filter((file) => !file.endsWith("/"));
+  const packedManifest = JSON.parse((await run("tar", ["-xzOf", tarball, "package/package.json"], { maxBuffer: 16 * 1024 * 1024 })).stdout) as Manifest;
+  return { ...pkg, tarball, files, packedManifest };
+}
+
+function tarballName(manifest: Manifest): string {
+  return `${manifest.name.replace(/^@/, "").replace("/", "-")}-${manifest.version}.tgz`;
+}
+
+async function tarEntries(tarball: string): Promise<string[]> {
+  const { stdout } = await run("tar", ["-tzf", tarball], { maxBuffer: 16 * 1024 * 1024 });
+  return stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((entry) => entry.replace(/^package\//, ""))
+    .sort();
+}

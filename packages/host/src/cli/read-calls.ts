@@ -13,7 +13,7 @@ export async function readCalls(file: string): Promise<ToolCall[]> {
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    throw new CliError(`cannot read ${file}: ${describeThrown(error)}`, exitCodes.usage);
+    throw new CliError(unreadable(file, error), exitCodes.usage);
   }
   return parseCalls(text, file);
 }
@@ -42,4 +42,11 @@ function parseCall(line: string, where: string): ToolCall {
     throw new CliError(describeThrown(error), exitCodes.usage);
   }
   return value;
+}
+
+function unreadable(file: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return `${file} does not exist`;
+  if (code === "EISDIR") return `${file} is a folder, not a JSONL file of tool calls`;
+  return `cannot read ${file}: ${describeThrown(error)}`;
 }

@@ -1,6 +1,5 @@
 import type { ToolCall, Verdict } from "@toolgate/plugin-sdk";
 import { Option, type Command } from "commander";
-import { resolve } from "node:path";
 import { toolMessageFormats, toToolMessage, type Host, type ToolMessageFormat } from "../../index.js";
 import { exitCodes, type ExitCode } from "../cli-error.js";
 import { openHost, resolveCwd, stderrLogger } from "../open-host.js";
@@ -44,7 +43,7 @@ export function registerRunCommand(program: Command): void {
 
 async function run(file: string, options: RunOptions): Promise<ExitCode> {
   const cwd = resolveCwd(options.cwd);
-  const calls = await readCalls(resolve(file));
+  const calls = await readCalls(file);
   const host = await openHost({ cwd, logger: stderrLogger });
   try {
     const outcomes: RunOutcome[] = [];

@@ -4,7 +4,9 @@ import type { EventBus } from "../events.js";
 import type { DecisionMemo } from "../gate/decision-memo.js";
 import type { Gate } from "../gate/decide.js";
 import { freezeCall } from "../gate/freeze-call.js";
+import { isWellFormedCall } from "../gate/is-well-formed-call.js";
 import { runObservers, type ObserverDependencies } from "../gate/run-observers.js";
+import { isThenable } from "../gate/timeout.js";
 import type { AskHandler } from "../options.js";
 import type { PluginRegistry } from "../registry/registry.js";
 import { callTools, type CallToolsOptions } from "./call-tools.js";
@@ -40,8 +42,15 @@ export function createToolCaller(deps: ToolCallerDependencies): ToolCaller {
     if (deps.closeSignal.aborted) throw new ToolgateError("HOST_CLOSED", "the host is closed; create a new one to run more tool calls");
   }
 
+  /** The schema runs only for a call the quick check cannot vouch for, so it alone words the errors. */
+  function assertCall(call: ToolCall): void {
+    if (!isWellFormedCall(call)) assertValidCall(call);
+  }
+
+  // A gate that ran synchronously is not awaited: `await` on a plain value costs a promise and a turn.
   async function gateAndRun(call: ToolCall): Promise<ToolResult> {
-    return runDecided(call, await deps.gate.decide(call));
+    const verdict = deps.gate.decide(call);
+    return runDecided(call, isThenable(verdict) ? await verdict : verdict);
   }
 
   async function runDecided(call: ToolCall, verdict: Verdict): Promise<ToolResult> {
@@ -97,16 +106,20 @@ export function createToolCaller(deps: ToolCallerDependencies): ToolCaller {
     },
     async callTool(call, options = {}) {
       assertOpen();
-      assertValidCall(call);
+      assertCall(call);
       const remembered = options.skipPreToolCallHook === true ? deps.memo.take(call) : undefined;
       return remembered ? runDecided(call, remembered) : gateAndRun(call);
     },
-    async checkToolCall(call) {
-      assertOpen();
-      assertValidCall(call);
-      const verdict = await deps.gate.decide(call);
-      deps.memo.remember(call, verdict);
-      return verdict;
+    // Not `async`: an async function awaiting a synchronous verdict would add a promise and a turn to
+    // every check. Failures still reject, never throw.
+    checkToolCall(call) {
+      try {
+        assertOpen();
+        assertCall(call);
+        return Promise.resolve(deps.gate.decide(call, deps.memo));
+      } catch (error) {
+        return Promise.reject(error);
+      }
     },
   };
 }

@@ -5,6 +5,7 @@ import type { HostLogger } from "../logger.js";
 import type { HookEntry, PluginRegistry } from "../registry/registry.js";
 import { validationMessage } from "../validation/summarize-issues.js";
 import { addDecision, createAggregate, toVerdict, type Aggregate } from "./aggregate.js";
+import type { DecisionMemo } from "./decision-memo.js";
 import { freezeCall } from "./freeze-call.js";
 import { HookInvocationContext } from "./hook-context.js";
 import { HookFailure, runHook, type HookRuntime } from "./run-hook.js";
@@ -21,8 +22,11 @@ export interface GateDependencies {
 
 /** The one choke point: every execution path asks `decide` and nothing else runs `pre_tool_call`. */
 export interface Gate {
-  /** Runs every plugin's `pre_tool_call` once, in plugin order, and folds the answers into a verdict. */
-  decide(call: ToolCall): Verdict | Promise<Verdict>;
+  /**
+   * Runs every plugin's `pre_tool_call` once, in plugin order, and folds the answers into a verdict. With
+   * `memo`, the verdict is remembered there before it is returned (for `skipPreToolCallHook`).
+   */
+  decide(call: ToolCall, memo?: DecisionMemo): Verdict | Promise<Verdict>;
 }
 
 export function createGate(deps: GateDependencies): Gate {
@@ -64,7 +68,25 @@ export function createGate(deps: GateDependencies): Gate {
     return aggregate.args === viewArgs ? view : freezeCall(call, aggregate.args);
   }
 
-  async function finishAsync(pending: Promise<unknown>, index: number, call: ToolCall, aggregate: Aggregate, view: ToolCall): Promise<Verdict> {
+  /**
+   * `seen` is the frozen copy of the arguments the first hook got. It is passed only when the whole gate
+   * ran synchronously: after an await the caller may have changed `call.args`, and the memo must then
+   * serialise them as they are now.
+   */
+  function conclude(call: ToolCall, aggregate: Aggregate, memo: DecisionMemo | undefined, seen: ToolArgs | undefined): Verdict {
+    const verdict = toVerdict(aggregate);
+    memo?.remember(call, verdict, seen);
+    return verdict;
+  }
+
+  async function finishAsync(
+    pending: Promise<unknown>,
+    index: number,
+    call: ToolCall,
+    aggregate: Aggregate,
+    view: ToolCall,
+    memo: DecisionMemo | undefined,
+  ): Promise<Verdict> {
     const hooks = deps.registry.hooks("pre_tool_call");
     absorb(await pending, hooks[index]!, aggregate, view);
     let viewArgs = aggregate.args;
@@ -76,25 +98,26 @@ export function createGate(deps: GateDependencies): Gate {
       if (isThenable(outcome)) outcome = await outcome;
       absorb(outcome, entry, aggregate, view);
     }
-    return toVerdict(aggregate);
+    return conclude(call, aggregate, memo, undefined);
   }
 
   return {
-    decide(call) {
+    decide(call, memo) {
       const hooks = deps.registry.hooks("pre_tool_call");
       const aggregate = createAggregate(call.args);
-      if (hooks.length === 0) return toVerdict(aggregate);
-      let view = freezeCall(call, call.args);
+      if (hooks.length === 0) return conclude(call, aggregate, memo, undefined);
+      const seen = freezeCall(call, call.args);
+      let view = seen;
       let viewArgs = aggregate.args;
       for (let i = 0; i < hooks.length; i++) {
         view = viewFor(call, aggregate, view, viewArgs);
         viewArgs = aggregate.args;
         const entry = hooks[i]!;
         const outcome = invoke(entry, view);
-        if (isThenable(outcome)) return finishAsync(outcome as Promise<unknown>, i, call, aggregate, view);
+        if (isThenable(outcome)) return finishAsync(outcome as Promise<unknown>, i, call, aggregate, view, memo);
         absorb(outcome, entry, aggregate, view);
       }
-      return toVerdict(aggregate);
+      return conclude(call, aggregate, memo, seen.args);
     },
   };
 }

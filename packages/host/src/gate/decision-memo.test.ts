@@ -32,4 +32,23 @@ describe("DecisionMemo", () => {
     expect(memo.take({ id: "1", name: "t", args: {} })).toBeUndefined();
     expect(memo.take({ id: "3", name: "t", args: {} })).toBeDefined();
   });
+
+  it("with the frozen copy the hooks saw, still refuses arguments that differ and accepts the same ones", () => {
+    const memo = new DecisionMemo();
+    const seen = Object.freeze({ path: "a", flags: Object.freeze(["r"]) });
+    memo.remember({ id: "1", name: "read", args: { path: "a", flags: ["r"] } }, verdict({ path: "a", flags: ["r"] }), seen);
+    expect(memo.take({ id: "1", name: "read", args: { path: "b", flags: ["r"] } })).toBeUndefined();
+    expect(memo.take({ id: "1", name: "read", args: { path: "a", flags: ["r", "w"] } })).toBeUndefined();
+    expect(memo.take({ id: "1", name: "read", args: { path: "a", flags: ["r"] } })).toBeDefined();
+  });
+
+  it("serialises the arguments at once when the copy holds an object that could still change", () => {
+    const memo = new DecisionMemo();
+    const when = new Date(0);
+    const args = { when };
+    // A frozen copy keeps a Date by reference: it is not data the memo may serialise later.
+    memo.remember({ id: "1", name: "schedule", args }, verdict({ when: "elsewhere" }), Object.freeze({ when }));
+    when.setTime(86_400_000);
+    expect(memo.take({ id: "1", name: "schedule", args })).toBeUndefined();
+  });
 });

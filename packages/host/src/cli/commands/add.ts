@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { CliError, exitCodes, type ExitCode } from "../cli-error.js";
-import { addPluginToConfig, type ConfigUpdate } from "../install/add-to-config.js";
+import type { ConfigUpdate } from "../install/add-to-config.js";
 import { detectPackageManager, runInstall } from "../install/package-manager.js";
 import { dependencyNames, normalizeSpec, packageNameOf } from "../install/package-spec.js";
 import { openHost, resolveCwd } from "../open-host.js";
@@ -39,6 +39,8 @@ async function add(spec: string, options: AddOptions): Promise<ExitCode> {
   const name = packageNameOf(spec) ?? newDependency(before, dependencyNames(cwd));
   if (name === undefined) throw new CliError(`cannot tell which package \`${spec}\` installed; run toolgate add with its name`, exitCodes.failure);
   await assertIsPlugin(name, cwd);
+  // Loaded here, not at the top: magicast brings Babel's parser, which no other command needs at startup.
+  const { addPluginToConfig } = await import("../install/add-to-config.js");
   printUpdate(name, await addPluginToConfig(cwd, name), cwd);
   return exitCodes.ok;
 }

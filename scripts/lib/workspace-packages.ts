@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -77,6 +77,7 @@ export function pnpmEnvironment(): NodeJS.ProcessEnv {
  */
 export async function packPackage(pkg: WorkspacePackage, destination: string): Promise<PackedPackage> {
   const [command, prefix] = pnpmCommand();
+  mkdirSync(destination, { recursive: true });
   const { stdout } = await run(command, [...prefix, "pack", "--json", "--pack-destination", destination], {
     cwd: pkg.dir,
     maxBuffer: 64 * 1024 * 1024,

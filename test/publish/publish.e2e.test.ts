@@ -1,0 +1,115 @@
+// The publish story, end to end, against a real npm registry on 127.0.0.1 (Verdaccio):
+// pack the SDK, the host and an example plugin as a release does (`pnpm pack`: build, publishConfig,
+// workspace: ranges replaced), `npm publish` the tarballs, then a fresh project outside the workspace
+// installs the host and the plugin with plain `npm install`, names the plugin in toolgate.config.mjs,
+// and the installed `toolgate` CLI loads it (`check`) and blocks a call with it (`run`).
+// @toolgate/* and toolgate-plugin-* come only from the local registry; everything else is proxied to
+// the registry this machine's npm uses. Server and folders are removed even when a step fails.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { packPackage, publishablePackages, type PackedPackage } from "../../scripts/lib/workspace-packages.js";
+import { startLocalRegistry, type LocalRegistry } from "./local-registry.js";
+import { machineRegistry, mustRun, runCommand } from "./npm.js";
+
+const pluginName = "toolgate-plugin-block-dangerous-shell";
+const published = ["@toolgate/plugin-sdk", "@toolgate/host", pluginName];
+
+describe("publishing to an npm registry and installing from it", () => {
+  let work: string;
+  let registry: LocalRegistry | undefined;
+  let consumer: string;
+  let packed: PackedPackage[];
+  const npm = (args: string[], cwd: string) =>
+    mustRun("npm", [...args, "--registry", registry!.url, "--userconfig", registry!.npmrc, "--cache", join(work, "npm-cache")], cwd, 150_000);
+  const toolgate = (args: string[]) => runCommand(join(consumer, "node_modules", ".bin", "toolgate"), args, consumer, 60_000);
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), "toolgate-publish-"));
+    const packages = publishablePackages().filter((pkg) => published.includes(pkg.manifest.name));
+    expect(packages.map((pkg) => pkg.manifest.name).sort()).toEqual([...published].sort());
+    packed = [];
+    for (const pkg of packages) packed.push(await packPackage(pkg, join(work, "tarballs")));
+    registry = await startLocalRegistry(join(work, "registry"), await machineRegistry());
+    // The SDK first: the host depends on it, the plugin names it as a peer.
+    for (const tarball of packed) await npm(["publish", tarball.tarball, "--access", "public", "--tag", "latest"], work);
+
+    consumer = join(work, "consumer");
+    writeFiles(consumer, {
+      "package.json": JSON.stringify({ name: "toolgate-consumer", version: "1.0.0", private: true, type: "module" }, null, 2),
+    });
+    await npm(["install", "@toolgate/host", pluginName, "--no-audit", "--no-fund", "--loglevel", "error"], consumer);
+    writeFiles(consumer, {
+      "toolgate.config.mjs": `import { defineConfig } from "@toolgate/host";\n\nexport default defineConfig({ plugins: [${JSON.stringify(pluginName)}] });\n`,
+      "calls.jsonl": [
+        { id: "1", name: "terminal", args: { command: "rm -rf /" } },
+        { id: "2", name: "terminal", args: { command: "ls -la" } },
+      ].map((call) => JSON.stringify(call)).join("\n"),
+    });
+  }, 240_000);
+
+  afterAll(async () => {
+    await registry?.stop();
+    if (work) rmSync(work, { recursive: true, force: true });
+  }, 30_000);
+
+  it("installs the published host, SDK and plugin from the local registry, not from upstream", () => {
+    const lock = JSON.parse(readFileSync(join(consumer, "package-lock.json"), "utf8")) as {
+      packages: Record<string, { version?: string; resolved?: string }>;
+    };
+    for (const { packedManifest } of packed) {
+      const entry = lock.packages[`node_modules/${packedManifest.name}`];
+      expect(entry?.version, packedManifest.name).toBe(packedManifest.version);
+      expect(entry?.resolved, packedManifest.name).toMatch(new RegExp(`^${escapeRegExp(registry!.url)}`));
+    }
+  });
+
+  it("toolgate check loads the plugin named in toolgate.config.mjs", async () => {
+    const result = await toolgate(["check", "--json"]);
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout) as { ok: boolean; plugins: { name: string; status: string; source: string }[] };
+    expect(report.ok).toBe(true);
+    expect(report.plugins).toContainEqual(expect.objectContaining({ name: "block-dangerous-shell", status: "loaded", source: "npm" }));
+  });
+
+  it("toolgate run blocks rm -rf / with the plugin and lets ls run", async () => {
+    const result = await toolgate(["run", "calls.jsonl", "--json"]);
+    expect(result.code, result.stderr).toBe(0);
+    const outcomes = result.stdout.trim().split("\n").map((line) => JSON.parse(line) as { call: { id: string }; verdict: { action: string; plugin?: string } });
+    expect(outcomes.map(({ call, verdict }) => [call.id, verdict.action, verdict.plugin])).toEqual([
+      ["1", "block", "block-dangerous-shell"],
+      ["2", "allow", undefined],
+    ]);
+
+    const human = await toolgate(["run", "calls.jsonl"]);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toMatch(/BLOCK by block-dangerous-shell/);
+  });
+
+  it("the published @toolgate/plugin-sdk/testing harness runs the installed plugin in the installed host", async () => {
+    const script = `
+import { createTestHost } from "@toolgate/plugin-sdk/testing";
+import plugin from ${JSON.stringify(pluginName)};
+const testHost = await createTestHost(plugin, { tools: ["terminal"] });
+const outcome = await testHost.call("terminal", { command: "rm -rf /" });
+await testHost.close();
+console.log(JSON.stringify({ status: outcome.result.status, executed: outcome.executed }));
+`;
+    writeFiles(consumer, { "harness.mjs": script });
+    const result = await mustRun(process.execPath, ["harness.mjs"], consumer);
+    expect(JSON.parse(result.stdout)).toEqual({ status: "blocked", executed: false });
+  });
+});
+
+function writeFiles(dir: string, files: Record<string, string>): void {
+  for (const [path, content] of Object.entries(files)) {
+    const target = join(dir, path);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, content);
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

@@ -57,6 +57,14 @@ export interface Step {
   narrower?: Step;
 }
 
+interface Feedback {
+  /** The calls the latest tool messages answer. */
+  answered: Intent[];
+  refusals: Refusal[];
+  /** The plan step those calls came from. */
+  step: Step | undefined;
+}
+
 /**
  * A deterministic stand-in for an LLM. It follows a plan, but what it does after each turn depends on
  * the tool messages it reads back: a refusal makes it narrow the step, a rate limit makes it stop
@@ -68,45 +76,48 @@ export function createFakeModel(plan: readonly Step[]): ChatModel {
   const issued = new Map<string, { intent: Intent; step: Step }>();
   let callNumber = 0;
 
-  function readFeedback(messages: readonly ChatMessage[]): { refusals: Refusal[]; step: Step | undefined } {
-    const refusals: Refusal[] = [];
-    let step: Step | undefined;
+  /** What the tool messages since its last turn say: the calls they answer, and which were refused. */
+  function readFeedback(messages: readonly ChatMessage[]): Feedback {
+    const feedback: Feedback = { answered: [], refusals: [], step: undefined };
     for (const message of toolMessagesOfLastTurn(messages)) {
       const made = issued.get(message.tool_call_id);
       if (!made) continue;
-      step = made.step;
+      feedback.step = made.step;
+      feedback.answered.push(made.intent);
       const refusal = readRefusal(message.content, made.intent);
-      if (refusal) refusals.push(refusal);
+      if (refusal) feedback.refusals.push(refusal);
       else learn(memory, made.intent, message.content);
     }
-    memory.refusals.push(...refusals);
-    return { refusals, step };
+    memory.refusals.push(...feedback.refusals);
+    return feedback;
   }
 
   /** Changes the rest of the plan in answer to this turn's refusals; returns what the model says about them. */
-  function adapt(refusals: readonly Refusal[], refusedStep: Step | undefined): string[] {
+  function adapt({ answered, refusals, step: refusedStep }: Feedback): string[] {
     const said: string[] = [];
     const readOnly = refusals.filter((refusal) => refusal.kind === "read-only");
     if (readOnly.length > 0) {
       const [first] = readOnly;
-      said.push(`${first!.plugin} stopped the change: "${first!.reason}". I won't try to work around it.`);
+      said.push(`${first!.plugin} blocked my ${first!.intent.name}:`, `> ${first!.reason}`, "I won't try to work around it.");
       for (const refusal of readOnly) memory.proposals.push(describeChange(refusal.intent, memory));
       dropStepsUsing(new Set(readOnly.map((refusal) => refusal.intent.name)));
     }
     const limited = refusals.filter((refusal) => refusal.kind === "rate-limited");
     if (limited.length > 0) {
       const tools = new Set(limited.map((refusal) => refusal.intent.name));
-      const names = [...tools].join(", ");
+      const attempted = answered.filter((intent) => tools.has(intent.name)).length;
+      const retry = /retry (in [^.;]+)/i.exec(limited[0]!.reason)?.[1];
+      const hint = retry === undefined ? `: "${limited[0]!.reason}"` : `; it says to retry ${retry}`;
       said.push(
-        `${limited[0]!.plugin} stopped ${limited.length} of my ${names} calls: "${limited[0]!.reason}". ` +
-          `I won't retry in a loop: I'll stop using ${names} and summarise what I have.`,
+        `${limited[0]!.plugin} stopped ${limited.length} of my ${attempted} ${[...tools].join(", ")} calls${hint}. ` +
+          `I won't retry in a loop: I'll stop ${[...tools].map(gerund).join(" and ")} and summarise what I have.`,
       );
       dropStepsUsing(tools);
     }
     const refused = refusals.filter((refusal) => refusal.kind === "refused");
     if (refused.length > 0) {
       if (refusedStep?.narrower) steps.unshift(refusedStep.narrower);
-      else for (const refusal of refused) said.push(`${refusal.plugin} refused ${refusal.intent.name}: "${refusal.reason}". I'll skip that step.`);
+      else for (const refusal of refused) said.push(`${refusal.plugin} refused my ${refusal.intent.name}:`, `> ${refusal.reason}`, "I'll skip that step.");
     }
     return said;
   }
@@ -123,8 +134,7 @@ export function createFakeModel(plan: readonly Step[]): ChatModel {
 
   return {
     respond(messages) {
-      const feedback = readFeedback(messages);
-      const said = adapt(feedback.refusals, feedback.step);
+      const said = adapt(readFeedback(messages));
       const step = steps.shift();
       if (!step) return { role: "assistant", content: [...said, "That's everything."].join("\n") };
       said.push(step.say(memory));
@@ -150,6 +160,11 @@ function toolMessagesOfLastTurn(messages: readonly ChatMessage[]): OpenAIToolMes
     last.unshift(message);
   }
   return last;
+}
+
+/** "search" → "searching"; other tools → "calling <tool>". */
+function gerund(tool: string): string {
+  return tool === "search" ? "searching" : `calling ${tool}`;
 }
 
 /** Reads a tool message the way a model would: by its words. */

@@ -35,9 +35,17 @@ try {
       await host.close();
     }
   }
-  const audit = await readFile(join(sandbox.root, auditFile), "utf8").catch(() => "");
-  const auditLines = audit.split("\n").filter((line) => line.trim() !== "").length;
-  transcript.write({ type: "summary", summary: { ...transcript.totals(), auditFile: `${auditFile} (in the project folder)`, auditLines } });
+  const audit = await readAudit(join(sandbox.root, auditFile));
+  transcript.write({ type: "summary", summary: { ...transcript.totals(), auditFile: `${auditFile} (in the project folder)`, ...audit } });
 } finally {
   await sandbox.remove();
+}
+
+/** How many lines audit-log wrote, and its record of the first block as an example. */
+async function readAudit(path: string): Promise<{ auditLines: number; auditExample?: string }> {
+  const lines = (await readFile(path, "utf8").catch(() => "")).split("\n").filter((line) => line.trim() !== "");
+  const block = lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((entry) => entry.action === "block");
+  if (!block) return { auditLines: lines.length };
+  const { time: _time, ...stable } = block;
+  return { auditLines: lines.length, auditExample: JSON.stringify(stable) };
 }

@@ -22,7 +22,9 @@ function tick(memory: Memory, path: string, item: string, suffix = ""): Intent {
 
 export const tidyUp: Act = {
   title: "Act 1: an ordinary working session",
-  premise: "The model gets an everyday request. The operator's policy is the config file below.",
+  premise:
+    "The operator's policy refuses destructive shell commands (block-dangerous-shell), allows 3 calls per tool\n" +
+    "per minute (rate-limit), and records every decision (audit-log).",
   request: "Tidy up this project: the README is done, so tick it off in notes.md; clear out the build output; then find anything left to fix.",
   plan: [
     { say: () => "I'll start by reading notes.md.", calls: () => [readFile("notes.md")] },
@@ -52,7 +54,7 @@ export const tidyUp: Act = {
 
 export const readOnly: Act = {
   title: "Act 2: the operator flips the project to read-only",
-  premise: "The operator adds read-only-mode to the policy and restarts the agent: a new host, a new conversation.",
+  premise: "The operator adds read-only-mode to the policy and restarts the agent: a new host, a new conversation,\nthe same project folder.",
   request: "Release 1.0 is approved. Please record that in notes.md.",
   plan: [
     { say: () => "Let me read notes.md first.", calls: () => [readFile("notes.md")] },
@@ -64,7 +66,7 @@ export const readOnly: Act = {
       say: (memory) =>
         memory.proposals.length === 0
           ? "Done: notes.md records the approval."
-          : `Here is the change for you to apply when writes are allowed again:\n\n${memory.proposals.join("\n\n")}`,
+          : `Here is the change for you to apply, or to ask me for when writes are allowed again:\n\n${memory.proposals.join("\n\n")}`,
     },
   ],
 };

@@ -25,6 +25,8 @@ export interface Summary {
   blocked: Record<string, string[]>;
   auditFile: string;
   auditLines: number;
+  /** One line of the audit file, as an example (its timestamp left out, so the output is stable). */
+  auditExample?: string;
 }
 
 export type TranscriptEvent =
@@ -48,6 +50,9 @@ const intro = [
   "throwaway project folder. Every tool call it makes goes through the toolgate host, where each",
   "plugin's pre_tool_call hook may block it. A blocked call never runs: the model gets the plugin's",
   "reason back as the tool result (OpenAI chat format) and has to change course.",
+  "",
+  "Reading it: `→ tool {args}` is a call the model made; the next line is the gate's decision (ALLOW or",
+  "BLOCK, and the plugin that made it); below that, the exact tool message the model receives.",
 ];
 
 /** A transcript for people: colours only when writing to a terminal. */
@@ -94,7 +99,8 @@ export function createTextTranscript(out: (line: string) => void, useColor: bool
         ...heading("Summary", "-"),
         `${summary.calls} tool calls: ${summary.ran} ran, ${blockedCount} blocked`,
         ...Object.entries(summary.blocked).map(([plugin, tools]) => `  ${c.red("blocked by")} ${plugin.padEnd(width)}  ${tools.length}  (${countedList(tools)})`),
-        `audit-log wrote ${summary.auditLines} JSON lines to ${summary.auditFile}`,
+        `audit-log wrote ${summary.auditLines} JSON lines to ${summary.auditFile}${summary.auditExample === undefined ? "" : ", e.g. (time left out):"}`,
+        ...(summary.auditExample === undefined ? [] : [`  ${summary.auditExample}`]),
         "Both hosts are closed and the project folder is deleted.",
       ].join("\n");
     },

@@ -34,11 +34,12 @@ function callBlock(output: string, header: string): string {
   return output.slice(start, end === -1 ? undefined : end);
 }
 
-/** The model's message that follows one tool call's block. */
+/** The model's message that follows one tool call's block: up to the next call, act or summary. */
 function nextModelMessage(output: string, header: string): string {
   const after = output.slice(output.indexOf(`→ ${header}`));
-  const start = after.indexOf("\nmodel");
-  return after.slice(start + 1, after.indexOf("\n\n", start + 1));
+  const start = after.indexOf("\nmodel") + 1;
+  const end = /\n\n(?= {2}→|\S)/.exec(after.slice(start));
+  return after.slice(start, end ? start + end.index : undefined);
 }
 
 describe("pnpm demo", () => {
@@ -91,8 +92,8 @@ describe("pnpm demo", () => {
     expect(callBlock(text.stdout, 'search {"query":"console.log"}')).toContain("ALLOW");
     expect(callBlock(text.stdout, 'search {"query":"XXX"}')).toContain("BLOCK by rate-limit");
     const next = nextModelMessage(text.stdout, 'search {"query":"HACK"}');
-    expect(next).toMatch(/^model, after the block: rate-limit stopped 2 of my search calls/);
-    expect(next).toContain("I'll stop using search and summarise");
+    expect(next).toMatch(/^model, after the block: rate-limit stopped 2 of my 5 search calls; it says to retry in \d+s\./);
+    expect(next).toContain("I'll stop searching and summarise what I have.");
     expect(next).toContain("src/config.ts:2: // FIXME");
     expect(next).toContain('not checked yet (rate-limited): "XXX", "HACK", "password", "api_key"');
     expect(text.stdout).not.toContain('search {"query":"password"}');
@@ -103,7 +104,7 @@ describe("pnpm demo", () => {
     expect(callBlock(act2, 'read_file {"path":"notes.md"}')).toContain("ALLOW");
     expect(callBlock(act2, 'write_file {"path":"notes.md"')).toContain("BLOCK by read-only-mode");
     const next = nextModelMessage(act2, 'write_file {"path":"notes.md"');
-    expect(next).toContain("read-only-mode stopped the change");
+    expect(next).toMatch(/^model, after the block: read-only-mode blocked my write_file:\n {2}> this session is read-only/);
     expect(next).toContain("+ - [x] ship release 1.0 (approved)");
   });
 

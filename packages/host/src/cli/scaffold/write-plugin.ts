@@ -61,6 +61,8 @@ export function createManifest({ packageName, pluginName }: PluginNames): Record
 
 async function renderTemplates(names: PluginNames): Promise<Map<string, string>> {
   const paths = await fastGlob("**/*", { cwd: templateDir, dot: true, onlyFiles: true });
+  // A package published without its templates folder must fail loudly, not write a bare package.json.
+  if (paths.length === 0) throw new Error(`the plugin templates are missing from ${templateDir}; reinstall @toolgate/host`);
   const files = new Map<string, string>();
   for (const path of paths.sort()) {
     const content = await readFile(join(templateDir, path), "utf8");

@@ -17,7 +17,13 @@ const acts: [Act, string][] = [
 ];
 const auditFile = ".toolgate/audit.jsonl";
 
-const print = (line: string) => process.stdout.write(`${line}\n`);
+// `pnpm demo | head` closes stdout early: stop printing, but still finish and delete the project folder.
+let stdoutClosed = false;
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code !== "EPIPE") throw error;
+  stdoutClosed = true;
+});
+const print = (line: string) => stdoutClosed || process.stdout.write(`${line}\n`);
 const useColor = process.stdout.isTTY === true && !("NO_COLOR" in process.env);
 const transcript = createTally(process.argv.includes("--json") ? createJsonTranscript(print) : createTextTranscript(print, useColor));
 const sandbox = await createSandbox();

@@ -30,6 +30,11 @@ describe("resolvePackageEntry", () => {
     expect(resolvePackageEntry(dir)).toMatchObject({ ok: true, path: join(dir, expected) });
   });
 
+  it("falls back to src/index.ts when the declared entry is not built yet", () => {
+    const dir = folder({ "package.json": '{"exports":{".":{"types":"./dist/index.d.ts","default":"./dist/index.js"}}}', "src/index.ts": "" });
+    expect(resolvePackageEntry(dir)).toMatchObject({ ok: true, path: join(dir, "src/index.ts") });
+  });
+
   it("names a declared entry that does not exist", () => {
     const result = resolvePackageEntry(folder({ "package.json": '{"main":"dist/index.js"}' }));
     expect(result).toMatchObject({ ok: false });

@@ -22,8 +22,8 @@ export function isPluginFolder(dir: string): boolean {
 }
 
 /**
- * The module to load for a plugin folder: package.json `exports` (".") or `main`, then `src/index.ts`,
- * then an index file at the top.
+ * The module to load for a plugin folder: package.json `exports` (".") or `main` if that file exists,
+ * else `src/index.ts`, else an index file at the top.
  */
 export function resolvePackageEntry(dir: string): EntryResolution {
   const manifestPath = join(dir, "package.json");
@@ -36,14 +36,12 @@ export function resolvePackageEntry(dir: string): EntryResolution {
     return { ok: false, reason: `${manifestPath} is not valid JSON (${detail})` };
   }
   const declared = entryFromExports(manifest.exports) ?? manifest.main;
-  if (declared !== undefined) {
-    const path = resolve(dir, declared);
-    return isFile(path)
-      ? { ok: true, path, manifest }
-      : { ok: false, reason: `${manifestPath} names the entry "${declared}", which does not exist (build the package?)` };
-  }
+  if (declared !== undefined && isFile(resolve(dir, declared))) return { ok: true, path: resolve(dir, declared), manifest };
+  // A package whose declared entry is not built yet (dist/) still loads from its TypeScript source.
   const fallback = fromIndexFile(dir, ["src/index.ts", ...indexFiles]);
-  return fallback.ok ? { ...fallback, manifest } : fallback;
+  if (fallback.ok) return { ...fallback, manifest };
+  if (declared === undefined) return fallback;
+  return { ok: false, reason: `${manifestPath} names the entry "${declared}", which does not exist, and there is no src/index.ts (build the package?)` };
 }
 
 function fromIndexFile(dir: string, candidates: string[]): EntryResolution {

@@ -36,8 +36,9 @@ export async function writePluginPackage(targetDir: string, names: PluginNames):
 }
 
 /**
- * No `exports` or `main`: the host loads a plugins/ folder through `exports` when it has one, so a
- * fresh scaffold pointing at dist/ would not load until built. Without them it loads src/index.ts.
+ * Publish-ready from the start: `exports` point at dist/, and `prepack` builds it, so `npm publish`
+ * ships a working package. Dropped in a project's plugins/ folder before a build, the host loads
+ * src/index.ts instead (it falls back to the source when the declared entry does not exist).
  */
 export function createManifest({ packageName, pluginName }: PluginNames): Record<string, unknown> {
   const sdkRange = compatibleRange(sdkVersion());
@@ -48,8 +49,12 @@ export function createManifest({ packageName, pluginName }: PluginNames): Record
     keywords: ["toolgate-plugin", "toolgate"],
     license: "MIT",
     type: "module",
+    sideEffects: false,
+    engines: { node: ">=20.11" },
+    exports: { ".": { types: "./dist/index.d.ts", default: "./dist/index.js" }, "./package.json": "./package.json" },
+    types: "./dist/index.d.ts",
     files: ["dist", "!dist/**/*.test.*"],
-    scripts: { build: "tsc", test: "vitest run" },
+    scripts: { build: "tsc", test: "vitest run", prepack: "npm run build" },
     peerDependencies: { "@toolgate/plugin-sdk": sdkRange },
     devDependencies: {
       "@toolgate/host": compatibleRange(hostVersion()),

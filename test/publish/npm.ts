@@ -10,19 +10,28 @@ export interface CommandResult {
 }
 
 /**
- * The environment for the consumer's tools: ours, less the `npm_*`/`pnpm_*` variables a running
- * package manager exports (`npm_config_registry`, `npm_config_userconfig`, …), so only the flags a
- * step passes decide where npm reads from.
+ * The environment for the consumer's tools: ours, less vitest's `VITEST*` and the `npm_*`/`pnpm_*`
+ * variables a running package manager exports (`npm_config_registry`, `npm_config_userconfig`, …), so
+ * only the flags and variables a step passes decide where npm reads from.
  */
 export function cleanEnvironment(): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(npm|pnpm)_/i.test(key)));
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(npm|pnpm)_|^VITEST/i.test(key)));
   return { ...env, FORCE_COLOR: "0", NO_COLOR: "1", NO_UPDATE_NOTIFIER: "1" };
 }
 
+export interface RunOptions {
+  cwd: string;
+  /** Added to `cleanEnvironment()`. */
+  env?: NodeJS.ProcessEnv;
+  /** @default 120_000 */
+  timeoutMs?: number;
+}
+
 /** Runs a command and returns its exit code and output; never throws for a non-zero exit. */
-export async function runCommand(command: string, args: readonly string[], cwd: string, timeoutMs = 120_000): Promise<CommandResult> {
+export async function runCommand(command: string, args: readonly string[], options: RunOptions): Promise<CommandResult> {
+  const { cwd, env = {}, timeoutMs = 120_000 } = options;
   try {
-    const { stdout, stderr } = await run(command, args, { cwd, env: cleanEnvironment(), timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout, stderr } = await run(command, args, { cwd, env: { ...cleanEnvironment(), ...env }, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number | string; stdout?: string; stderr?: string; message: string };
@@ -32,8 +41,8 @@ export async function runCommand(command: string, args: readonly string[], cwd: 
 }
 
 /** Like `runCommand`, but a non-zero exit throws with the command and everything it printed. */
-export async function mustRun(command: string, args: readonly string[], cwd: string, timeoutMs?: number): Promise<CommandResult> {
-  const result = await runCommand(command, args, cwd, timeoutMs);
+export async function mustRun(command: string, args: readonly string[], options: RunOptions): Promise<CommandResult> {
+  const result = await runCommand(command, args, options);
   if (result.code !== 0)
     throw new Error(`\`${command} ${args.join(" ")}\` exited with ${result.code}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`);
   return result;

@@ -2,7 +2,9 @@
 // pack the SDK, the host and an example plugin as a release does (`pnpm pack`: build, publishConfig,
 // workspace: ranges replaced), `npm publish` the tarballs, then a fresh project outside the workspace
 // installs the host and the plugin with plain `npm install`, names the plugin in toolgate.config.mjs,
-// and the installed `toolgate` CLI loads it (`check`) and blocks a call with it (`run`).
+// and the installed `toolgate` CLI loads it (`check`) and blocks a call with it (`run`). Last, an
+// author's path as docs/publishing.md tells it: `toolgate new`, `npm test`, `npm publish`, and a user's
+// `toolgate add`.
 // @toolgate/* and toolgate-plugin-* come only from the local registry; everything else is proxied to
 // the registry this machine's npm uses. Server and folders are removed even when a step fails.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -11,35 +13,42 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packPackage, publishablePackages, type PackedPackage } from "../../scripts/lib/workspace-packages.js";
 import { startLocalRegistry, type LocalRegistry } from "./local-registry.js";
-import { machineRegistry, mustRun, runCommand } from "./npm.js";
+import { machineRegistry, mustRun, runCommand, type CommandResult } from "./npm.js";
 
 const pluginName = "toolgate-plugin-block-dangerous-shell";
 const published = ["@toolgate/plugin-sdk", "@toolgate/host", pluginName];
 
+interface CheckReport {
+  ok: boolean;
+  plugins: { name: string; status: string; source: string }[];
+}
+
 describe("publishing to an npm registry and installing from it", () => {
-  let work: string;
+  let work = "";
+  let consumer = "";
   let registry: LocalRegistry | undefined;
-  let consumer: string;
-  let packed: PackedPackage[];
-  const npm = (args: string[], cwd: string) =>
-    mustRun("npm", [...args, "--registry", registry!.url, "--userconfig", registry!.npmrc, "--cache", join(work, "npm-cache")], cwd, 150_000);
-  const toolgate = (args: string[]) => runCommand(join(consumer, "node_modules", ".bin", "toolgate"), args, consumer, 60_000);
+  let packed: PackedPackage[] = [];
+
+  // npm talks to the local registry only, with its token; the machine's user config is not read.
+  const npmFlags = () => ["--registry", registry!.url, "--userconfig", registry!.npmrc, "--no-audit", "--no-fund"];
+  const npm = (args: string[], cwd: string) => mustRun("npm", [...args, ...npmFlags()], { cwd, timeoutMs: 150_000 });
+  const toolgate = (args: string[], env: NodeJS.ProcessEnv = {}): Promise<CommandResult> =>
+    runCommand(join(consumer, "node_modules", ".bin", "toolgate"), args, { cwd: consumer, env, timeoutMs: 150_000 });
 
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), "toolgate-publish-"));
     const packages = publishablePackages().filter((pkg) => published.includes(pkg.manifest.name));
     expect(packages.map((pkg) => pkg.manifest.name).sort()).toEqual([...published].sort());
-    packed = [];
     for (const pkg of packages) packed.push(await packPackage(pkg, join(work, "tarballs")));
     registry = await startLocalRegistry(join(work, "registry"), await machineRegistry());
-    // The SDK first: the host depends on it, the plugin names it as a peer.
+    // In dependency order (publishablePackages puts the SDK, then the host, first).
     for (const tarball of packed) await npm(["publish", tarball.tarball, "--access", "public", "--tag", "latest"], work);
 
     consumer = join(work, "consumer");
     writeFiles(consumer, {
       "package.json": JSON.stringify({ name: "toolgate-consumer", version: "1.0.0", private: true, type: "module" }, null, 2),
     });
-    await npm(["install", "@toolgate/host", pluginName, "--no-audit", "--no-fund", "--loglevel", "error"], consumer);
+    await npm(["install", "@toolgate/host", pluginName, "--loglevel", "error"], consumer);
     writeFiles(consumer, {
       "toolgate.config.mjs": `import { defineConfig } from "@toolgate/host";\n\nexport default defineConfig({ plugins: [${JSON.stringify(pluginName)}] });\n`,
       "calls.jsonl": [
@@ -61,14 +70,14 @@ describe("publishing to an npm registry and installing from it", () => {
     for (const { packedManifest } of packed) {
       const entry = lock.packages[`node_modules/${packedManifest.name}`];
       expect(entry?.version, packedManifest.name).toBe(packedManifest.version);
-      expect(entry?.resolved, packedManifest.name).toMatch(new RegExp(`^${escapeRegExp(registry!.url)}`));
+      expect(entry?.resolved?.startsWith(registry!.url), `${packedManifest.name} from ${entry?.resolved}`).toBe(true);
     }
   });
 
   it("toolgate check loads the plugin named in toolgate.config.mjs", async () => {
     const result = await toolgate(["check", "--json"]);
     expect(result.code, result.stderr).toBe(0);
-    const report = JSON.parse(result.stdout) as { ok: boolean; plugins: { name: string; status: string; source: string }[] };
+    const report = JSON.parse(result.stdout) as CheckReport;
     expect(report.ok).toBe(true);
     expect(report.plugins).toContainEqual(expect.objectContaining({ name: "block-dangerous-shell", status: "loaded", source: "npm" }));
   });
@@ -88,18 +97,51 @@ describe("publishing to an npm registry and installing from it", () => {
   });
 
   it("the published @toolgate/plugin-sdk/testing harness runs the installed plugin in the installed host", async () => {
-    const script = `
+    writeFiles(consumer, {
+      "harness.mjs": `
 import { createTestHost } from "@toolgate/plugin-sdk/testing";
 import plugin from ${JSON.stringify(pluginName)};
 const testHost = await createTestHost(plugin, { tools: ["terminal"] });
 const outcome = await testHost.call("terminal", { command: "rm -rf /" });
 await testHost.close();
 console.log(JSON.stringify({ status: outcome.result.status, executed: outcome.executed }));
-`;
-    writeFiles(consumer, { "harness.mjs": script });
-    const result = await mustRun(process.execPath, ["harness.mjs"], consumer);
+`,
+    });
+    const result = await mustRun(process.execPath, ["harness.mjs"], { cwd: consumer });
     expect(JSON.parse(result.stdout)).toEqual({ status: "blocked", executed: false });
   });
+
+  it("an author's plugin goes from toolgate new to npm publish, and toolgate add puts it in a user's config", async () => {
+    const name = "toolgate-plugin-no-root-delete";
+    const author = join(work, "author");
+    const scaffold = await toolgate(["new", name, "--dir", author]);
+    expect(scaffold.code, scaffold.stderr).toBe(0);
+    const pluginDir = join(author, name);
+
+    // The author's loop: install (the SDK and host come from the registry too), test with the harness.
+    await npm(["install", "--loglevel", "error"], pluginDir);
+    await mustRun("npm", ["test"], { cwd: pluginDir });
+
+    // Publishing, as docs/publishing.md says: point exports at dist/, build before publish.
+    const manifestPath = join(pluginDir, "package.json");
+    const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as Record<string, unknown> & { scripts: Record<string, string> };
+    manifest.exports = { ".": { types: "./dist/index.d.ts", default: "./dist/index.js" }, "./package.json": "./package.json" };
+    manifest.scripts.prepublishOnly = "npm run build";
+    writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+    await npm(["publish"], pluginDir);
+
+    // The user's side: `toolgate add` installs with the project's npm and edits toolgate.config.mjs.
+    const add = await toolgate(["add", name], { npm_config_registry: registry!.url, npm_config_userconfig: registry!.npmrc });
+    expect(add.code, `${add.stdout}\n${add.stderr}`).toBe(0);
+    expect(readFileSync(join(consumer, "toolgate.config.mjs"), "utf8")).toContain(name);
+
+    const check = await toolgate(["check", "--json"]);
+    expect(check.code, check.stderr).toBe(0);
+    const report = JSON.parse(check.stdout) as CheckReport;
+    expect(report.plugins.map((plugin) => [plugin.name, plugin.status])).toEqual(
+      expect.arrayContaining([["block-dangerous-shell", "loaded"], ["no-root-delete", "loaded"]]),
+    );
+  }, 180_000);
 });
 
 function writeFiles(dir: string, files: Record<string, string>): void {
@@ -108,8 +150,4 @@ function writeFiles(dir: string, files: Record<string, string>): void {
     mkdirSync(dirname(target), { recursive: true });
     writeFileSync(target, content);
   }
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 
@@ -78,16 +79,53 @@ export function pnpmEnvironment(): NodeJS.ProcessEnv {
 export async function packPackage(pkg: WorkspacePackage, destination: string): Promise<PackedPackage> {
   const [command, prefix] = pnpmCommand();
   mkdirSync(destination, { recursive: true });
-  const { stdout } = await run(command, [...prefix, "pack", "--json", "--pack-destination", destination], {
-    cwd: pkg.dir,
-    maxBuffer: 64 * 1024 * 1024,
-    env: pnpmEnvironment(),
-  });
+  const { stdout } = await withPackLock(() =>
+    run(command, [...prefix, "pack", "--json", "--pack-destination", destination], {
+      cwd: pkg.dir,
+      maxBuffer: 64 * 1024 * 1024,
+      env: pnpmEnvironment(),
+    }),
+  );
   const tarball = resolve(destination, tarballName(pkg.manifest));
   if (!existsSync(tarball)) throw new Error(`pnpm pack in ${pkg.dir} wrote no ${tarball}; it printed:\n${stdout}`);
   const files = (await tarEntries(tarball)).filter((file) => !file.endsWith("/"));
   const packedManifest = JSON.parse((await run("tar", ["-xzOf", tarball, "package/package.json"], { maxBuffer: 16 * 1024 * 1024 })).stdout) as Manifest;
   return { ...pkg, tarball, files, packedManifest };
+}
+
+const lockDir = join(workspaceRoot, "node_modules", ".cache", "toolgate-pack.lock");
+const staleLockMs = 5 * 60_000;
+
+/**
+ * Packing rebuilds a package's dist/ in place, so two packs at once (check:packages while the publish
+ * test runs, two test runs on one machine) could tar a half-built dist/. A lock folder serializes
+ * them; one left behind by a killed process goes stale after five minutes.
+ */
+async function withPackLock<T>(action: () => Promise<T>): Promise<T> {
+  mkdirSync(dirname(lockDir), { recursive: true });
+  for (;;) {
+    try {
+      mkdirSync(lockDir);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      if (lockAge() > staleLockMs) rmSync(lockDir, { recursive: true, force: true });
+      else await sleep(250);
+    }
+  }
+  try {
+    return await action();
+  } finally {
+    rmSync(lockDir, { recursive: true, force: true });
+  }
+}
+
+function lockAge(): number {
+  try {
+    return Date.now() - statSync(lockDir).mtimeMs;
+  } catch {
+    return 0;
+  }
 }
 
 function tarballName(manifest: Manifest): string {

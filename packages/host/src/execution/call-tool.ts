@@ -47,16 +47,21 @@ export function createToolCaller(deps: ToolCallerDependencies): ToolCaller {
     if (!isWellFormedCall(call)) assertValidCall(call);
   }
 
-  // A gate that ran synchronously is not awaited: `await` on a plain value costs a promise and a turn.
-  async function gateAndRun(call: ToolCall): Promise<ToolResult> {
+  // From here to `execute`, plain functions hand promises along instead of `async` functions awaiting
+  // each other: each async layer that returns a promise costs the call a promise and microtask turns,
+  // and a synchronous verdict is not awaited at all. Every caller turns a throw into a rejection.
+  function gateAndRun(call: ToolCall): Promise<ToolResult> {
     const verdict = deps.gate.decide(call);
-    return runDecided(call, isThenable(verdict) ? await verdict : verdict);
+    return isThenable(verdict) ? verdict.then((decided) => runDecided(call, decided)) : runDecided(call, verdict);
   }
 
-  async function runDecided(call: ToolCall, verdict: Verdict): Promise<ToolResult> {
-    if (verdict.action === "ask") verdict = await resolveAsk(call, verdict);
-    if (verdict.action === "block") return finishBlocked(call, verdict);
-    return execute(call, verdict);
+  function runDecided(call: ToolCall, verdict: Verdict): Promise<ToolResult> {
+    if (verdict.action === "ask") return resolveAsk(call, verdict).then((resolved) => runResolved(call, resolved));
+    return runResolved(call, verdict);
+  }
+
+  function runResolved(call: ToolCall, verdict: Verdict): Promise<ToolResult> {
+    return verdict.action === "block" ? Promise.resolve(finishBlocked(call, verdict)) : execute(call, verdict);
   }
 
   async function resolveAsk(call: ToolCall, verdict: Verdict): Promise<Verdict> {
@@ -87,13 +92,14 @@ export function createToolCaller(deps: ToolCallerDependencies): ToolCaller {
     } else {
       deps.events.emit("tool:before", { call: finalCall, verdict });
       try {
-        const output = await tool.definition.execute({ ...verdict.args }, { call: finalCall, session: deps.session, signal: deps.closeSignal });
-        result = okResult(call, output);
+        const output = tool.definition.execute({ ...verdict.args }, { call: finalCall, session: deps.session, signal: deps.closeSignal });
+        result = okResult(call, isThenable(output) ? await output : output);
       } catch (error) {
         result = errorResult(call, `Tool "${call.name}" failed: ${describeThrown(error)}`);
       }
     }
-    await runObservers(deps, "post_tool_call", [finalCall, result]);
+    // Without post_tool_call hooks there is nothing to wait for, and no reason to spend a turn on it.
+    if (deps.registry.hooks("post_tool_call").length > 0) await runObservers(deps, "post_tool_call", [finalCall, result]);
     if (tool) deps.events.emit("tool:after", { call: finalCall, verdict, result });
     deps.events.emit("tool:end", { call: finalCall, status: result.status, result, verdict });
     return result;
@@ -104,14 +110,17 @@ export function createToolCaller(deps: ToolCallerDependencies): ToolCaller {
       assertOpen();
       return callTools(calls, options, gateAndRun);
     },
-    async callTool(call, options = {}) {
-      assertOpen();
-      assertCall(call);
-      const remembered = options.skipPreToolCallHook === true ? deps.memo.take(call) : undefined;
-      return remembered ? runDecided(call, remembered) : gateAndRun(call);
+    // callTool and checkToolCall are not `async` (see gateAndRun); failures still reject, never throw.
+    callTool(call, options = {}) {
+      try {
+        assertOpen();
+        assertCall(call);
+        const remembered = options.skipPreToolCallHook === true ? deps.memo.take(call) : undefined;
+        return remembered ? runDecided(call, remembered) : gateAndRun(call);
+      } catch (error) {
+        return Promise.reject(error);
+      }
     },
-    // Not `async`: an async function awaiting a synchronous verdict would add a promise and a turn to
-    // every check. Failures still reject, never throw.
     checkToolCall(call) {
       try {
         assertOpen();

@@ -57,27 +57,47 @@ function settle(
   runtime: HookRuntime,
 ): Promise<HookOutcome | HookFailure> {
   return new Promise((resolve) => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const finish = (outcome: unknown) => {
-      if (timer !== undefined) clearTimeout(timer);
-      runtime.inFlight.delete(entry);
-      resolve(outcome);
-    };
-    const entry: InFlightHook = {
-      abort(reason) {
-        ctx.abort(new Error(reason));
-        finish(failure(target, `was aborted: ${reason}`, "HOOK_ABORTED"));
-      },
-    };
-    runtime.inFlight.add(entry);
-    if (Number.isFinite(runtime.timeoutMs))
-      timer = setTimeout(() => {
-        const outcome = failure(target, `timed out after ${runtime.timeoutMs} ms`, "HOOK_TIMEOUT");
-        ctx.abort(outcome.error);
-        finish(outcome);
-      }, runtime.timeoutMs);
-    pending.then(finish, (error: unknown) => finish(failure(target, `rejected: ${describeThrown(error)}`, "HOOK_FAILED", error)));
+    const hook = new PendingHook(target, ctx, runtime, resolve);
+    pending.then(
+      (value) => hook.finish(value),
+      (error: unknown) => hook.finish(failure(target, `rejected: ${describeThrown(error)}`, "HOOK_FAILED", error)),
+    );
   });
+}
+
+/**
+ * An async hook in flight, settled by the first of: its value, its rejection, its timeout, `host.close()`.
+ * A class rather than closures, so each async hook allocates one object instead of a closure per path.
+ */
+class PendingHook implements InFlightHook {
+  readonly #timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    readonly target: HookCall,
+    readonly ctx: HookInvocationContext,
+    readonly runtime: HookRuntime,
+    readonly resolve: (outcome: HookOutcome | HookFailure) => void,
+  ) {
+    runtime.inFlight.add(this);
+    if (Number.isFinite(runtime.timeoutMs)) this.#timer = setTimeout(timeOut, runtime.timeoutMs, this);
+  }
+
+  finish(outcome: HookOutcome | HookFailure): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.runtime.inFlight.delete(this);
+    this.resolve(outcome);
+  }
+
+  abort(reason: string): void {
+    this.ctx.abort(new Error(reason));
+    this.finish(failure(this.target, `was aborted: ${reason}`, "HOOK_ABORTED"));
+  }
+}
+
+function timeOut(hook: PendingHook): void {
+  const outcome = failure(hook.target, `timed out after ${hook.runtime.timeoutMs} ms`, "HOOK_TIMEOUT");
+  hook.ctx.abort(outcome.error);
+  hook.finish(outcome);
 }
 
 function failure(target: HookCall, what: string, code: ToolgateError["code"], cause?: unknown): HookFailure {

@@ -122,13 +122,12 @@ console.log(JSON.stringify({ status: outcome.result.status, executed: outcome.ex
     await npm(["install", "--loglevel", "error"], pluginDir);
     await mustRun("npm", ["test"], { cwd: pluginDir });
 
-    // Publishing, as docs/publishing.md says: point exports at dist/, build before publish.
-    const manifestPath = join(pluginDir, "package.json");
-    const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as Record<string, unknown> & { scripts: Record<string, string> };
-    manifest.exports = { ".": { types: "./dist/index.d.ts", default: "./dist/index.js" }, "./package.json": "./package.json" };
-    manifest.scripts.prepublishOnly = "npm run build";
-    writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+    // Publishing as scaffolded: exports already point at dist/, and prepack builds it.
     await npm(["publish"], pluginDir);
+    const tarball = await npm(["pack", `${name}@latest`, "--dry-run", "--json"], work);
+    const files = (JSON.parse(tarball.stdout) as { files: { path: string }[] }[])[0]!.files.map((file) => file.path);
+    expect(files).toEqual(expect.arrayContaining(["package.json", "dist/index.js", "dist/index.d.ts"]));
+    expect(files.filter((file) => file.startsWith("src/") || /\.test\./.test(file))).toEqual([]);
 
     // The user's side: `toolgate add` installs with the project's npm and edits toolgate.config.mjs.
     const add = await toolgate(["add", name], { npm_config_registry: registry!.url, npm_config_userconfig: registry!.npmrc });

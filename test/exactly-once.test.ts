@@ -105,6 +105,16 @@ describe("the skip-flag cannot bypass the gate", () => {
     expect(countsFor("swapped")).toEqual([2, 2, 2]);
   });
 
+  it("is ignored when the caller changed the arguments in place after the check", async () => {
+    const call = { id: "mutated", name: "echo", args: { text: "harmless" } };
+    const verdict = await host.checkToolCall(call);
+    call.args.text = "something else";
+    await host.callTool(call, { skipPreToolCallHook: true });
+    expect(countsFor("mutated")).toEqual([2, 2, 2]);
+    expect(Object.isFrozen(verdict.args)).toBe(true);
+    expect(executed).toEqual(["something else"]);
+  });
+
   it("is ignored when the tool name changed after the check", async () => {
     await host.checkToolCall({ id: "renamed", name: "echo", args: { text: "a" } });
     await host.callTool({ id: "renamed", name: "slow", args: { text: "a" } }, { skipPreToolCallHook: true });

@@ -99,6 +99,25 @@ afterAll(async () => {
 });
 
 describe("no tool kind bypasses the gate", () => {
+  it("policies see the kind a tool was registered with, whatever the call says", async () => {
+    const kinds: unknown[] = [];
+    const observer = await createHost({
+      pluginsDir: false,
+      configFile: false,
+      logger: false,
+      tools: { terminal: shellTool, add: { execute: () => 0 } },
+      plugins: [{ name: "kinds", hooks: { pre_tool_call: (call) => void kinds.push(call.kind) } }],
+    });
+    await observer.callTool({ id: "k1", name: "terminal", args: { command: "true" } });
+    await observer.callTool({ id: "k2", name: "terminal", kind: "function", args: { command: "true" } });
+    await observer.checkToolCall({ id: "k3", name: "terminal", args: {} });
+    await observer.callTools([{ id: "k4", name: "terminal", args: { command: "true" } }]);
+    await observer.callTool({ id: "k5", name: "add", args: {} });
+    await observer.checkToolCall({ id: "k6", name: "elsewhere", kind: "mcp", args: {} });
+    await observer.close();
+    expect(kinds).toEqual(["shell", "shell", "shell", "shell", undefined, "mcp"]);
+  });
+
   it("function tools", async () => {
     expect(await host.callTool({ id: "f1", name: "add", args: { a: 2, b: 3 } })).toMatchObject({ status: "ok", content: "5", data: 5 });
     expect(await host.callTool({ id: "f2", name: "add", args: { a: 2, b: 3, note: "forbidden" } })).toMatchObject({ status: "blocked" });

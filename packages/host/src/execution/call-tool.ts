@@ -3,7 +3,7 @@ import { describeThrown, ToolgateError } from "../errors.js";
 import type { EventBus } from "../events.js";
 import type { DecisionMemo } from "../gate/decision-memo.js";
 import type { Gate } from "../gate/decide.js";
-import { freezeCall } from "../gate/freeze-call.js";
+import { callView, thawArgs } from "../gate/freeze-call.js";
 import { isWellFormedCall } from "../gate/is-well-formed-call.js";
 import { runObservers, type ObserverDependencies } from "../gate/run-observers.js";
 import { isThenable } from "../gate/timeout.js";
@@ -42,6 +42,15 @@ export function createToolCaller(deps: ToolCallerDependencies): ToolCaller {
     if (deps.closeSignal.aborted) throw new ToolgateError("HOST_CLOSED", "the host is closed; create a new one to run more tool calls");
   }
 
+  /**
+   * For a tool this host runs, the kind it was registered with is what policies see: a call that says
+   * nothing gets it, and a call cannot pass a shell off as a plain function.
+   */
+  function withRegisteredKind(call: ToolCall): ToolCall {
+    const kind = deps.registry.tool(call.name)?.definition.kind;
+    return kind === undefined || kind === call.kind ? call : { ...call, kind };
+  }
+
   /** The schema runs only for a call the quick check cannot vouch for, so it alone words the errors. */
   function assertCall(call: ToolCall): void {
     if (!isWellFormedCall(call)) assertValidCall(call);
@@ -68,7 +77,7 @@ export function createToolCaller(deps: ToolCallerDependencies): ToolCaller {
     const message = verdict.message ?? "approval needed";
     if (!deps.onAsk) return { ...verdict, action: "block", message: `${message} (needs approval, and this host has no onAsk approver)` };
     try {
-      const approved = await deps.onAsk(freezeCall(call, verdict.args), message);
+      const approved = await deps.onAsk(callView(call, verdict.args), message);
       return approved === true ? { ...verdict, action: "allow" } : { ...verdict, action: "block", message: `${message} (not approved)` };
     } catch (error) {
       return { ...verdict, action: "block", message: `${message} (the approver failed: ${describeThrown(error)})` };
@@ -84,7 +93,7 @@ export function createToolCaller(deps: ToolCallerDependencies): ToolCaller {
   }
 
   async function execute(call: ToolCall, verdict: Verdict): Promise<ToolResult> {
-    const finalCall = freezeCall(call, verdict.args);
+    const finalCall = callView(call, verdict.args);
     const tool = deps.registry.tool(call.name);
     let result: ToolResult;
     if (!tool) {
@@ -92,7 +101,7 @@ export function createToolCaller(deps: ToolCallerDependencies): ToolCaller {
     } else {
       deps.events.emit("tool:before", { call: finalCall, verdict });
       try {
-        const output = tool.definition.execute({ ...verdict.args }, { call: finalCall, session: deps.session, signal: deps.closeSignal });
+        const output = tool.definition.execute(thawArgs(verdict.args), { call: finalCall, session: deps.session, signal: deps.closeSignal });
         result = okResult(call, isThenable(output) ? await output : output);
       } catch (error) {
         result = errorResult(call, `Tool "${call.name}" failed: ${describeThrown(error)}`);
@@ -108,15 +117,16 @@ export function createToolCaller(deps: ToolCallerDependencies): ToolCaller {
   return {
     async callTools(calls, options = {}) {
       assertOpen();
-      return callTools(calls, options, gateAndRun);
+      return callTools(calls, options, (call) => gateAndRun(withRegisteredKind(call)));
     },
     // callTool and checkToolCall are not `async` (see gateAndRun); failures still reject, never throw.
     callTool(call, options = {}) {
       try {
         assertOpen();
         assertCall(call);
-        const remembered = options.skipPreToolCallHook === true ? deps.memo.take(call) : undefined;
-        return remembered ? runDecided(call, remembered) : gateAndRun(call);
+        const known = withRegisteredKind(call);
+        const remembered = options.skipPreToolCallHook === true ? deps.memo.take(known) : undefined;
+        return remembered ? runDecided(known, remembered) : gateAndRun(known);
       } catch (error) {
         return Promise.reject(error);
       }
@@ -125,7 +135,7 @@ export function createToolCaller(deps: ToolCallerDependencies): ToolCaller {
       try {
         assertOpen();
         assertCall(call);
-        return Promise.resolve(deps.gate.decide(call, deps.memo));
+        return Promise.resolve(deps.gate.decide(withRegisteredKind(call), deps.memo));
       } catch (error) {
         return Promise.reject(error);
       }

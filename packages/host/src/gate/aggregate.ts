@@ -1,15 +1,18 @@
 import type { PreToolCallDecision, ToolArgs, Verdict } from "@toolgate/plugin-sdk";
+import { freezeArgs } from "./freeze-call.js";
 
 /** What the plugins have said about one call so far, folded in plugin order. */
 export interface Aggregate {
+  /** Always deeply frozen: later hooks and the verdict's holder read them, nobody changes them. */
   args: ToolArgs;
   block?: { message: string; plugin: string };
   ask?: { message: string; plugin: string };
   allow?: { reason: string | undefined; plugin: string };
 }
 
-export function createAggregate(args: ToolArgs): Aggregate {
-  return { args };
+/** `frozenArgs` come from `freezeArgs`. */
+export function createAggregate(frozenArgs: ToolArgs): Aggregate {
+  return { args: frozenArgs };
 }
 
 /**
@@ -28,7 +31,7 @@ export function addDecision(aggregate: Aggregate, decision: PreToolCallDecision,
       aggregate.allow ??= { reason: decision.reason, plugin };
       return;
     case "modify":
-      aggregate.args = mergeArgs(aggregate.args, decision.args);
+      aggregate.args = freezeArgs(mergeArgs(aggregate.args, decision.args));
       return;
   }
 }

@@ -6,7 +6,7 @@ import type { HookEntry, PluginRegistry } from "../registry/registry.js";
 import { validationMessage } from "../validation/summarize-issues.js";
 import { addDecision, createAggregate, toVerdict, type Aggregate } from "./aggregate.js";
 import type { DecisionMemo } from "./decision-memo.js";
-import { freezeCall } from "./freeze-call.js";
+import { callView, freezeArgs } from "./freeze-call.js";
 import { HookInvocationContext } from "./hook-context.js";
 import { HookFailure, runHook, type HookRuntime } from "./run-hook.js";
 import { isThenable } from "./timeout.js";
@@ -63,17 +63,16 @@ export function createGate(deps: GateDependencies): Gate {
     return runHook(entry, ctx, deps.runtime, [view, ctx]);
   }
 
-  /** Hooks see the arguments as merged so far; a new frozen view is made only after a `modify`. */
-  function viewFor(call: ToolCall, aggregate: Aggregate, view: ToolCall, viewArgs: ToolArgs): ToolCall {
-    return aggregate.args === viewArgs ? view : freezeCall(call, aggregate.args);
+  /** Hooks see the arguments as merged so far; a new view is made only after a `modify`. */
+  function viewFor(call: ToolCall, aggregate: Aggregate, view: ToolCall): ToolCall {
+    return aggregate.args === view.args ? view : callView(call, aggregate.args);
   }
 
   /**
-   * `seen` is the frozen copy of the arguments the first hook got. It is passed only when the whole gate
-   * ran synchronously: after an await the caller may have changed `call.args`, and the memo must then
-   * serialise them as they are now.
+   * `seen` is the frozen copy of the arguments as the caller gave them, taken before any hook ran: the
+   * memo compares a later call against it, never against `call.args`, which the caller may change.
    */
-  function conclude(call: ToolCall, aggregate: Aggregate, memo: DecisionMemo | undefined, seen: ToolArgs | undefined): Verdict {
+  function conclude(call: ToolCall, aggregate: Aggregate, memo: DecisionMemo | undefined, seen: ToolArgs): Verdict {
     const verdict = toVerdict(aggregate);
     memo?.remember(call, verdict, seen);
     return verdict;
@@ -86,38 +85,35 @@ export function createGate(deps: GateDependencies): Gate {
     aggregate: Aggregate,
     view: ToolCall,
     memo: DecisionMemo | undefined,
+    seen: ToolArgs,
   ): Promise<Verdict> {
     const hooks = deps.registry.hooks("pre_tool_call");
     absorb(await pending, hooks[index]!, aggregate, view);
-    let viewArgs = aggregate.args;
     for (let i = index + 1; i < hooks.length; i++) {
-      view = viewFor(call, aggregate, view, viewArgs);
-      viewArgs = aggregate.args;
+      view = viewFor(call, aggregate, view);
       const entry = hooks[i]!;
       let outcome = invoke(entry, view);
       if (isThenable(outcome)) outcome = await outcome;
       absorb(outcome, entry, aggregate, view);
     }
-    return conclude(call, aggregate, memo, undefined);
+    return conclude(call, aggregate, memo, seen);
   }
 
   return {
     decide(call, memo) {
       const hooks = deps.registry.hooks("pre_tool_call");
-      const aggregate = createAggregate(call.args);
-      if (hooks.length === 0) return conclude(call, aggregate, memo, undefined);
-      const seen = freezeCall(call, call.args);
-      let view = seen;
-      let viewArgs = aggregate.args;
+      const seen = freezeArgs(call.args);
+      const aggregate = createAggregate(seen);
+      if (hooks.length === 0) return conclude(call, aggregate, memo, seen);
+      let view = callView(call, seen);
       for (let i = 0; i < hooks.length; i++) {
-        view = viewFor(call, aggregate, view, viewArgs);
-        viewArgs = aggregate.args;
+        view = viewFor(call, aggregate, view);
         const entry = hooks[i]!;
         const outcome = invoke(entry, view);
-        if (isThenable(outcome)) return finishAsync(outcome as Promise<unknown>, i, call, aggregate, view, memo);
+        if (isThenable(outcome)) return finishAsync(outcome as Promise<unknown>, i, call, aggregate, view, memo, seen);
         absorb(outcome, entry, aggregate, view);
       }
-      return conclude(call, aggregate, memo, seen.args);
+      return conclude(call, aggregate, memo, seen);
     },
   };
 }

@@ -2,9 +2,8 @@ import { isPlainObject, type ToolArgs, type ToolCall, type Verdict } from "@tool
 
 interface Remembered {
   name: string;
-  /** JSON of the arguments when the verdict was remembered; left undefined while `seen` can stand in for it. */
-  fingerprint: string | undefined;
-  seen: ToolArgs | undefined;
+  /** Frozen snapshots: the arguments as first checked, and as the verdict left them. */
+  seen: ToolArgs;
   verdict: Verdict;
 }
 
@@ -19,14 +18,13 @@ export class DecisionMemo {
   constructor(readonly capacity = 10_000) {}
 
   /**
-   * `seen` is the frozen copy of `call.args` the hooks were given, made in the same synchronous turn as
-   * this call. When it holds nothing but data it can never change, so its JSON is the JSON `call.args`
-   * has now: the serialising is then left to `take`, which most checked calls never reach.
+   * `seen` is the deeply frozen copy of the arguments taken before the hooks ran, and the verdict's args
+   * are frozen too, so neither can change before `take` compares them: comparing is left until then,
+   * which most checked calls never reach.
    */
-  remember(call: ToolCall, verdict: Verdict, seen?: ToolArgs): void {
-    const deferred = seen !== undefined && holdsOnlyData(seen);
+  remember(call: ToolCall, verdict: Verdict, seen: ToolArgs): void {
     this.#entries.delete(call.id);
-    this.#entries.set(call.id, { name: call.name, fingerprint: deferred ? undefined : fingerprint(call.args), seen: deferred ? seen : undefined, verdict });
+    this.#entries.set(call.id, { name: call.name, seen, verdict });
     if (this.#entries.size > this.capacity) {
       const oldest = this.#entries.keys().next().value;
       if (oldest !== undefined) this.#entries.delete(oldest);
@@ -38,8 +36,7 @@ export class DecisionMemo {
     const remembered = this.#entries.get(call.id);
     if (!remembered || remembered.name !== call.name) return undefined;
     const args = fingerprint(call.args);
-    const rememberedArgs = remembered.fingerprint ?? fingerprint(remembered.seen);
-    if (args !== rememberedArgs && args !== fingerprint(remembered.verdict.args)) return undefined;
+    if (args !== fingerprint(remembered.seen) && args !== fingerprint(remembered.verdict.args)) return undefined;
     this.#entries.delete(call.id);
     return remembered.verdict;
   }
@@ -49,28 +46,19 @@ export class DecisionMemo {
   }
 }
 
+/**
+ * JSON of arguments that are data all the way down. Anything else (a Date, a Map, a class instance) is
+ * kept by reference in a frozen snapshot and could change after the check, so it never matches: such a
+ * call is gated again rather than trusted.
+ */
 function fingerprint(args: unknown): string {
-  try {
-    return JSON.stringify(args) ?? "";
-  } catch {
-    // Arguments JSON cannot express never match, so such a call is always gated again.
-    return `unserializable:${Math.random()}`;
-  }
+  if (!holdsOnlyData(args)) return `not data:${Math.random()}`;
+  return JSON.stringify(args) ?? "";
 }
 
-/**
- * True when a frozen copy holds only primitives, plain objects and plain arrays. The copy freezes those
- * all the way down but keeps any other object (a Date, a Map, a class instance) by reference, and such
- * an object could still change, or serialise differently, after the verdict.
- */
 function holdsOnlyData(value: unknown): boolean {
-  if (typeof value === "function") return false;
-  if (typeof value !== "object" || value === null) return true;
-  if (Array.isArray(value)) {
-    if (Object.getPrototypeOf(value) !== Array.prototype) return false;
-    for (const item of value) if (!holdsOnlyData(item)) return false;
-    return true;
-  }
+  if (typeof value !== "object" || value === null) return typeof value !== "function" && typeof value !== "bigint" && typeof value !== "symbol";
+  if (Array.isArray(value)) return value.every(holdsOnlyData);
   if (!isPlainObject(value)) return false;
   for (const key of Object.keys(value)) if (!holdsOnlyData(value[key])) return false;
   return true;

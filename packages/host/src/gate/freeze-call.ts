@@ -1,10 +1,28 @@
 import { isPlainObject, type ToolArgs, type ToolCall } from "@toolgate/plugin-sdk";
 
-/** The read-only view of a call that hooks receive: a deep copy, frozen, so no hook can change the caller's objects. */
+/**
+ * A deep copy of plain objects and arrays, frozen all the way down: what hooks see and what a verdict
+ * carries, so neither a hook nor the caller can change it afterwards. Other objects (a Date, a class
+ * instance) are kept by reference.
+ */
+export function freezeArgs(args: ToolArgs): ToolArgs {
+  return frozenCopy(args) as ToolArgs;
+}
+
+/** The read-only call a hook receives, around arguments already frozen by `freezeArgs`. */
+export function callView(call: ToolCall, frozenArgs: ToolArgs): ToolCall {
+  const view: { -readonly [Key in keyof ToolCall]: ToolCall[Key] } = { id: call.id, name: call.name, args: frozenArgs };
+  if (call.kind !== undefined) view.kind = call.kind;
+  return Object.freeze(view);
+}
+
 export function freezeCall(call: ToolCall, args: ToolArgs): ToolCall {
-  const frozen: { -readonly [Key in keyof ToolCall]: ToolCall[Key] } = { id: call.id, name: call.name, args: frozenCopy(args) as ToolArgs };
-  if (call.kind !== undefined) frozen.kind = call.kind;
-  return Object.freeze(frozen);
+  return callView(call, freezeArgs(args));
+}
+
+/** A deep, unfrozen copy for the tool's `execute`, which owns its arguments. */
+export function thawArgs(args: ToolArgs): ToolArgs {
+  return plainCopy(args) as ToolArgs;
 }
 
 function frozenCopy(value: unknown): unknown {
@@ -13,4 +31,12 @@ function frozenCopy(value: unknown): unknown {
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(value)) copy[key] = frozenCopy(value[key]);
   return Object.freeze(copy);
+}
+
+function plainCopy(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(plainCopy);
+  if (!isPlainObject(value)) return value;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) copy[key] = plainCopy(value[key]);
+  return copy;
 }

@@ -1,4 +1,3 @@
-import { createHook } from "node:async_hooks";
 import { createHost, type HookContext, type Hooks, type Host, type Plugin, type ToolCall } from "@toolgate/host";
 
 /** A `pre_tool_call` hook as plugins write it. */
@@ -58,27 +57,4 @@ export function createHandLoopWithTool(hooks: readonly PreToolCallHook[], execut
     await loop(call);
     await execute({ ...call.args });
   };
-}
-
-/**
- * Promises created per `run()`, counted with an async_hooks `init` hook over `calls` sequential runs.
- * The count includes the promises of the caller's own `await`, so compare counts with each other
- * (0 vs 100 plugins, toolgate vs the hand loop), not with zero. One run happens first, outside the
- * count, so lazy one-time setup is not charged to every call.
- */
-export async function promisesPerCall(run: () => Promise<unknown>, calls = 200): Promise<number> {
-  await run();
-  let created = 0;
-  const counter = createHook({
-    init(_asyncId, type) {
-      if (type === "PROMISE") created++;
-    },
-  });
-  counter.enable();
-  try {
-    for (let index = 0; index < calls; index++) await run();
-  } finally {
-    counter.disable();
-  }
-  return created / calls;
 }

@@ -16,9 +16,9 @@ import {
   createHandLoopWithTool,
   passingPlugins,
   preToolCallHooks,
-  promisesPerCall,
   type HookStyle,
 } from "./fixtures.js";
+import { promisesPerCall } from "./count-promises.js";
 
 const callsPerSample = 100;
 const rounds = 5;

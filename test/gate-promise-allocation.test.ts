@@ -1,6 +1,6 @@
-import { createHook } from "node:async_hooks";
 import { createHost, type Host, type Plugin, type ToolCall } from "@toolgate/host";
 import { afterAll, describe, expect, it } from "vitest";
+import { promisesPerCall as countPromises } from "../bench/count-promises.js";
 
 // A counting invariant, not a timing test: synchronous hooks take a synchronous path through the gate,
 // so the promises one call creates must not depend on how many plugins it passes.
@@ -26,31 +26,9 @@ async function hostWith(plugins: Plugin[]): Promise<Host> {
   return host;
 }
 
-/**
- * Promises created per call (async_hooks PROMISE inits), over `callsPerMeasure` sequential calls. The
- * calls settle in microtasks only, so no timer or I/O callback of the test runner runs inside the window;
- * the lowest of three measures is kept all the same, in case something else was already queued.
- */
-async function promisesPerCall(run: () => Promise<unknown>): Promise<number> {
-  await run();
-  let lowest = Number.POSITIVE_INFINITY;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    let created = 0;
-    const counter = createHook({
-      init(_asyncId, type) {
-        if (type === "PROMISE") created++;
-      },
-    });
-    counter.enable();
-    try {
-      for (let index = 0; index < callsPerMeasure; index++) await run();
-    } finally {
-      counter.disable();
-    }
-    lowest = Math.min(lowest, created / callsPerMeasure);
-  }
-  return lowest;
-}
+// The calls settle in microtasks only, so no timer or I/O callback of the test runner runs inside the
+// window; the lowest of three measures is kept all the same, in case something else was already queued.
+const promisesPerCall = (run: () => Promise<unknown>) => countPromises(run, callsPerMeasure, 3);
 
 describe("promise allocation in the gate", () => {
   it("checkToolCall creates as many promises through 100 sync plugins as through 1", async () => {

@@ -20,13 +20,16 @@ export function resolveHostLogger(option: HostLogger | false | undefined): HostL
   return option ?? createConsoleLogger();
 }
 
-/** A logger whose lines name the plugin. */
-export function createPluginLogger(host: HostLogger, plugin: string): PluginLogger {
-  const prefix = `[${plugin}]`;
+/**
+ * A logger whose lines name the plugin. `plugin` may be a function: a factory logs before its plugin's
+ * name is known, and its lines should carry the name once it is.
+ */
+export function createPluginLogger(host: HostLogger, plugin: string | (() => string)): PluginLogger {
+  const prefix = typeof plugin === "string" ? () => `[${plugin}]` : () => `[${plugin()}]`;
   return {
-    debug: (message, ...details) => host.debug(`${prefix} ${message}`, ...details),
-    info: (message, ...details) => host.info(`${prefix} ${message}`, ...details),
-    warn: (message, ...details) => host.warn(`${prefix} ${message}`, ...details),
-    error: (message, ...details) => host.error(`${prefix} ${message}`, ...details),
+    debug: (message, ...details) => host.debug(`${prefix()} ${message}`, ...details),
+    info: (message, ...details) => host.info(`${prefix()} ${message}`, ...details),
+    warn: (message, ...details) => host.warn(`${prefix()} ${message}`, ...details),
+    error: (message, ...details) => host.error(`${prefix()} ${message}`, ...details),
   };
 }

@@ -1,4 +1,4 @@
-import type { HookName, SessionInfo } from "@toolgate/plugin-sdk";
+import type { HookName, SessionInfo, ToolCall } from "@toolgate/plugin-sdk";
 import type { EventBus } from "../events.js";
 import type { HostLogger } from "../logger.js";
 import type { PluginRegistry } from "../registry/registry.js";
@@ -26,9 +26,10 @@ export async function runObservers(deps: ObserverDependencies, hook: ObserverHoo
     let outcome = runHook(entry, ctx, deps.runtime, [...leadingArgs, ctx]);
     if (isThenable(outcome)) outcome = await outcome;
     if (!(outcome instanceof HookFailure)) continue;
-    const call = leadingArgs[0] as never;
-    if (outcome.timedOut) deps.events.emit("hook:timeout", { plugin: entry.plugin, hook, call, timeoutMs: deps.runtime.timeoutMs });
-    deps.events.emit("hook:error", { plugin: entry.plugin, hook, call, error: outcome.error });
+    // post_tool_call's first argument is the call; session hooks have none.
+    const about = hook === "post_tool_call" ? { plugin: entry.plugin, hook, call: leadingArgs[0] as ToolCall } : { plugin: entry.plugin, hook };
+    if (outcome.timedOut) deps.events.emit("hook:timeout", { ...about, timeoutMs: deps.runtime.timeoutMs });
+    deps.events.emit("hook:error", { ...about, error: outcome.error });
     deps.logger.warn(`${outcome.error.message}; observer hooks fail open, so the host carries on`);
   }
 }

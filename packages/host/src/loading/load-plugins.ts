@@ -40,7 +40,7 @@ async function loadOne(source: PluginSource, deps: LoadDependencies): Promise<Pl
     if (!loaded.ok) return fail(loaded.error);
     exported = loaded.value;
   }
-  const log = createPluginLogger(deps.logger, record.name);
+  const log = createPluginLogger(deps.logger, () => record.name);
   const api: PluginApi = { cwd: deps.cwd, session: deps.session, log, on: (event, listener) => deps.events.emitter.on(event, listener) };
   const instance = await instantiatePlugin(exported, source.options, api, deps.timeoutMs, source.path);
   if (!instance.ok) return fail(instance.error);
@@ -52,7 +52,7 @@ async function loadOne(source: PluginSource, deps: LoadDependencies): Promise<Pl
   if (plugin.version !== undefined) record.version = plugin.version;
   record.warnings.push(...validation.warnings);
 
-  const rejected = deps.registry.add({ plugin, options: source.options, record, log: createPluginLogger(deps.logger, plugin.name) });
+  const rejected = deps.registry.add({ plugin, options: source.options, record, log });
   if (rejected) return fail(rejected);
   record.status = "loaded";
   for (const warning of record.warnings) deps.logger.warn(`${pluginLabel(record.name, record.path)}: ${warning}`);

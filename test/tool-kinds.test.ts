@@ -1,7 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { createHost, toToolMessage, type Host, type ToolDefinition } from "@toolgate/host";
+import { createHost, mcpTools, toToolMessage, type Host, type ToolDefinition } from "@toolgate/host";
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { promisify } from "node:util";
@@ -46,26 +46,6 @@ let host: Host;
 let mcpClient: Client;
 const mcpServerRuns: string[] = [];
 
-/** Wraps every tool of a connected MCP client as a host tool of kind "mcp". */
-async function toolsFromMcp(client: Client): Promise<Record<string, ToolDefinition>> {
-  const { tools } = await client.listTools();
-  return Object.fromEntries(
-    tools.map((tool) => [
-      tool.name,
-      {
-        kind: "mcp",
-        description: tool.description ?? "",
-        parameters: tool.inputSchema as Record<string, unknown>,
-        async execute(args: Record<string, unknown>) {
-          const result = await client.callTool({ name: tool.name, arguments: args });
-          const content = result.content as { type: string; text?: string }[];
-          return content.map((part) => part.text ?? "").join("\n");
-        },
-      } satisfies ToolDefinition,
-    ]),
-  );
-}
-
 const shellTool: ToolDefinition = {
   kind: "shell",
   async execute(args) {
@@ -81,6 +61,7 @@ beforeAll(async () => {
     mcpServerRuns.push(text);
     return { content: [{ type: "text", text: `saved: ${text}` }] };
   });
+  server.registerTool("fail_note", { description: "always fails" }, async () => ({ content: [{ type: "text", text: "disk full" }], isError: true }));
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await server.connect(serverTransport);
   mcpClient = new Client({ name: "toolgate-test", version: "1.0.0" });
@@ -88,7 +69,7 @@ beforeAll(async () => {
   host = await createHost({
     cwd: project.dir,
     logger: false,
-    tools: { terminal: shellTool, ...(await toolsFromMcp(mcpClient)), add: { execute: (args) => Number(args.a) + Number(args.b) } },
+    tools: { terminal: shellTool, ...(await mcpTools(mcpClient)), add: { execute: (args) => Number(args.a) + Number(args.b) } },
   });
 });
 
@@ -139,6 +120,13 @@ describe("no tool kind bypasses the gate", () => {
     expect(blocked.status).toBe("blocked");
     expect(mcpServerRuns).toEqual(["hello"]);
     expect(toToolMessage(blocked, "mcp")).toEqual({ content: [{ type: "text", text: blocked.content }], isError: true });
+  });
+
+  it("MCP tools keep their description and schema, and an MCP error becomes an error result", async () => {
+    const tools = await mcpTools(mcpClient, { prefix: "notes_" });
+    expect(Object.keys(tools).sort()).toEqual(["notes_fail_note", "notes_write_note"]);
+    expect(tools.notes_write_note).toMatchObject({ kind: "mcp", description: "writes a note", parameters: { type: "object" } });
+    expect(await host.callTool({ id: "m3", name: "fail_note", args: {} })).toMatchObject({ status: "error", content: 'Tool "fail_note" failed: disk full' });
   });
 
   it("tools contributed by plugins", async () => {

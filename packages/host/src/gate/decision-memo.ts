@@ -36,7 +36,10 @@ export class DecisionMemo {
     const remembered = this.#entries.get(call.id);
     if (!remembered || remembered.name !== call.name) return undefined;
     const args = fingerprint(call.args);
-    if (args !== fingerprint(remembered.seen) && args !== fingerprint(remembered.verdict.args)) return undefined;
+    const { seen, verdict } = remembered;
+    // Without a modify the verdict holds the very snapshot the hooks saw: one serialisation is enough.
+    const matches = args === fingerprint(seen) || (verdict.args !== seen && args === fingerprint(verdict.args));
+    if (!matches) return undefined;
     this.#entries.delete(call.id);
     return remembered.verdict;
   }

@@ -24,7 +24,7 @@ function splitEntry(entry: PluginEntry): [PluginSpecifier, PluginOptions] {
   return Array.isArray(entry) ? [entry[0], entry[1] ?? {}] : [entry as PluginSpecifier, {}];
 }
 
-export function isPathSpecifier(specifier: string): boolean {
+function isPathSpecifier(specifier: string): boolean {
   return specifier.startsWith(".") || specifier.startsWith("/") || isAbsolute(specifier);
 }
 

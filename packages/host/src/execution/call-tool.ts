@@ -6,7 +6,7 @@ import type { Gate } from "../gate/decide.js";
 import { callView, thawArgs } from "../gate/freeze-call.js";
 import { isWellFormedCall } from "../gate/is-well-formed-call.js";
 import { runObservers, type ObserverDependencies } from "../gate/run-observers.js";
-import { isThenable } from "../gate/timeout.js";
+import { isThenable } from "../gate/is-thenable.js";
 import type { AskHandler } from "../options.js";
 import type { PluginRegistry } from "../registry/registry.js";
 import { callTools, type CallToolsOptions } from "./call-tools.js";

@@ -9,7 +9,7 @@ import type { DecisionMemo } from "./decision-memo.js";
 import { callView, freezeArgs } from "./freeze-call.js";
 import { HookInvocationContext } from "./hook-context.js";
 import { HookFailure, runHook, type HookRuntime } from "./run-hook.js";
-import { isThenable } from "./timeout.js";
+import { isThenable } from "./is-thenable.js";
 
 export interface GateDependencies {
   registry: PluginRegistry;

@@ -1,6 +1,6 @@
 import { describeThrown, pluginLabel, ToolgateError } from "../errors.js";
 import type { HookInvocationContext } from "./hook-context.js";
-import { isThenable } from "./timeout.js";
+import { isThenable } from "./is-thenable.js";
 
 /** A hook that threw, rejected, timed out or was aborted by `host.close()`. */
 export class HookFailure {

@@ -4,7 +4,7 @@ import type { HostLogger } from "../logger.js";
 import type { PluginRegistry } from "../registry/registry.js";
 import { HookInvocationContext } from "./hook-context.js";
 import { HookFailure, runHook, type HookRuntime } from "./run-hook.js";
-import { isThenable } from "./timeout.js";
+import { isThenable } from "./is-thenable.js";
 
 export interface ObserverDependencies {
   registry: PluginRegistry;

@@ -70,9 +70,8 @@ function reportFailure(record: PluginRecord, error: ToolgateError, deps: LoadDep
 
 /** A name for reports until the plugin's own name is known: the package name or the file's name. */
 function fallbackName(source: PluginSource): string {
-  if (source.origin === "npm" || source.origin === "inline" || source.path === undefined) return source.label;
-  const file = basename(source.label);
-  if (source.label !== source.path) return source.label;
+  if (source.origin === "npm" || source.origin === "inline" || source.path === undefined || source.label !== source.path) return source.label;
+  const file = basename(source.path);
   const stem = file.slice(0, file.length - extname(file).length);
   return stem === "index" ? basename(source.path.replace(/\/(src\/)?index\.[^/]+$/, "")) : stem;
 }

@@ -7,6 +7,7 @@ import {
   type ToolDefinition,
 } from "@toolgate/plugin-sdk";
 import * as v from "valibot";
+import { hostEventNames, type HostEventListeners } from "./events.js";
 import type { HostLogger } from "./logger.js";
 
 /** A plugin as named in options or config: an npm name, a path, an inline plugin, or any of them with options. */
@@ -47,6 +48,11 @@ export interface HostOptions extends ToolgateConfig {
   logger?: HostLogger | false;
   /** A config file to load, or `false` to load none. @default the first `toolgate.config.{ts,mts,js,mjs}` in `cwd` */
   configFile?: string | false;
+  /**
+   * Event listeners by event name, attached before any plugin loads, so `plugin:loaded`, `plugin:error`
+   * and `session:start` (all emitted inside `createHost`) reach them. Later: `host.events.on`.
+   */
+  on?: HostEventListeners;
 }
 
 /** Identity helper that types a `toolgate.config.*` default export. */
@@ -87,6 +93,12 @@ export const HostOptionsSchema = v.object({
   onAsk: v.optional(v.function("must be a function")),
   logger: v.optional(v.union([v.literal(false), v.custom<HostLogger>(isPlainObject)], "must be a logger object or false")),
   configFile: v.optional(v.union([v.pipe(v.string(), v.nonEmpty()), v.literal(false)], "must be a path or false")),
+  on: v.optional(
+    v.strictObject(
+      Object.fromEntries(hostEventNames.map((name) => [name, v.optional(v.function("must be a listener function"))])),
+      `is not an event name (${hostEventNames.join(", ")})`,
+    ),
+  ),
 });
 
 function isToolDefinitionLike(value: unknown): boolean {

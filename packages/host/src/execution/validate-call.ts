@@ -1,7 +1,57 @@
 import { ToolCallSchema, type ToolCall } from "@toolgate/plugin-sdk";
 import * as v from "valibot";
-import { ToolgateError } from "../errors.js";
+import { describeThrown, isToolgateError, ToolgateError } from "../errors.js";
+import { ArgsShapeError, copyArgs } from "../gate/copy-args.js";
+import { isWellFormedCall } from "../gate/is-well-formed-call.js";
+import type { CallSnapshot } from "../gate/policy-run.js";
 import { summarizeIssues } from "../validation/summarize-issues.js";
+
+/** The kind a registered tool was declared with, or undefined for a tool the host does not know. */
+export type KindOf = (name: string) => string | undefined;
+
+/**
+ * Reads a caller's call once, into the host's own frozen snapshot: `id`, `name`, `kind` and `args` are
+ * each read a single time and the arguments deep-copied, so a getter that answers differently on a
+ * second read cannot change the call after the hooks judged it. Throws INVALID_CALL naming the field
+ * for a malformed call, and naming `args` for cyclic, too deep or unreadable arguments. For a tool this
+ * host runs, the kind it was registered with is what policies see: a call cannot pass a shell off as a
+ * plain function.
+ */
+export function snapshotCall(call: unknown, kindOf: KindOf, where = "tool call"): CallSnapshot {
+  try {
+    return readCall(call, kindOf, where);
+  } catch (error) {
+    if (isToolgateError(error)) throw error;
+    throw new ToolgateError("INVALID_CALL", `${where} could not be read: ${describeThrown(error)}`, { cause: error });
+  }
+}
+
+function readCall(call: unknown, kindOf: KindOf, where: string): CallSnapshot {
+  if (typeof call !== "object" || call === null || Array.isArray(call)) throw new ToolgateError("INVALID_CALL", `${where} must be an object with id, name and args`);
+  const source = call as Record<string, unknown>;
+  const fields = { id: read(source, "id", where), name: read(source, "name", where), args: read(source, "args", where), kind: read(source, "kind", where) };
+  // The schema runs only when the quick check cannot vouch for the call, so it alone words the errors.
+  if (!isWellFormedCall(fields)) assertValidCall(fields, where);
+  let copy;
+  try {
+    copy = copyArgs(fields.args, true);
+  } catch (error) {
+    const reason = error instanceof ArgsShapeError ? error.message : `args could not be read: ${describeThrown(error)}`;
+    throw new ToolgateError("INVALID_CALL", `${where} is malformed: ${reason}`, { cause: error });
+  }
+  const kind = kindOf(fields.name) ?? fields.kind;
+  const snapshot: { -readonly [Key in keyof ToolCall]: ToolCall[Key] } = { id: fields.id, name: fields.name, args: copy.args };
+  if (kind !== undefined) snapshot.kind = kind;
+  return { call: Object.freeze(snapshot), bytes: copy.bytes };
+}
+
+function read(source: Record<string, unknown>, field: string, where: string): any {
+  try {
+    return source[field];
+  } catch (error) {
+    throw new ToolgateError("INVALID_CALL", `${where}: ${field} could not be read: ${describeThrown(error)}`, { cause: error });
+  }
+}
 
 /** Throws an INVALID_CALL error naming the field when `call` is not a well-formed tool call. */
 export function assertValidCall(call: unknown, where = "tool call"): asserts call is ToolCall {
@@ -11,15 +61,19 @@ export function assertValidCall(call: unknown, where = "tool call"): asserts cal
   if (!parsed.success) throw new ToolgateError("INVALID_CALL", `${where} is malformed: ${summarizeIssues(parsed.issues)}`);
 }
 
-/** Checks a whole batch before anything runs: every call well-formed, no id twice. */
-export function assertValidBatch(calls: unknown): asserts calls is ToolCall[] {
+/** Snapshots a whole batch before anything runs: every call well-formed, no id twice. */
+export function snapshotBatch(calls: unknown, kindOf: KindOf): CallSnapshot[] {
   if (!Array.isArray(calls)) throw new ToolgateError("INVALID_CALL", "callTools expects an array of tool calls");
   const seen = new Map<string, number>();
-  calls.forEach((call, index) => {
-    assertValidCall(call, `tool call [${index}]`);
-    const earlier = seen.get(call.id);
+  const snapshots: CallSnapshot[] = [];
+  for (let index = 0; index < calls.length; index++) {
+    const snapshot = snapshotCall(calls[index], kindOf, `tool call [${index}]`);
+    const { id } = snapshot.call;
+    const earlier = seen.get(id);
     if (earlier !== undefined)
-      throw new ToolgateError("INVALID_CALL", `tool call [${index}] repeats the id "${call.id}" of tool call [${earlier}]; every call in a batch needs its own id`);
-    seen.set(call.id, index);
-  });
+      throw new ToolgateError("INVALID_CALL", `tool call [${index}] repeats the id "${id}" of tool call [${earlier}]; every call in a batch needs its own id`);
+    seen.set(id, index);
+    snapshots.push(snapshot);
+  }
+  return snapshots;
 }

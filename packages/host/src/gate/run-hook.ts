@@ -43,8 +43,12 @@ export function runHook(target: HookCall, ctx: HookInvocationContext, deadlines:
   } catch (error) {
     return failure(target, `threw: ${describeThrown(error)}`, "HOOK_FAILED", error);
   }
+  if (value === null || (typeof value !== "object" && typeof value !== "function")) return value;
   try {
-    then = value !== null && (typeof value === "object" || typeof value === "function") ? (value as { then?: unknown }).then : undefined;
+    then = (value as { then?: unknown }).then;
+    // A `then` that is there but not callable (or a getter that shows one only on a later read) is no
+    // result a policy would return: it fails closed instead of passing as "no opinion".
+    if (typeof then !== "function" && (then !== undefined || "then" in value)) return failure(target, "returned a thenable-like value whose then is not a function", "HOOK_FAILED");
   } catch (error) {
     return failure(target, `returned a value whose "then" threw: ${describeThrown(error)}`, "HOOK_FAILED", error);
   }

@@ -202,7 +202,7 @@ describe("hostile hook results fail closed", () => {
 
   it("observer hooks fail open on hostile values, and the failure is reported", async () => {
     const host = await hostWith([
-      { name: "a-observer", hooks: { post_tool_call: () => ({ get then(): never { throw new Error("observer then") } }) } },
+      { name: "a-observer", hooks: { post_tool_call: (() => ({ get then(): never { throw new Error("observer then") } })) as never } },
       {
         name: "b-observer",
         hooks: {

@@ -25,7 +25,10 @@ export interface Gate {
   admit(snapshot: CallSnapshot, skipPreToolCallHook: boolean): Verdict | Promise<Verdict>;
   /** The verdict and every plugin's part in it, by the same loop; no event, no memo. */
   explain(snapshot: CallSnapshot): Promise<ToolCallExplanation>;
-  /** Settles every open decision and question as blocked and forgets every remembered verdict. */
+  /**
+   * Settles every open question to `onAsk` as blocked and forgets every remembered verdict. Decisions
+   * still running end blocked as their pending hooks are aborted (`HookDeadlines.abortAll`).
+   */
   close(): void;
 }
 
@@ -45,7 +48,6 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
   const memo = new DecisionMemo(options.memo);
   const asks = new AskResolver(options.onAsk);
   const warnedInvalid = new Set<string>();
-  const waiting = new Set<PolicyRun>();
 
   /**
    * The policy loop, the only one: runs hooks from `run.next` on, in plugin order, and stops at the first
@@ -71,19 +73,15 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
     return new Promise<Verdict>((resolve) => {
       run.resolve = resolve;
       run.resume = (outcome) => resume(run, outcome);
-      waiting.add(run);
       pending.whenSettled(run.resume);
     });
   }
 
   function resume(run: PolicyRun, outcome: unknown): void {
-    // Already settled by close(): what its hook says after that does not count.
-    if (!waiting.has(run)) return;
     absorb(outcome, run.awaiting!, run);
     // After close no more plugin code runs for this call: it ends blocked.
     const pending = runtime.closed ? undefined : advance(run);
     if (pending !== undefined) return pending.whenSettled(run.resume!);
-    waiting.delete(run);
     run.resolve!(conclude(run));
   }
 
@@ -170,10 +168,6 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
     close() {
       memo.clear();
       asks.close((asked) => closedVerdict(asked.args));
-      for (const run of [...waiting]) {
-        waiting.delete(run);
-        run.resolve!(closedVerdict(run.aggregate.args));
-      }
     },
   };
 }

@@ -11,7 +11,7 @@ export interface PluginExplanation {
   outcome: "none" | "block" | "allow" | "ask" | "modify" | "error" | "invalid";
   /** The block or ask message, the allow reason, the error, or why the result is invalid. */
   message?: string;
-  /** For `modify`: the arguments the plugin merged in. */
+  /** For `modify`: the arguments as they stand after this plugin's modify was merged in. */
   args?: ToolArgs;
 }
 

@@ -84,6 +84,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     gate.close();
     runtime.deadlines.abortAll("host closed");
     await runObservers(runtime, "on_session_end", []);
+    runtime.deadlines.stopWhenIdle();
     events.emit("session:end", { session });
   };
 

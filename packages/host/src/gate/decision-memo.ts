@@ -7,7 +7,8 @@ interface Remembered {
   seen: ToolArgs;
   verdict: Verdict;
   bytes: number;
-  expiresAt: number;
+  /** The sweep generation it was remembered in. */
+  generation: number;
 }
 
 /** How much the memo may hold: entries, an estimate of their size in bytes, and for how long. */
@@ -22,13 +23,19 @@ export const defaultMemoLimits: MemoLimits = { entries: 10_000, bytes: 32 * 1024
 /**
  * Verdicts of calls this host has gated but not yet run, by call id. `callTool(call, { skipPreToolCallHook })`
  * takes the verdict from here; a call the gate has not seen (or one whose name, kind or arguments changed
- * since) finds nothing, so the flag cannot skip the gate. The oldest entries are dropped past any limit:
- * a dropped verdict only means the call is gated again.
+ * since) finds nothing, so the flag cannot skip the gate. The oldest entries are dropped past the entry
+ * or byte limit, and every entry within `ttlMs`: a dropped verdict only means the call is gated again.
  */
 export class DecisionMemo {
   readonly #entries = new Map<string, Remembered>();
   readonly #limits: MemoLimits;
   #bytes = 0;
+  /**
+   * Age is counted in sweeps every half `ttlMs` rather than read from a clock, which costs more per
+   * call than the rest of remembering: an entry goes at the second sweep after it came.
+   */
+  #generation = 0;
+  #sweeper: ReturnType<typeof setTimeout> | undefined;
 
   constructor(limits: Partial<MemoLimits> = {}) {
     this.#limits = { ...defaultMemoLimits, ...limits };
@@ -41,17 +48,16 @@ export class DecisionMemo {
    */
   remember(call: ToolCall, verdict: Verdict, bytes = 0): void {
     this.#forget(call.id);
-    const now = performance.now();
-    this.#entries.set(call.id, { name: call.name, kind: call.kind, seen: call.args, verdict, bytes, expiresAt: now + this.#limits.ttlMs });
+    this.#entries.set(call.id, { name: call.name, kind: call.kind, seen: call.args, verdict, bytes, generation: this.#generation });
     this.#bytes += bytes;
-    this.#evict(now);
+    this.#evict(-Infinity);
+    this.#sweeper ??= startSweeper(this);
   }
 
   /** The verdict for this exact call (a host snapshot), removed so that one decision serves one execution. */
   take(call: ToolCall): Verdict | undefined {
     const remembered = this.#entries.get(call.id);
     if (!remembered) return undefined;
-    if (remembered.expiresAt <= performance.now()) return void this.#forget(call.id);
     if (remembered.name !== call.name || remembered.kind !== call.kind) return undefined;
     const args = fingerprint(call.args);
     const { seen, verdict } = remembered;
@@ -65,6 +71,19 @@ export class DecisionMemo {
   clear(): void {
     this.#entries.clear();
     this.#bytes = 0;
+    if (this.#sweeper !== undefined) clearTimeout(this.#sweeper);
+    this.#sweeper = undefined;
+  }
+
+  /** Called every half `ttlMs` while entries remain: drops those remembered two sweeps ago or earlier. */
+  sweep(): void {
+    this.#generation++;
+    this.#evict(this.#generation - 1);
+    this.#sweeper = this.#entries.size > 0 ? startSweeper(this) : undefined;
+  }
+
+  get ttlMs(): number {
+    return this.#limits.ttlMs;
   }
 
   get size(): number {
@@ -84,13 +103,20 @@ export class DecisionMemo {
   }
 
   /** The map iterates oldest first, so eviction stops at the first entry that may stay. */
-  #evict(now: number): void {
+  #evict(oldestGeneration: number): void {
     const { entries, bytes } = this.#limits;
     for (const [id, entry] of this.#entries) {
-      if (this.#entries.size <= entries && this.#bytes <= bytes && entry.expiresAt > now) return;
+      if (this.#entries.size <= entries && this.#bytes <= bytes && entry.generation >= oldestGeneration) return;
       this.#forget(id);
     }
   }
+}
+
+// Unref'd: remembered verdicts never keep a process alive.
+function startSweeper(memo: DecisionMemo): ReturnType<typeof setTimeout> {
+  const timer = setTimeout(() => memo.sweep(), Math.min(2 ** 31 - 1, Math.max(1, Math.ceil(memo.ttlMs / 2))));
+  timer.unref();
+  return timer;
 }
 
 /**

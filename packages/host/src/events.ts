@@ -40,6 +40,8 @@ export interface EventBus {
   readonly emitter: Emitter<HostEvents>;
   readonly subscriptions: HostEmitter;
   emit<Name extends HostEventName>(type: Name, payload: HostEvents[Name]): void;
+  /** Whether anyone listens to `type`: on the hot path a payload is built only for someone. */
+  listens(type: HostEventName): boolean;
 }
 
 export function createEventBus(logger: HostLogger, listeners: HostEventListeners = {}): EventBus {
@@ -55,8 +57,10 @@ export function createEventBus(logger: HostLogger, listeners: HostEventListeners
       logger.warn("an event listener threw; the host carries on", error);
     }
   };
+  const { all } = emitter;
   return {
     emitter,
+    listens: (type) => (all.get(type)?.length ?? 0) > 0 || (all.get("*")?.length ?? 0) > 0,
     subscriptions: Object.freeze({ on: emitter.on, off: emitter.off }),
     emit(type, payload) {
       // mitt calls listeners in a plain loop: one throw would skip the rest and reach the gate.

@@ -45,43 +45,52 @@ export function createToolCaller(runtime: HostRuntime, gate: Gate): ToolCaller {
   function runVerdict(call: ToolCall, verdict: Verdict): Promise<ToolResult> {
     // The last check before a tool starts: nothing starts once close() has begun.
     if (runtime.closed) return Promise.resolve(finishBlocked(call, closedVerdict(verdict.args)));
-    return verdict.action === "allow" ? execute(call, verdict) : Promise.resolve(finishBlocked(call, verdict));
+    if (verdict.action !== "allow") return Promise.resolve(finishBlocked(call, verdict));
+    const outcome = execute(call, verdict);
+    return outcome instanceof Promise ? outcome : Promise.resolve(outcome);
   }
 
   function finishBlocked(call: ToolCall, verdict: Verdict): ToolResult {
     const result = resultOfBlock(call, verdict);
-    const payload = verdict.plugin === undefined ? { call, verdict, result } : { call, verdict, plugin: verdict.plugin, result };
-    runtime.events.emit("tool:blocked", payload);
-    runtime.events.emit("tool:end", { call, status: result.status, result, verdict });
+    const { events } = runtime;
+    if (events.listens("tool:blocked")) events.emit("tool:blocked", verdict.plugin === undefined ? { call, verdict, result } : { call, verdict, plugin: verdict.plugin, result });
+    if (events.listens("tool:end")) events.emit("tool:end", { call, status: result.status, result, verdict });
     return result;
   }
 
-  async function execute(call: ToolCall, verdict: Verdict): Promise<ToolResult> {
+  /** Synchronous as long as the tool and the observers are: a promise is made only where one is awaited. */
+  function execute(call: ToolCall, verdict: Verdict): ToolResult | Promise<ToolResult> {
     const finalCall = verdict.args === call.args ? call : callView(call, verdict.args);
     const tool = runtime.registry.tool(call.name);
-    let result: ToolResult;
-    if (!tool) {
-      result = errorResult(call, `Unknown tool "${call.name}". Available tools: ${runtime.registry.toolNames.join(", ") || "none"}.`);
-    } else {
-      runtime.events.emit("tool:before", { call: finalCall, verdict });
-      result = await runTool(tool.definition, finalCall);
-    }
+    if (!tool) return observe(finalCall, verdict, false, errorResult(call, `Unknown tool "${call.name}". Available tools: ${runtime.registry.toolNames.join(", ") || "none"}.`));
+    if (runtime.events.listens("tool:before")) runtime.events.emit("tool:before", { call: finalCall, verdict });
+    const result = runTool(tool.definition, finalCall);
+    return result instanceof Promise ? result.then((settled) => observe(finalCall, verdict, true, settled)) : observe(finalCall, verdict, true, result);
+  }
+
+  function observe(call: ToolCall, verdict: Verdict, ran: boolean, result: ToolResult): ToolResult | Promise<ToolResult> {
     // Without post_tool_call hooks there is nothing to wait for, and no reason to spend a turn on it.
-    if (runtime.registry.hooks("post_tool_call").length > 0) await runObservers(runtime, "post_tool_call", [finalCall, result]);
-    if (tool) runtime.events.emit("tool:after", { call: finalCall, verdict, result });
-    runtime.events.emit("tool:end", { call: finalCall, status: result.status, result, verdict });
+    if (runtime.registry.hooks("post_tool_call").length === 0) return end(call, verdict, ran, result);
+    return runObservers(runtime, "post_tool_call", [call, result]).then(() => end(call, verdict, ran, result));
+  }
+
+  function end(call: ToolCall, verdict: Verdict, ran: boolean, result: ToolResult): ToolResult {
+    const { events } = runtime;
+    if (ran && events.listens("tool:after")) events.emit("tool:after", { call, verdict, result });
+    if (events.listens("tool:end")) events.emit("tool:end", { call, status: result.status, result, verdict });
     return result;
   }
 
-  async function runTool(tool: ToolDefinition, call: ToolCall): Promise<ToolResult> {
+  function runTool(tool: ToolDefinition, call: ToolCall): ToolResult | Promise<ToolResult> {
+    const failed = (error: unknown) => errorResult(call, `Tool "${call.name}" failed: ${describeThrown(error)}`);
     try {
-      let output = tool.execute(thawArgs(call.args), { call, session: runtime.session, signal: runtime.closeSignal });
+      const output = tool.execute(thawArgs(call.args), { call, session: runtime.session, signal: runtime.closeSignal });
       const then = thenOf(output);
+      if (!then) return okResult(call, output);
       // `then` is read once: a thenable that answers differently on a second read cannot hang the call.
-      if (then) output = await new Promise((resolve, reject) => then.call(output, resolve, reject));
-      return okResult(call, output);
+      return new Promise((resolve, reject) => then.call(output, resolve, reject)).then((settled) => okResult(call, settled), failed);
     } catch (error) {
-      return errorResult(call, `Tool "${call.name}" failed: ${describeThrown(error)}`);
+      return failed(error);
     }
   }
 

@@ -28,8 +28,7 @@ export function snapshotCall(call: unknown, kindOf: KindOf, where = "tool call")
 
 function readCall(call: unknown, kindOf: KindOf, where: string): CallSnapshot {
   if (typeof call !== "object" || call === null || Array.isArray(call)) throw new ToolgateError("INVALID_CALL", `${where} must be an object with id, name and args`);
-  const source = call as Record<string, unknown>;
-  const fields = { id: read(source, "id", where), name: read(source, "name", where), args: read(source, "args", where), kind: read(source, "kind", where) };
+  const fields = readFields(call as Record<string, unknown>, where);
   // The schema runs only when the quick check cannot vouch for the call, so it alone words the errors.
   if (!isWellFormedCall(fields)) assertValidCall(fields, where);
   let copy;
@@ -45,9 +44,18 @@ function readCall(call: unknown, kindOf: KindOf, where: string): CallSnapshot {
   return { call: Object.freeze(snapshot), bytes: copy.bytes };
 }
 
-function read(source: Record<string, unknown>, field: string, where: string): any {
+/** Each field read exactly once; a getter that throws is named. */
+function readFields(source: Record<string, unknown>, where: string): { id: any; name: any; args: any; kind: any } {
+  let field = "id";
   try {
-    return source[field];
+    const id = source.id;
+    field = "name";
+    const name = source.name;
+    field = "args";
+    const args = source.args;
+    field = "kind";
+    const kind = source.kind;
+    return { id, name, args, kind };
   } catch (error) {
     throw new ToolgateError("INVALID_CALL", `${where}: ${field} could not be read: ${describeThrown(error)}`, { cause: error });
   }

@@ -28,6 +28,29 @@ const inProgress = Symbol("in progress");
  * too deep or too large arguments; getters and proxies that throw propagate their error.
  */
 export function copyArgs(args: Record<string, unknown>, freeze: boolean): ArgsCopy {
+  return copyFlat(args, freeze) ?? copyDeep(args, freeze);
+}
+
+/**
+ * Most arguments are one level of strings, numbers and booleans: copied here without the bookkeeping
+ * that nesting needs. Returns undefined at the first nested object (or a key count past the limit).
+ */
+function copyFlat(args: Record<string, unknown>, freeze: boolean): ArgsCopy | undefined {
+  const keys = Object.keys(args);
+  if (keys.length > maxArgsEntries) return undefined;
+  const copy: Record<string, unknown> = {};
+  let bytes = keys.length * 8;
+  for (const key of keys) {
+    const value = args[key];
+    if (typeof value === "object" && value !== null) return undefined;
+    if (typeof value === "string") bytes += value.length;
+    bytes += key.length;
+    setOwn(copy, key, value);
+  }
+  return { args: freeze ? Object.freeze(copy) : copy, bytes };
+}
+
+function copyDeep(args: Record<string, unknown>, freeze: boolean): ArgsCopy {
   const copier = new Copier(freeze);
   const copy = copier.copy(args, 0) as ToolArgs;
   return { args: copy, bytes: copier.bytes };

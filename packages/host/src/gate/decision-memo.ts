@@ -50,7 +50,7 @@ export class DecisionMemo {
     this.#forget(call.id);
     this.#entries.set(call.id, { name: call.name, kind: call.kind, seen: call.args, verdict, bytes, generation: this.#generation });
     this.#bytes += bytes;
-    this.#evict(-Infinity);
+    if (this.#entries.size > this.#limits.entries || this.#bytes > this.#limits.bytes) this.#evict(-Infinity);
     this.#sweeper ??= startSweeper(this);
   }
 

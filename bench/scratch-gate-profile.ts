@@ -1,4 +1,6 @@
-import { createHost, type Plugin, type ToolCall } from "@toolgate/host";
+import type { Plugin, ToolCall } from "@toolgate/host";
+
+const { createHost } = (await import(process.env.TOOLGATE_HOST ? new URL(`../${process.env.TOOLGATE_HOST}`, import.meta.url).href : "@toolgate/host")) as typeof import("@toolgate/host");
 const call: ToolCall = { id: "call-1", name: "noop", args: { path: "README.md", recursive: false } };
 const style = process.argv[2] ?? "async";
 const count = Number(process.argv[3] ?? 10);

@@ -2,7 +2,10 @@
  * Scratch measure of the gate against the issue-7 targets (not the official `pnpm bench`): medians of
  * per-round ratios, toolgate and its baseline alternating within each round.
  */
-import { createHost, type HookContext, type Host, type Plugin, type ToolCall } from "@toolgate/host";
+import type { HookContext, Host, Plugin, ToolCall } from "@toolgate/host";
+
+// TOOLGATE_HOST=packages/host/dist/index.js measures the built code (tsx adds a __name call per closure to source).
+const { createHost } = (await import(process.env.TOOLGATE_HOST ? new URL(`../${process.env.TOOLGATE_HOST}`, import.meta.url).href : "@toolgate/host")) as typeof import("@toolgate/host");
 
 const call: ToolCall = { id: "call-1", name: "noop", args: { path: "README.md", recursive: false } };
 const ctx: HookContext = { plugin: "x", session: { id: "s" }, signal: new AbortController().signal, options: {}, log: { debug() {}, info() {}, warn() {}, error() {} } };

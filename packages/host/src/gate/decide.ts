@@ -88,7 +88,11 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
   function invoke(entry: HookEntry, run: PolicyRun): unknown {
     if (run.view.args !== run.aggregate.args) run.view = callView(run.call, run.aggregate.args);
     const ctx = new HookInvocationContext(entry.plugin, runtime.session, entry.owner.options, entry.owner.log);
-    return runHook(entry, ctx, runtime.deadlines, [run.view, ctx]);
+    // One arguments array per call, refilled per hook: `apply` copies it, so no hook ever holds it.
+    const args = run.hookArgs;
+    args[0] = run.view;
+    args[1] = ctx;
+    return runHook(entry, ctx, runtime.deadlines, args);
   }
 
   function conclude(run: PolicyRun): Verdict {

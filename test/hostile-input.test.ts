@@ -102,6 +102,25 @@ describe("the call the hooks judged is the call that runs", () => {
     expect(reads).toBe(1);
   });
 
+  it("with nested arguments too, every getter is read once, at any depth", async () => {
+    const host = await hostWith([scanner]);
+    let reads = 0;
+    const flip = () => (reads++ < 2 ? "ls" : "rm -rf /");
+    const args = {
+      get top() {
+        return flip();
+      },
+      nested: {
+        get deep() {
+          return flip();
+        },
+      },
+    };
+    expect((await host.callTool({ id: "g0", name: "act", args })).status).toBe("ok");
+    expect(ran).toEqual([{ top: "ls", nested: { deep: "ls" } }]);
+    expect(reads).toBe(2);
+  });
+
   it("a call whose args getter answers differently on a second read runs on the snapshot", async () => {
     const host = await hostWith([scanner]);
     let reads = 0;

@@ -28,41 +28,36 @@ const inProgress = Symbol("in progress");
  * too deep or too large arguments; getters and proxies that throw propagate their error.
  */
 export function copyArgs(args: Record<string, unknown>, freeze: boolean): ArgsCopy {
-  return copyFlat(args, freeze) ?? copyDeep(args, freeze);
-}
-
-/**
- * Most arguments are one level of strings, numbers and booleans: copied here without the bookkeeping
- * that nesting needs. Returns undefined at the first nested object (or a key count past the limit).
- */
-function copyFlat(args: Record<string, unknown>, freeze: boolean): ArgsCopy | undefined {
   const keys = Object.keys(args);
-  if (keys.length > maxArgsEntries) return undefined;
+  if (keys.length > maxArgsEntries) throw new ArgsShapeError(`hold more than ${maxArgsEntries} keys and items`);
   const copy: Record<string, unknown> = {};
+  // Most arguments are one level of strings, numbers and booleans: the bookkeeping that nesting needs
+  // (depth, cycles, counts) starts at the first nested object.
+  let copier: Copier | undefined;
   let bytes = keys.length * 8;
   for (const key of keys) {
-    const value = args[key];
-    if (typeof value === "object" && value !== null) return undefined;
-    if (typeof value === "string") bytes += value.length;
+    let value = args[key];
+    if (typeof value === "object" && value !== null) value = (copier ??= new Copier(freeze, keys.length)).copy(value, 1);
+    else if (typeof value === "string") bytes += value.length;
     bytes += key.length;
     setOwn(copy, key, value);
   }
-  return { args: freeze ? Object.freeze(copy) : copy, bytes };
+  if (freeze) Object.freeze(copy);
+  return { args: copy, bytes: bytes + (copier?.bytes ?? 0) };
 }
 
-function copyDeep(args: Record<string, unknown>, freeze: boolean): ArgsCopy {
-  const copier = new Copier(freeze);
-  const copy = copier.copy(args, 0) as ToolArgs;
-  return { args: copy, bytes: copier.bytes };
-}
-
+/** Copies the nested values of one call's arguments, counting depth, entries and bytes, and spotting cycles. */
 class Copier {
   bytes = 0;
   #entries = 0;
-  /** Created at the first nested object: flat arguments (most calls) cost no map. */
-  #copies: Map<object, unknown> | undefined;
+  readonly #copies = new Map<object, unknown>();
 
-  constructor(readonly freeze: boolean) {}
+  constructor(
+    readonly freeze: boolean,
+    topLevelKeys: number,
+  ) {
+    this.#entries = topLevelKeys;
+  }
 
   copy(value: unknown, depth: number): unknown {
     if (typeof value === "string") {
@@ -73,17 +68,14 @@ class Copier {
     const isArray = Array.isArray(value);
     if (!isArray && !isPlainRecord(value)) return value;
     if (depth >= maxArgsDepth) throw new ArgsShapeError(`are nested deeper than ${maxArgsDepth} levels`);
-    if (depth > 0) {
-      this.#copies ??= new Map();
-      const earlier = this.#copies.get(value);
-      if (earlier === inProgress) throw new ArgsShapeError("are cyclic (an object contains itself)");
-      // A shared object is copied once: a chain of objects referring twice to the next stays linear.
-      if (earlier !== undefined) return earlier;
-      this.#copies.set(value, inProgress);
-    }
+    const earlier = this.#copies.get(value);
+    if (earlier === inProgress) throw new ArgsShapeError("are cyclic (an object contains itself)");
+    // A shared object is copied once: a chain of objects referring twice to the next stays linear.
+    if (earlier !== undefined) return earlier;
+    this.#copies.set(value, inProgress);
     const copy = isArray ? this.#copyArray(value as unknown[], depth) : this.#copyRecord(value as Record<string, unknown>, depth);
     if (this.freeze) Object.freeze(copy);
-    if (depth > 0) this.#copies!.set(value, copy);
+    this.#copies.set(value, copy);
     return copy;
   }
 

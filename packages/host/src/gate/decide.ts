@@ -152,21 +152,28 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
     return verdict.action === "ask" ? asks.resolve(snapshot.call, verdict) : verdict;
   }
 
-  const hooks = () => runtime.registry.hooks("pre_tool_call");
+  /** The plugins' verdict on a call; with no `pre_tool_call` at all, the call is allowed as it came. */
+  function verdictOn(snapshot: CallSnapshot, remember: boolean): Verdict | Promise<Verdict> {
+    const hooks = runtime.registry.hooks("pre_tool_call");
+    if (hooks.length > 0) return decide(new PolicyRun(snapshot.call, snapshot.bytes, hooks, remember));
+    const verdict: Verdict = { action: "allow", args: snapshot.call.args };
+    if (remember) memo.remember(snapshot.call, verdict, snapshot.bytes);
+    return verdict;
+  }
 
   return {
     check(snapshot) {
       if (runtime.closed) return closedVerdict(snapshot.call.args);
-      return decide(new PolicyRun(snapshot.call, snapshot.bytes, hooks(), true));
+      return verdictOn(snapshot, true);
     },
     admit(snapshot, skipPreToolCallHook) {
       if (runtime.closed) return closedVerdict(snapshot.call.args);
-      const verdict = (skipPreToolCallHook ? memo.take(snapshot.call) : undefined) ?? decide(new PolicyRun(snapshot.call, snapshot.bytes, hooks(), false));
+      const verdict = (skipPreToolCallHook ? memo.take(snapshot.call) : undefined) ?? verdictOn(snapshot, false);
       return verdict instanceof Promise ? verdict.then((decided) => finish(snapshot, decided)) : finish(snapshot, verdict);
     },
     async explain(snapshot) {
       const plugins: PluginExplanation[] = [];
-      const verdict = await decide(new PolicyRun(snapshot.call, snapshot.bytes, hooks(), false, plugins));
+      const verdict = await decide(new PolicyRun(snapshot.call, snapshot.bytes, runtime.registry.hooks("pre_tool_call"), false, plugins));
       return { verdict, plugins };
     },
     close() {

@@ -5,10 +5,11 @@ import type { ToolCallExplanation } from "../gate/explain.js";
 import { callView, thawArgs } from "../gate/freeze-call.js";
 import type { CallSnapshot } from "../gate/policy-run.js";
 import { runObservers } from "../gate/run-observers.js";
+import { thenOf } from "../gate/thenable.js";
 import type { HostRuntime } from "../host-runtime.js";
 import { callTools, type CallToolsOptions } from "./call-tools.js";
 import { errorResult, okResult, resultOfBlock } from "./tool-results.js";
-import { snapshotBatch, snapshotCall } from "./validate-call.js";
+import { snapshotBatch, snapshotCall } from "./snapshot-call.js";
 
 export interface CallToolOptions {
   /**
@@ -87,7 +88,6 @@ export function createToolCaller(runtime: HostRuntime, gate: Gate): ToolCaller {
       const output = tool.execute(thawArgs(call.args), { call, session: runtime.session, signal: runtime.closeSignal });
       const then = thenOf(output);
       if (!then) return okResult(call, output);
-      // `then` is read once: a thenable that answers differently on a second read cannot hang the call.
       return new Promise((resolve, reject) => then.call(output, resolve, reject)).then((settled) => okResult(call, settled), failed);
     } catch (error) {
       return failed(error);
@@ -129,10 +129,4 @@ export function createToolCaller(runtime: HostRuntime, gate: Gate): ToolCaller {
       }
     },
   };
-}
-
-function thenOf(value: unknown): ((this: unknown, onValue: (value: unknown) => void, onError: (error: unknown) => void) => unknown) | undefined {
-  if (value === null || (typeof value !== "object" && typeof value !== "function")) return undefined;
-  const then = (value as { then?: unknown }).then;
-  return typeof then === "function" ? (then as never) : undefined;
 }

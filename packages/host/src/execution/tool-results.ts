@@ -30,7 +30,7 @@ export function okResult(call: ToolCall, output: unknown): ToolResult {
  * itself becomes "[Circular]", and a value that cannot be read at all (a throwing getter or Proxy)
  * gives a short note instead of a rejection. The model always gets text.
  */
-export function toJson(value: unknown): string {
+function toJson(value: unknown): string {
   try {
     return JSON.stringify(value) ?? String(value);
   } catch {

@@ -1,9 +1,9 @@
 import type { ToolArgs } from "@toolgate/plugin-sdk";
 
 /** Deeper than any real tool's arguments, shallow enough that copying and comparing never exhausts the stack. */
-export const maxArgsDepth = 256;
+const maxArgsDepth = 256;
 /** Keys and array items in one call's arguments, so a huge (or sparse) array cannot stall the gate. */
-export const maxArgsEntries = 1_000_000;
+const maxArgsEntries = 1_000_000;
 
 /** Arguments that cannot be copied: cyclic, too deep or too large. `reason` completes "args …". */
 export class ArgsShapeError extends Error {

@@ -18,7 +18,7 @@ export interface MemoLimits {
   ttlMs: number;
 }
 
-export const defaultMemoLimits: MemoLimits = { entries: 10_000, bytes: 32 * 1024 * 1024, ttlMs: 10 * 60 * 1000 };
+const defaultMemoLimits: MemoLimits = { entries: 10_000, bytes: 32 * 1024 * 1024, ttlMs: 10 * 60 * 1000 };
 
 /**
  * Verdicts of calls this host has gated but not yet run, by call id. `callTool(call, { skipPreToolCallHook })`

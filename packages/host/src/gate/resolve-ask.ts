@@ -2,7 +2,7 @@ import type { ToolCall, Verdict } from "@toolgate/plugin-sdk";
 import { describeThrown } from "../errors.js";
 import type { AskHandler } from "../options.js";
 import { callView } from "./freeze-call.js";
-import { adopt } from "./is-thenable.js";
+import { adopt } from "./thenable.js";
 
 /**
  * Turns an `ask` verdict into allow or block through the host's `onAsk`. Without an approver, or when it

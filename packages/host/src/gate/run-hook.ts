@@ -25,9 +25,6 @@ export interface HookCall {
   thisArg: unknown;
 }
 
-/** A hook's outcome: its value or a HookFailure, or a PendingHook while an async hook runs. */
-export type HookOutcome = unknown;
-
 /**
  * The only place plugin hook code is called (`args` ends with `ctx`). A synchronous hook's value (or a
  * HookFailure) comes back as is, with no promise made. For a thenable, `then` is read once and called
@@ -35,7 +32,7 @@ export type HookOutcome = unknown;
  * `host.close()`, whichever comes first. Errors never escape: they come back as a HookFailure naming
  * the plugin and hook.
  */
-export function runHook(target: HookCall, ctx: HookInvocationContext, deadlines: HookDeadlines, args: readonly unknown[]): HookOutcome {
+export function runHook(target: HookCall, ctx: HookInvocationContext, deadlines: HookDeadlines, args: readonly unknown[]): unknown {
   let value: unknown;
   let then: unknown;
   try {

@@ -7,7 +7,7 @@ import type { CallSnapshot } from "../gate/policy-run.js";
 import { summarizeIssues } from "../validation/summarize-issues.js";
 
 /** The kind a registered tool was declared with, or undefined for a tool the host does not know. */
-export type KindOf = (name: string) => string | undefined;
+type KindOf = (name: string) => string | undefined;
 
 /**
  * Reads a caller's call once, into the host's own frozen snapshot: `id`, `name`, `kind` and `args` are

@@ -132,7 +132,8 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
       runtime.events.emit("hook:error", { ...about, error });
     }
     if (runtime.onHookError === "block") addDecision(run.aggregate, { action: "block", message: `${error.message} (failing closed)` }, entry.plugin);
-    else if (!run.trace) runtime.logger.warn(`${error.message}; onHookError is "allow", so the call goes on`);
+    // After close() the call ends blocked whatever the setting: saying it goes on would be wrong.
+    else if (!run.trace && !runtime.closed) runtime.logger.warn(`${error.message}; onHookError is "allow", so the call goes on`);
   }
 
   function reportInvalid(value: unknown, reason: string, entry: HookEntry, run: PolicyRun): void {

@@ -111,7 +111,7 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
   }
 
   function absorbOutcome(outcome: unknown, entry: HookEntry, run: PolicyRun): void {
-    if (outcome === undefined) return trace(run, { plugin: entry.plugin, outcome: "none" });
+    if (outcome === undefined) return void run.trace?.push({ plugin: entry.plugin, outcome: "none" });
     if (HookFailure.is(outcome)) return absorbFailure(outcome, entry, run);
     const parsed = v.safeParse(PreToolCallDecisionSchema, outcome);
     if (!parsed.success) return reportInvalid(outcome, validationMessage(parsed.issues), entry, run);

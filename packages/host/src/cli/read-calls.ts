@@ -1,7 +1,7 @@
 import type { ToolCall } from "@toolgate/plugin-sdk";
 import { readFile } from "node:fs/promises";
 import { describeThrown } from "../errors.js";
-import { assertValidCall } from "../execution/snapshot-call.js";
+import { assertValidCall } from "../execution/validate-call.js";
 import { CliError, exitCodes } from "./cli-error.js";
 
 /**

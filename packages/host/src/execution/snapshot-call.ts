@@ -1,10 +1,9 @@
-import { ToolCallSchema, type ToolCall } from "@toolgate/plugin-sdk";
-import * as v from "valibot";
+import type { ToolCall } from "@toolgate/plugin-sdk";
 import { describeThrown, isToolgateError, ToolgateError } from "../errors.js";
 import { ArgsShapeError, copyArgs } from "../gate/copy-args.js";
 import { isWellFormedCall } from "../gate/is-well-formed-call.js";
 import type { CallSnapshot } from "../gate/policy-run.js";
-import { summarizeIssues } from "../validation/summarize-issues.js";
+import { assertValidCall } from "./validate-call.js";
 
 /** The kind a registered tool was declared with, or undefined for a tool the host does not know. */
 type KindOf = (name: string) => string | undefined;
@@ -59,14 +58,6 @@ function readFields(source: Record<string, unknown>, where: string): { id: any; 
   } catch (error) {
     throw new ToolgateError("INVALID_CALL", `${where}: ${field} could not be read: ${describeThrown(error)}`, { cause: error });
   }
-}
-
-/** Throws an INVALID_CALL error naming the field when `call` is not a well-formed tool call. */
-export function assertValidCall(call: unknown, where = "tool call"): asserts call is ToolCall {
-  if (typeof call !== "object" || call === null || Array.isArray(call))
-    throw new ToolgateError("INVALID_CALL", `${where} must be an object with id, name and args`);
-  const parsed = v.safeParse(ToolCallSchema, call);
-  if (!parsed.success) throw new ToolgateError("INVALID_CALL", `${where} is malformed: ${summarizeIssues(parsed.issues)}`);
 }
 
 /** Snapshots a whole batch before anything runs: every call well-formed, no id twice. */

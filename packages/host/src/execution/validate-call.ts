@@ -1,0 +1,12 @@
+import { ToolCallSchema, type ToolCall } from "@toolgate/plugin-sdk";
+import * as v from "valibot";
+import { ToolgateError } from "../errors.js";
+import { summarizeIssues } from "../validation/summarize-issues.js";
+
+/** Throws an INVALID_CALL error naming the field when `call` is not a well-formed tool call. */
+export function assertValidCall(call: unknown, where = "tool call"): asserts call is ToolCall {
+  if (typeof call !== "object" || call === null || Array.isArray(call))
+    throw new ToolgateError("INVALID_CALL", `${where} must be an object with id, name and args`);
+  const parsed = v.safeParse(ToolCallSchema, call);
+  if (!parsed.success) throw new ToolgateError("INVALID_CALL", `${where} is malformed: ${summarizeIssues(parsed.issues)}`);
+}

@@ -46,7 +46,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   const { session } = settings;
   const shared = { registry, runtime, events, logger, session };
 
-  const plugins = await loadPlugins(await collectSources(settings), { ...shared, cwd: settings.cwd, timeoutMs: settings.hookTimeoutMs });
+  const plugins = await loadPlugins(await collectSources(settings), { ...shared, cwd: settings.cwd });
   const gate = createGate({ ...shared, onHookError: settings.onHookError });
   const caller = createToolCaller({
     ...shared,

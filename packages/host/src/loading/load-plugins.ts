@@ -3,19 +3,22 @@ import { basename, extname } from "node:path";
 import type { PluginSource } from "../discovery/plugin-source.js";
 import { pluginLabel, ToolgateError } from "../errors.js";
 import type { EventBus } from "../events.js";
+import type { HookRuntime } from "../gate/run-hook.js";
 import { createPluginLogger, type HostLogger } from "../logger.js";
 import type { PluginRegistry } from "../registry/registry.js";
 import { validatePlugin } from "../validation/validate-plugin.js";
 import { instantiatePlugin } from "./instantiate-plugin.js";
 import { loadPluginModule } from "./load-module.js";
+import { createPluginListeners } from "./plugin-listeners.js";
 
 export interface LoadDependencies {
   registry: PluginRegistry;
   events: EventBus;
   logger: HostLogger;
   session: SessionInfo;
+  /** Factories run through `runHook` with the hooks' timeout. */
+  runtime: HookRuntime;
   cwd: string;
-  timeoutMs: number;
 }
 
 /**
@@ -31,7 +34,11 @@ export async function loadPlugins(sources: readonly PluginSource[], deps: LoadDe
 async function loadOne(source: PluginSource, deps: LoadDependencies): Promise<PluginRecord> {
   const record: PluginRecord = { name: fallbackName(source), source: source.origin, status: "failed", warnings: [] };
   if (source.path !== undefined) record.path = source.path;
-  const fail = (error: ToolgateError) => reportFailure(record, error, deps);
+  const listeners = createPluginListeners(deps.events.emitter);
+  const fail = (error: ToolgateError) => {
+    listeners.drop();
+    return reportFailure(record, error, deps);
+  };
   if (source.error) return fail(source.error);
 
   let exported = source.value;
@@ -41,8 +48,9 @@ async function loadOne(source: PluginSource, deps: LoadDependencies): Promise<Pl
     exported = loaded.value;
   }
   const log = createPluginLogger(deps.logger, () => record.name);
-  const api: PluginApi = { cwd: deps.cwd, session: deps.session, log, on: (event, listener) => deps.events.emitter.on(event, listener) };
-  const instance = await instantiatePlugin(exported, source.options, api, deps.timeoutMs, source.path);
+  const api: PluginApi = { cwd: deps.cwd, session: deps.session, log, on: listeners.on };
+  const factoryCall = { label: record.name, path: source.path, options: source.options, api, runtime: deps.runtime };
+  const instance = await instantiatePlugin(exported, factoryCall);
   if (!instance.ok) return fail(instance.error);
 
   const validation = validatePlugin(instance.value);
@@ -55,6 +63,7 @@ async function loadOne(source: PluginSource, deps: LoadDependencies): Promise<Pl
   const rejected = deps.registry.add({ plugin, options: source.options, record, log });
   if (rejected) return fail(rejected);
   record.status = "loaded";
+  listeners.activate();
   for (const warning of record.warnings) deps.logger.warn(`${pluginLabel(record.name, record.path)}: ${warning}`);
   deps.events.emit("plugin:loaded", { plugin: record });
   return record;

@@ -1,6 +1,7 @@
 import { hookNames, isHookName, isPlainObject, type HookName } from "@toolgate/plugin-sdk";
 import { closest } from "fastest-levenshtein";
 import { describeThrown } from "../errors.js";
+import { describeType } from "./describe-type.js";
 import { readField } from "./read-field.js";
 
 /** One hook implementation as the host holds it: read once, called with the plugin's `hooks` as `this`. */
@@ -56,10 +57,4 @@ function hasOwnOrInherited(object: object, key: string): boolean {
   for (let current: object | null = object; current !== null && current !== Object.prototype; current = Object.getPrototypeOf(current))
     if (Object.getOwnPropertyDescriptor(current, key) !== undefined) return true;
   return false;
-}
-
-export function describeType(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  return typeof value;
 }

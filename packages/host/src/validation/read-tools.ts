@@ -1,6 +1,6 @@
 import { isPlainObject, ToolDefinitionSchema, type ToolDefinition } from "@toolgate/plugin-sdk";
 import * as v from "valibot";
-import { describeType } from "./collect-hooks.js";
+import { describeType } from "./describe-type.js";
 import { readField } from "./read-field.js";
 import { summarizeIssues } from "./summarize-issues.js";
 
@@ -14,7 +14,10 @@ const definitionKeys = ["description", "parameters", "kind", "execute"] as const
  */
 export function readTools(tools: unknown): ToolsRead {
   if (tools === undefined) return { ok: true, tools: {} };
-  if (!isPlainObject(tools)) return { ok: false, reason: `tools must be a plain object (tool name → definition), got ${describeType(tools)}` };
+  if (!isPlainObject(tools)) {
+    const got = typeof tools === "object" && tools !== null && !Array.isArray(tools) ? "an object with a prototype (a class instance?)" : describeType(tools);
+    return { ok: false, reason: `tools must be a plain object (tool name → definition), got ${got}` };
+  }
   const copies: Record<string, ToolDefinition> = Object.create(null);
   for (const name of Object.keys(tools)) {
     const read = readField(tools, name, `tools.${name}`);

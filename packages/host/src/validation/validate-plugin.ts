@@ -1,6 +1,7 @@
 import { PluginSchema, type ToolDefinition } from "@toolgate/plugin-sdk";
 import * as v from "valibot";
-import { collectHooks, describeType, type HookBinding } from "./collect-hooks.js";
+import { collectHooks, type HookBinding } from "./collect-hooks.js";
+import { describeType } from "./describe-type.js";
 import { readField } from "./read-field.js";
 import { readTools } from "./read-tools.js";
 import { summarizeIssues } from "./summarize-issues.js";

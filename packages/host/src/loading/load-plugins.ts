@@ -1,7 +1,7 @@
 import type { PluginApi, PluginRecord, SessionInfo } from "@toolgate/plugin-sdk";
 import { basename, extname } from "node:path";
 import type { PluginSource } from "../discovery/plugin-source.js";
-import { pluginLabel, ToolgateError } from "../errors.js";
+import { describeThrown, pluginLabel, ToolgateError } from "../errors.js";
 import type { EventBus } from "../events.js";
 import type { HookRuntime } from "../gate/run-hook.js";
 import { createPluginLogger, type HostLogger } from "../logger.js";
@@ -27,13 +27,32 @@ export interface LoadDependencies {
  */
 export async function loadPlugins(sources: readonly PluginSource[], deps: LoadDependencies): Promise<PluginRecord[]> {
   const records: PluginRecord[] = [];
-  for (const source of sources) records.push(await loadOne(source, deps));
+  for (const source of sources) records.push(await loadGuarded(source, deps));
   return records;
 }
 
+// Each step returns a result; this is the backstop for what a hostile plugin might still make throw,
+// so that one plugin fails and the host starts.
+async function loadGuarded(source: PluginSource, deps: LoadDependencies): Promise<PluginRecord> {
+  try {
+    return await loadOne(source, deps);
+  } catch (error) {
+    const record = newRecord(source);
+    const reason = `loading failed: ${describeUnknown(error)}`;
+    return reportFailure(record, new ToolgateError("PLUGIN_LOAD_FAILED", reason, { path: source.path, cause: error }), deps);
+  }
+}
+
+function describeUnknown(error: unknown): string {
+  try {
+    return describeThrown(error);
+  } catch {
+    return "it threw a value that cannot be read";
+  }
+}
+
 async function loadOne(source: PluginSource, deps: LoadDependencies): Promise<PluginRecord> {
-  const record: PluginRecord = { name: fallbackName(source), source: source.origin, status: "failed", warnings: [] };
-  if (source.path !== undefined) record.path = source.path;
+  const record = newRecord(source);
   const listeners = createPluginListeners(deps.events.emitter);
   const fail = (error: ToolgateError) => {
     listeners.drop();
@@ -74,6 +93,12 @@ function reportFailure(record: PluginRecord, error: ToolgateError, deps: LoadDep
   record.error = error.code === "PLUGIN_DUPLICATE" ? error.message : `${record.path ?? record.name}: ${error.message}`;
   deps.logger.error(`${pluginLabel(record.name)} failed to load: ${record.error}`);
   deps.events.emit("plugin:error", { plugin: record, error });
+  return record;
+}
+
+function newRecord(source: PluginSource): PluginRecord {
+  const record: PluginRecord = { name: fallbackName(source), source: source.origin, status: "failed", warnings: [] };
+  if (source.path !== undefined) record.path = source.path;
   return record;
 }
 

@@ -1,4 +1,4 @@
-import { createHost, type Host, type HostOptions, type PluginRecord } from "@toolgate/host";
+import { createHost, toolMessageFormats, toToolMessage, type Host, type HostLogger, type HostOptions, type PluginRecord } from "@toolgate/host";
 import type { HostEvents, PluginApi, PluginOptions } from "@toolgate/plugin-sdk";
 import { afterEach, describe, expect, it } from "vitest";
 
@@ -275,5 +275,49 @@ describe("api.on: listeners go live only once the plugin is registered", () => {
     early!();
     await host.callTool(call("2"));
     expect(heard).toEqual(["kept", "late", "kept"]);
+  });
+});
+
+describe("what plugins and tools hand back reaches the model and the log intact and harmless", () => {
+  it("tool results that cannot be serialised give a valid message in every format", async () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const values = [cyclic, { count: 10n }, 10n, { toJSON: () => { throw new Error("nope"); } }];
+    const tools = Object.fromEntries(values.map((value, index) => [`t${index}`, { execute: () => value }]));
+    const host = await open({ tools });
+    for (const name of Object.keys(tools)) {
+      const result = await host.callTool({ id: name, name, args: {} });
+      expect(result.status).toBe("ok");
+      expect(typeof result.content).toBe("string");
+      for (const format of toolMessageFormats) expect(() => JSON.parse(JSON.stringify(toToolMessage(result, format)))).not.toThrow();
+    }
+  });
+
+  it("a logger the app supplies gets plugin names and messages with control characters escaped", async () => {
+    const lines: string[] = [];
+    // A class instance (pino, winston) is a logger too.
+    class AppLogger implements HostLogger {
+      debug = (message: string) => void lines.push(message);
+      info = (message: string) => void lines.push(message);
+      warn = (message: string) => void lines.push(message);
+      error = (message: string) => void lines.push(message);
+    }
+    await open({
+      logger: new AppLogger(),
+      plugins: [
+        (_options, api) => {
+          api.log.info("line one\n[app] forged \x1b[2J");
+          return { name: "bad\x1b[31m", hooks: { pre_tool_cal() {} } };
+        },
+        () => {
+          throw new Error("factory \r\u202e failed");
+        },
+      ],
+    });
+    expect(lines).toEqual([
+      "[inline plugin #1] line one\\n[app] forged \\x1b[2J",
+      'plugin "bad\\x1b[31m": unknown hook "pre_tool_cal"; did you mean "pre_tool_call"? It will never be called',
+      'plugin "inline plugin #2" failed to load: inline plugin #2: the plugin factory failed: factory \\r\\u202e failed',
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 import { createHost, isToolgateError, type Host, type HostOptions } from "@toolgate/host";
+import { definePlugin } from "@toolgate/plugin-sdk";
 import { symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -45,10 +46,10 @@ describe("hookTimeoutMs", () => {
 
   it("1, 2147483647 and Infinity (no timeout) are accepted; under Infinity a slow hook still decides", async () => {
     for (const hookTimeoutMs of [1, 2 ** 31 - 1]) await open({ pluginsDir: false, configFile: false, hookTimeoutMs });
-    const slowBlock = {
+    const slowBlock = definePlugin({
       name: "slow",
       hooks: { pre_tool_call: () => new Promise((resolve) => setTimeout(resolve, 20, { action: "block", message: "took its time" })) },
-    };
+    });
     const host = await open({ pluginsDir: false, configFile: false, hookTimeoutMs: Infinity, plugins: [slowBlock], tools: { t: { execute: () => "ran" } } });
     expect(await host.callTool({ id: "1", name: "t", args: {} })).toMatchObject({ status: "blocked", content: expect.stringContaining("took its time") });
   });

@@ -59,7 +59,7 @@ export function defineConfig(config: ToolgateConfig): ToolgateConfig {
 }
 
 /** The longest delay Node's timers honour; a larger one fires after 1 ms. */
-export const maxTimerMs = 2 ** 31 - 1;
+const maxTimerMs = 2 ** 31 - 1;
 
 const pluginSpecifier = v.union(
   [v.pipe(v.string(), v.nonEmpty()), v.function(), v.custom<object>(isPlainObject)],

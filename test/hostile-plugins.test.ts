@@ -139,9 +139,16 @@ describe("a plugin object that fights back at load fails alone; the host starts"
     const hooksProxy = new Proxy({}, { getOwnPropertyDescriptor: trap, getPrototypeOf: trap });
     const host = await open({
       tools: terminal,
-      plugins: [exporting(everyTrap), exporting(throwsProxy), exporting({ name: "proxy-hooks", hooks: hooksProxy }), { name: "healthy", hooks: blockAll }],
+      plugins: [
+        exporting(everyTrap),
+        exporting(throwsProxy),
+        exporting({ name: "proxy-hooks", hooks: hooksProxy }),
+        exporting({ name: "proxy-tools", tools: new Proxy({}, { ownKeys: trap }) }),
+        { name: "healthy", hooks: blockAll },
+      ],
     });
-    expect(host.plugins.map((record) => record.status)).toEqual(["failed", "failed", "failed", "loaded"]);
+    expect(host.plugins.map((record) => record.status)).toEqual(["failed", "failed", "failed", "failed", "loaded"]);
+    expect(host.plugins[3]?.error).toContain("reading tools threw: trapped");
     // Where it throws first depends on who reads first (the hook runner checks for `then`); it fails either way.
     expect(host.plugins[0]?.error).toContain("trapped");
     expect(host.plugins[2]?.error).toContain("reading hooks threw: trapped");

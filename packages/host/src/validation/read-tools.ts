@@ -1,5 +1,6 @@
 import { isPlainObject, ToolDefinitionSchema, type ToolDefinition } from "@toolgate/plugin-sdk";
 import * as v from "valibot";
+import { describeThrown } from "../errors.js";
 import { describeType } from "./describe-type.js";
 import { readField } from "./read-field.js";
 import { summarizeIssues } from "./summarize-issues.js";
@@ -14,6 +15,14 @@ const definitionKeys = ["description", "parameters", "kind", "execute"] as const
  */
 export function readTools(tools: unknown): ToolsRead {
   if (tools === undefined) return { ok: true, tools: {} };
+  try {
+    return readEach(tools);
+  } catch (error) {
+    return { ok: false, reason: `reading tools threw: ${describeThrown(error)}` };
+  }
+}
+
+function readEach(tools: unknown): ToolsRead {
   if (!isPlainObject(tools)) {
     const got = typeof tools === "object" && tools !== null && !Array.isArray(tools) ? "an object with a prototype (a class instance?)" : describeType(tools);
     return { ok: false, reason: `tools must be a plain object (tool name → definition), got ${got}` };

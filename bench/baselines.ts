@@ -23,9 +23,14 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (typeof value === "object" || typeof value === "function") && value !== null && typeof (value as { then?: unknown }).then === "function";
 }
 
-/** One call to a function that does nothing, awaited: the floor of any awaited API. Never blocks. */
+/**
+ * One awaited call of an `async` function that does nothing: the floor of any API that returns a promise,
+ * as `checkToolCall` does. Runs no hook, so it never blocks; it is compared with toolgate at 0 plugins.
+ */
 export function bareCall(): Contender {
-  const nothing = (_call: ToolCall): BlockDecision | undefined => undefined;
+  async function nothing(_call: ToolCall): Promise<BlockDecision | undefined> {
+    return undefined;
+  }
   return { name: "bare call", run: nothing, blocked: isBlock };
 }
 

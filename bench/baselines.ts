@@ -69,11 +69,11 @@ export function thenableLoop({ hooks }: HookSet): Contender {
 export function tapable(set: HookSet): Contender {
   if (set.style === "sync") {
     const hook = new SyncBailHook<[ToolCall, unknown], BlockDecision | undefined>(["call", "ctx"]);
-    set.hooks.forEach((fn, index) => hook.tap(`plugin-${index}`, fn as (call: ToolCall, ctx: unknown) => BlockDecision | undefined));
+    for (const [index, fn] of set.hooks.entries()) hook.tap(`plugin-${index}`, fn as (call: ToolCall, ctx: unknown) => BlockDecision | undefined);
     return { name: "tapable", run: (call) => hook.call(call, sharedContext), blocked: isBlock };
   }
   const hook = new AsyncSeriesBailHook<[ToolCall, unknown], BlockDecision | undefined>(["call", "ctx"]);
-  set.hooks.forEach((fn, index) => hook.tapPromise(`plugin-${index}`, fn as (call: ToolCall, ctx: unknown) => Promise<BlockDecision | undefined>));
+  for (const [index, fn] of set.hooks.entries()) hook.tapPromise(`plugin-${index}`, fn as (call: ToolCall, ctx: unknown) => Promise<BlockDecision | undefined>);
   return { name: "tapable", run: (call) => hook.promise(call, sharedContext), blocked: isBlock };
 }
 

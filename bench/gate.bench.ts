@@ -20,7 +20,7 @@ export interface BenchOptions {
   measured: readonly string[];
 }
 
-const full = { measure: { rounds: 41, warmupRounds: 5, batchMs: 40 }, startupRounds: 11 };
+const full = { measure: { rounds: 31, warmupRounds: 5, batchMs: 25 }, startupRounds: 11 };
 const quick = { measure: { rounds: 3, warmupRounds: 1, batchMs: 0.5 }, startupRounds: 1 };
 
 interface Target {

@@ -61,16 +61,27 @@ export function median(values: readonly number[]): number {
  */
 export async function measure(comparisons: readonly Comparison[], options: MeasureOptions): Promise<Figure[][]> {
   const lineups = comparisons.map((comparison) => [comparison.toolgate, ...comparison.baselines]);
-  const runs: number[] = [];
-  for (const [index, lineup] of lineups.entries()) runs.push(await calibrate(lineup, comparisons[index]!.call, options.batchMs));
+  const calls = comparisons.map((comparison) => comparison.call);
+  // Calibrated again after the warm-up: cold code is slower, and would make every timed batch too short.
+  let runs = await calibrateAll(lineups, calls, options.batchMs);
+  for (let round = 0; round < options.warmupRounds; round++) {
+    for (const [index, lineup] of lineups.entries()) await timeRound(lineup, calls[index]!, runs[index]!, round);
+  }
+  runs = await calibrateAll(lineups, calls, options.batchMs);
   const samples = lineups.map((lineup) => lineup.map(() => [] as number[]));
-  for (let round = 0; round < options.warmupRounds + options.rounds; round++) {
+  for (let round = 0; round < options.rounds; round++) {
     for (const [index, lineup] of lineups.entries()) {
-      const timed = await timeRound(lineup, comparisons[index]!.call, runs[index]!, round);
-      if (round >= options.warmupRounds) timed.forEach((ns, position) => samples[index]![position]!.push(ns));
+      const timed = await timeRound(lineup, calls[index]!, runs[index]!, round);
+      for (const [position, ns] of timed.entries()) samples[index]![position]!.push(ns);
     }
   }
   return comparisons.map((comparison, index) => figures(lineups[index]!, samples[index]!, comparison.callsPerRun ?? 1));
+}
+
+async function calibrateAll(lineups: readonly Contender[][], calls: readonly ToolCall[], batchMs: number): Promise<number[]> {
+  const runs: number[] = [];
+  for (const [index, lineup] of lineups.entries()) runs.push(await calibrate(lineup, calls[index]!, batchMs));
+  return runs;
 }
 
 async function timeRound(lineup: readonly Contender[], call: ToolCall, runs: number, round: number): Promise<number[]> {

@@ -27,7 +27,7 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
  * One awaited call of an `async` function that does nothing: the floor of any API that returns a promise,
  * as `checkToolCall` does. Runs no hook, so it never blocks; it is compared with toolgate at 0 plugins.
  */
-export function bareCall(): Contender {
+function bareCall(): Contender {
   async function nothing(_call: ToolCall): Promise<BlockDecision | undefined> {
     return undefined;
   }
@@ -35,7 +35,7 @@ export function bareCall(): Contender {
 }
 
 /** The obvious loop: await every hook, return the first block. */
-export function awaitedLoop({ hooks }: HookSet): Contender {
+function awaitedLoop({ hooks }: HookSet): Contender {
   return {
     name: "awaited loop",
     async run(call) {
@@ -50,7 +50,7 @@ export function awaitedLoop({ hooks }: HookSet): Contender {
 }
 
 /** The careful loop: await a hook's result only when it is a thenable, so sync hooks cost no microtask. */
-export function thenableLoop({ hooks }: HookSet): Contender {
+function thenableLoop({ hooks }: HookSet): Contender {
   return {
     name: "thenable loop",
     async run(call) {
@@ -66,7 +66,7 @@ export function thenableLoop({ hooks }: HookSet): Contender {
 }
 
 /** webpack's tapable: a `SyncBailHook` for sync hooks, an `AsyncSeriesBailHook` (`tapPromise`) for async ones. */
-export function tapable(set: HookSet): Contender {
+function tapable(set: HookSet): Contender {
   if (set.style === "sync") {
     const hook = new SyncBailHook<[ToolCall, unknown], BlockDecision | undefined>(["call", "ctx"]);
     for (const [index, fn] of set.hooks.entries()) hook.tap(`plugin-${index}`, fn as (call: ToolCall, ctx: unknown) => BlockDecision | undefined);
@@ -85,7 +85,7 @@ interface Collected {
  * unjs/hookable's `callHook`. It ignores what hooks return, so each hook is registered behind a small
  * adapter that keeps the first block: the work toolgate and the loops do when they read a result.
  */
-export function hookable({ hooks }: HookSet): Contender {
+function hookable({ hooks }: HookSet): Contender {
   const hookable = createHooks<{ pre_tool_call: (call: ToolCall, ctx: unknown, collected: Collected) => Promise<void> | void }>();
   for (const hook of hooks) hookable.hook("pre_tool_call", collecting(hook));
   return {

@@ -3,7 +3,7 @@ import { baselines, type Contender } from "./baselines.js";
 import { benchCall, hookSet, type HookSet, type HookStyle, type Outcome } from "./hook-functions.js";
 import { createBenchHost, toolgate } from "./toolgate-contender.js";
 
-export const pluginCounts = [0, 1, 10, 100, 1000] as const;
+const pluginCounts = [0, 1, 10, 100, 1000] as const;
 
 /** One row of the table: toolgate's gate and every baseline over the same hook functions. */
 export interface GateScenario {
@@ -55,7 +55,9 @@ export async function assertFairDecisions(scenario: GateScenario): Promise<void>
   for (const [name, blocked] of await decisionsOf(scenario)) {
     const expected = name !== "bare call" && scenario.outcome === "block";
     if (blocked !== expected) {
-      throw new Error(`${name} ${blocked ? "blocked" : "passed"} the call with ${scenario.plugins} ${scenario.style} plugins (${scenario.outcome}); expected it to ${expected ? "block" : "pass"}`);
+      throw new Error(
+        `${name} ${blocked ? "blocked" : "passed"} the call with ${scenario.plugins} ${scenario.style} plugins (${scenario.outcome}); expected it to ${expected ? "block" : "pass"}`,
+      );
     }
   }
 }

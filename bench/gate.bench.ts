@@ -35,7 +35,9 @@ export async function runBenchmarks(options: BenchOptions): Promise<void> {
   const started = performance.now();
   const settings = options.quick ? quick : full;
   const out = (line = "") => console.log(line);
-  out(`toolgate benchmark${options.quick ? " (--quick: rough figures)" : ""}: Node ${process.version}, ${process.platform} ${process.arch}, ${availableParallelism()} CPUs`);
+  out(
+    `toolgate benchmark${options.quick ? " (--quick: rough figures)" : ""}: Node ${process.version}, ${process.platform} ${process.arch}, ${availableParallelism()} CPUs`,
+  );
   out(`measuring ${options.measured.map((file) => relative(process.cwd(), file)).join(", ")}`);
   out(describe(settings.measure));
   out();
@@ -53,7 +55,9 @@ export async function runBenchmarks(options: BenchOptions): Promise<void> {
 
   const pool = await createPoolComparison();
   const [poolFigures] = await measure([{ toolgate: pool.toolgate, baselines: [pool.handPool], call: benchCall, callsPerRun: poolCalls }], settings.measure);
-  out(`\`host.callTools(${poolCalls} calls, { concurrency: ${poolConcurrency} })\`, ${poolPlugins} sync plugins and an async tool, against a hand-written pool of ${poolConcurrency} workers`);
+  out(
+    `\`host.callTools(${poolCalls} calls, { concurrency: ${poolConcurrency} })\`, ${poolPlugins} sync plugins and an async tool, against a hand-written pool of ${poolConcurrency} workers`,
+  );
   out(poolTable(poolFigures!));
   out();
 

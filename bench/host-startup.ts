@@ -2,7 +2,7 @@ import { median } from "./measure.js";
 import { hookSet } from "./hook-functions.js";
 import { createBenchHost } from "./toolgate-contender.js";
 
-export const startupCounts = [10, 100, 1000] as const;
+const startupCounts = [10, 100, 1000] as const;
 
 export interface StartupFigure {
   plugins: number;

@@ -42,10 +42,12 @@ describe("bench contenders", () => {
 
   it.each(["sync", "async"] as const)("every contender calls each of 10 %s hooks exactly once per call", async (style) => {
     const calls: number[] = [];
-    const counting = (hook: BenchHook, index: number): BenchHook => (call, ctx) => {
-      calls[index] = (calls[index] ?? 0) + 1;
-      return hook(call, ctx);
-    };
+    const counting =
+      (hook: BenchHook, index: number): BenchHook =>
+      (call, ctx) => {
+        calls[index] = (calls[index] ?? 0) + 1;
+        return hook(call, ctx);
+      };
     const original = hookSet(10, style, "block");
     const hooks = original.hooks.map(counting);
     const set: HookSet = {
@@ -86,7 +88,8 @@ describe("bench contenders", () => {
   it("callTools and the hand-written pool return the same results in the same order", async () => {
     const pool: PoolComparison = await createPoolComparison();
     open.push(pool);
-    const pick = (results: unknown) => (results as { callId: string; status: string; content: string }[]).map(({ callId, status, content }) => ({ callId, status, content }));
+    const pick = (results: unknown) =>
+      (results as { callId: string; status: string; content: string }[]).map(({ callId, status, content }) => ({ callId, status, content }));
     const fromToolgate = pick(await pool.toolgate.run(benchCall));
     expect(fromToolgate).toHaveLength(poolCalls);
     expect(fromToolgate).toEqual(pick(await pool.handPool.run(benchCall)));

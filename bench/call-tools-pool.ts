@@ -39,6 +39,13 @@ export async function createPoolComparison(): Promise<PoolComparison> {
   };
 }
 
+/** The pool is a fair baseline only if it returns what `callTools` returns: same calls, order, status and content. */
+export async function assertSameResults(pool: PoolComparison): Promise<void> {
+  const summary = (results: unknown) => JSON.stringify((results as PoolResult[]).map(({ callId, status, content }) => [callId, status, content]));
+  const [fromToolgate, fromPool] = [summary(await pool.toolgate.run(pool.calls[0]!)), summary(await pool.handPool.run(pool.calls[0]!))];
+  if (fromToolgate !== fromPool) throw new Error(`callTools and the hand-written pool disagree:\n${fromToolgate}\n${fromPool}`);
+}
+
 /** Workers take the next call until none is left; each gates its call with the thenable loop, then runs the tool. */
 async function handPool(calls: readonly ToolCall[], hooks: readonly BenchHook[]): Promise<PoolResult[]> {
   const results = new Array<PoolResult>(calls.length);

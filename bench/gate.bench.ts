@@ -6,7 +6,7 @@
  */
 import { availableParallelism } from "node:os";
 import { relative } from "node:path";
-import { createPoolComparison, poolCalls, poolConcurrency, poolPlugins } from "./call-tools-pool.js";
+import { assertSameResults, createPoolComparison, poolCalls, poolConcurrency, poolPlugins } from "./call-tools-pool.js";
 import { assertFairDecisions, createGateScenarios, type GateScenario } from "./gate-scenarios.js";
 import { benchCall } from "./hook-functions.js";
 import { measureStartup, type StartupFigure } from "./host-startup.js";
@@ -54,6 +54,7 @@ export async function runBenchmarks(options: BenchOptions): Promise<void> {
   out();
 
   const pool = await createPoolComparison();
+  await assertSameResults(pool);
   const [poolFigures] = await measure([{ toolgate: pool.toolgate, baselines: [pool.handPool], call: benchCall, callsPerRun: poolCalls }], settings.measure);
   out(
     `\`host.callTools(${poolCalls} calls, { concurrency: ${poolConcurrency} })\`, ${poolPlugins} sync plugins and an async tool, against a hand-written pool of ${poolConcurrency} workers`,

@@ -17,10 +17,15 @@ export async function resolve(specifier, context, nextResolve) {
   const [, name, subpath = ""] = match;
   const manifestUrl = new URL((await nextResolve(`${name}/package.json`, context)).url);
   const manifest = JSON.parse(readFileSync(manifestUrl, "utf8"));
-  const entry = manifest.publishConfig?.exports?.[`.${subpath}`];
-  const target = typeof entry === "string" ? entry : (entry?.import ?? entry?.default);
+  const target = importTarget(manifest.publishConfig?.exports?.[`.${subpath}`]);
   if (typeof target !== "string") throw new Error(`${name}: publishConfig.exports has no entry for ".${subpath}" (in ${fileURLToPath(manifestUrl)})`);
   const url = new URL(target, manifestUrl);
   if (!existsSync(url)) throw new Error(`${name}${subpath}: ${fileURLToPath(url)} does not exist; build the packages first (pnpm build)`);
   return { url: url.href, format: "module", shortCircuit: true };
+}
+
+/** The file an `import` gets from one `exports` entry: a path, or conditions (possibly nested) with `import` or `default`. */
+function importTarget(entry) {
+  if (typeof entry === "string" || entry === undefined || entry === null) return entry;
+  return importTarget(entry.import ?? entry.default);
 }

@@ -1,5 +1,5 @@
 import { definePlugin } from "@toolgate/plugin-sdk";
-import { createTestHost, type TestHost, type TestHostOptions } from "@toolgate/plugin-sdk/testing";
+import { createTestHost, type TestHost, type TestHostOptions } from "@toolgate/host/testing";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

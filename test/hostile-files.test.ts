@@ -26,7 +26,11 @@ function project(files: Record<string, string>): TempProject {
   return created;
 }
 
-const thrownBy = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error);
+const thrownBy = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
 
 describe("hookTimeoutMs", () => {
   const message = "hookTimeoutMs must be a whole number of milliseconds from 1 to 2147483647, or Infinity for no timeout";
@@ -105,7 +109,9 @@ describe("plugin package.json files fail that plugin only", () => {
     expect(errorOf("array-pkg")).toMatch(/array-pkg\/package\.json must hold a JSON object, got an array/);
     expect(errorOf("number-main")).toMatch(/number-main\/package\.json: "main" must be a string, got number/);
     expect(errorOf("number-name")).toMatch(/number-name\/package\.json: "name" must be a string, got object/);
-    expect(errorOf("main-outside")).toMatch(/names the entry "\.\.\/\.\.\/elsewhere\/evil\.mjs" resolves to .*elsewhere\/evil\.mjs, outside the package folder/);
+    expect(errorOf("main-outside")).toMatch(
+      /names the entry "\.\.\/\.\.\/elsewhere\/evil\.mjs" resolves to .*elsewhere\/evil\.mjs, outside the package folder/,
+    );
     expect(errorOf("exports-outside")).toMatch(/outside the package folder/);
     expect(errorOf("absolute-main")).toMatch(/outside the package folder/);
     expect(errorOf("symlinked")).toMatch(/names the entry "entry\.mjs" resolves to .*symlinked\/entry\.mjs, outside the package folder/);

@@ -214,6 +214,7 @@ describe("a plugin object that fights back at load fails alone; the host starts"
 describe("factories run through the hook runner", () => {
   it("a factory that returns a thenable whose `then` throws fails that plugin; the host starts", async () => {
     const hostileThenable = {
+      // biome-ignore lint/suspicious/noThenProperty: a hostile thenable is the point
       then() {
         throw new Error("then exploded");
       },
@@ -289,7 +290,16 @@ describe("what plugins and tools hand back reaches the model and the log intact 
   it("tool results that cannot be serialised give a valid message in every format", async () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    const values = [cyclic, { count: 10n }, 10n, { toJSON: () => { throw new Error("nope"); } }];
+    const values = [
+      cyclic,
+      { count: 10n },
+      10n,
+      {
+        toJSON: () => {
+          throw new Error("nope");
+        },
+      },
+    ];
     const tools = Object.fromEntries(values.map((value, index) => [`t${index}`, { execute: () => value }]));
     const host = await open({ tools });
     for (const name of Object.keys(tools)) {

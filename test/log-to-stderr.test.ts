@@ -53,11 +53,15 @@ describe("the default logger", () => {
     project = createTempProject({ "program.ts": protocolProgram });
     const { code, stdout, stderr } = await runScript(project.path("program.ts"));
     expect(code).toBe(0);
-    expect(stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line))).toEqual([
-      { jsonrpc: "2.0", id: 1, result: { callId: "1", name: "t", status: "ok", content: "done" } },
-    ]);
+    expect(
+      stdout
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line)),
+    ).toEqual([{ jsonrpc: "2.0", id: 1, result: { callId: "1", name: "t", status: "ok", content: "done" } }]);
 
     const lines = stderr.split("\n").filter(Boolean);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for them
     expect(stderr).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/);
     expect(lines.every((line) => line.startsWith("[toolgate] "))).toBe(true);
     expect(lines).toContain("[toolgate] [inline plugin #1] factory info");

@@ -6,6 +6,7 @@ import { makeTempDir, parseJsonLines, removeTempDirs, runCli, writeFiles } from 
 afterAll(removeTempDirs);
 
 // Everything but the newline that ends each line: escape sequences, \r, \b, C1 controls, bidi overrides.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for them
 const controlCharacters = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 const evilName = "evil\x1b[2J\u202e";
 const evilPlugin = `export default {

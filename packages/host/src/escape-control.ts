@@ -1,6 +1,7 @@
 // C0 controls but tab, DEL and C1 controls, the Unicode line and paragraph separators, and the
 // bidirectional marks, embeddings, overrides and isolates: everything that can end a log line, move the
 // cursor, start a terminal escape sequence or reorder what a reader sees.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this module's job
 const controlCharacters = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 const named: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\b": "\\b", "\f": "\\f", "\v": "\\v" };

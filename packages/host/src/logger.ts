@@ -16,11 +16,13 @@ const silentLogger: HostLogger = { debug() {}, info() {}, warn() {}, error() {} 
  * MCP server's protocol), so a plugin's `ctx.log.info` must never reach it.
  */
 export function createConsoleLogger(prefix = "[toolgate]"): HostLogger {
-  const write = (level: Level) => (message: string, ...details: unknown[]) => {
-    const label = level === "warn" || level === "error" ? `${level}: ` : "";
-    const parts = [String(message), ...details.map(formatDetail)];
-    process.stderr.write(`${prefix} ${label}${escapeControl(parts.join(" "))}\n`);
-  };
+  const write =
+    (level: Level) =>
+    (message: string, ...details: unknown[]) => {
+      const label = level === "warn" || level === "error" ? `${level}: ` : "";
+      const parts = [String(message), ...details.map(formatDetail)];
+      process.stderr.write(`${prefix} ${label}${escapeControl(parts.join(" "))}\n`);
+    };
   return { debug: write("debug"), info: write("info"), warn: write("warn"), error: write("error") };
 }
 

@@ -1,11 +1,4 @@
-import {
-  isPlainObject,
-  type Plugin,
-  type PluginFactory,
-  type PluginOptions,
-  type ToolCall,
-  type ToolDefinition,
-} from "@toolgate/plugin-sdk";
+import { isPlainObject, type Plugin, type PluginFactory, type PluginOptions, type ToolCall, type ToolDefinition } from "@toolgate/plugin-sdk";
 import * as v from "valibot";
 import type { HostLogger } from "./logger.js";
 
@@ -73,9 +66,7 @@ const pluginEntry = v.union(
 const configEntries = {
   plugins: v.optional(v.array(pluginEntry, "must be an array")),
   pluginsDir: v.optional(v.union([v.pipe(v.string(), v.nonEmpty()), v.literal(false)], "must be a path or false")),
-  hookTimeoutMs: v.optional(
-    v.custom<number>(isHookTimeout, `must be a whole number of milliseconds from 1 to ${maxTimerMs}, or Infinity for no timeout`),
-  ),
+  hookTimeoutMs: v.optional(v.custom<number>(isHookTimeout, `must be a whole number of milliseconds from 1 to ${maxTimerMs}, or Infinity for no timeout`)),
   onHookError: v.optional(v.picklist(["block", "allow"], 'must be "block" or "allow"')),
   session: v.optional(
     v.looseObject({

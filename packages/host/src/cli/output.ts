@@ -9,7 +9,7 @@ export type Colors = ReturnType<typeof pc.createColors>;
  * detection also turns colour on for `CI` or `FORCE_COLOR` when output is piped, which would put escape
  * codes into files and other programs' input, so the CLI decides and hands picocolors the answer.
  */
-export function colorsFor(stream: NodeJS.WriteStream): Colors {
+function colorsFor(stream: NodeJS.WriteStream): Colors {
   const enabled = stream.isTTY === true && !process.env.NO_COLOR && process.env.TERM !== "dumb";
   return pc.createColors(enabled);
 }
@@ -48,11 +48,6 @@ export function printError(message: string): void {
 
 export function printWarning(message: string): void {
   process.stderr.write(`${errorColor.yellow("warning")}: ${escapeControl(message)}\n`);
-}
-
-/** Progress and notes that are not the command's output: stderr, so stdout stays parseable. */
-export function printNote(message: string): void {
-  process.stderr.write(`${escapeControl(message)}\n`);
 }
 
 /** A path relative to `cwd` when it lies inside it, absolute otherwise. */

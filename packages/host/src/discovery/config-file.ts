@@ -45,7 +45,6 @@ export async function loadConfigFile(path: string): Promise<LoadedConfig> {
   } catch (error) {
     throw new ToolgateError("INVALID_CONFIG", `${where} (${path}): reading the config threw: ${describeThrown(error)}`, { path, cause: error });
   }
-  if (!parsed.success)
-    throw new ToolgateError("INVALID_CONFIG", `${where} (${path}) is invalid: ${summarizeIssues(parsed.issues)}`, { path });
+  if (!parsed.success) throw new ToolgateError("INVALID_CONFIG", `${where} (${path}) is invalid: ${summarizeIssues(parsed.issues)}`, { path });
   return { path, dir: dirname(path), config: parsed.output as ToolgateConfig };
 }

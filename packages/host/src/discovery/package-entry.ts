@@ -11,9 +11,7 @@ export interface PackageManifest {
   keywords?: string[];
 }
 
-export type EntryResolution =
-  | { ok: true; path: string; manifest?: PackageManifest }
-  | { ok: false; reason: string };
+export type EntryResolution = { ok: true; path: string; manifest?: PackageManifest } | { ok: false; reason: string };
 
 const exportConditions = ["import", "node", "default", "require"];
 const indexFiles = ["index.ts", "index.mts", "index.js", "index.mjs"];
@@ -54,7 +52,8 @@ function readManifest(manifestPath: string): { ok: true; manifest: PackageManife
   if (!isPlainObject(manifest)) return { ok: false, reason: `${manifestPath} must hold a JSON object, got ${describeType(manifest)}` };
   for (const field of ["name", "version", "main"] as const) {
     const value = manifest[field];
-    if (value !== undefined && typeof value !== "string") return { ok: false, reason: `${manifestPath}: "${field}" must be a string, got ${describeType(value)}` };
+    if (value !== undefined && typeof value !== "string")
+      return { ok: false, reason: `${manifestPath}: "${field}" must be a string, got ${describeType(value)}` };
   }
   return { ok: true, manifest: manifest as PackageManifest };
 }

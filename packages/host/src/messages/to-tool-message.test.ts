@@ -5,7 +5,7 @@ import { toolMessageFormats, toToolMessage } from "./to-tool-message.js";
 const blocked: ToolResult = { callId: "call_1", name: "terminal", status: "blocked", content: 'Tool call blocked by plugin "guard": no', blockedBy: "guard" };
 const ok: ToolResult = { callId: "call_2", name: "read", status: "ok", content: "hello" };
 const okData: ToolResult = { callId: "call_3", name: "stat", status: "ok", content: '{"size":1}', data: { size: 1 } };
-const failed: ToolResult = { callId: "call_4", name: "read", status: "error", content: "Tool \"read\" failed: ENOENT" };
+const failed: ToolResult = { callId: "call_4", name: "read", status: "error", content: 'Tool "read" failed: ENOENT' };
 
 describe("toToolMessage", () => {
   it("openai: a tool role message", () => {
@@ -40,7 +40,7 @@ describe("toToolMessage", () => {
   });
 
   it("every format carries the blocked message verbatim", () => {
-    for (const format of toolMessageFormats) expect(JSON.stringify(toToolMessage(blocked, format))).toContain("blocked by plugin \\\"guard\\\": no");
+    for (const format of toolMessageFormats) expect(JSON.stringify(toToolMessage(blocked, format))).toContain('blocked by plugin \\"guard\\": no');
   });
 
   it("rejects an unknown format, listing the known ones", () => {
@@ -83,10 +83,10 @@ describe("toToolMessage", () => {
 
 /** The text a format carries, wherever it keeps it. */
 function textOf(message: object): unknown {
-  const record = message as Record<string, any>;
+  const record = message as Record<string, unknown>;
   if ("tool_call_id" in record || "tool_use_id" in record) return record.content;
   if ("call_id" in record) return record.output;
-  if ("isError" in record) return record.content[0].text;
+  if ("isError" in record) return (record.content as { text: unknown }[])[0]?.text;
   const output = record.output as Record<string, unknown>;
   return output.value !== undefined && typeof output.value !== "string" ? JSON.stringify(output.value) : (output.value ?? output.reason);
 }

@@ -6,7 +6,14 @@ import { PluginRegistry, type RegisteredPlugin } from "./registry.js";
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
 function registered(name: string, order = 0, path?: string): RegisteredPlugin {
-  const plugin: PluginSnapshot = { name, version: undefined, description: undefined, order, hooks: [{ hook: "pre_tool_call", fn: () => undefined, thisArg: {} }], tools: {} };
+  const plugin: PluginSnapshot = {
+    name,
+    version: undefined,
+    description: undefined,
+    order,
+    hooks: [{ hook: "pre_tool_call", fn: () => undefined, thisArg: {} }],
+    tools: {},
+  };
   const record: PluginRecord = { name, source: "inline", status: "loaded", warnings: [], ...(path ? { path } : {}) };
   return { plugin, options: {}, record, log: silent };
 }

@@ -54,11 +54,13 @@ export class PluginRegistry {
 
   /** The registered plugins in run order. */
   get plugins(): readonly RegisteredPlugin[] {
-    return (this.#ordered ??= [...this.#byName.values()].sort(compareRunOrder));
+    if (this.#ordered === undefined) this.#ordered = [...this.#byName.values()].sort(compareRunOrder);
+    return this.#ordered;
   }
 
   hooks(name: HookName): readonly HookEntry[] {
-    return (this.#hooks ??= this.#buildHooks()).get(name) ?? [];
+    if (this.#hooks === undefined) this.#hooks = this.#buildHooks();
+    return this.#hooks.get(name) ?? [];
   }
 
   tool(name: string): RegisteredTool | undefined {

@@ -27,7 +27,10 @@ describe("collectHooks", () => {
   });
 
   it("in a plain object an unknown name warns and a non-function fails; a class instance's other members are its own business", () => {
-    expect(collectHooks({ pre_tool_cal() {} })).toMatchObject({ ok: true, warnings: ['unknown hook "pre_tool_cal"; did you mean "pre_tool_call"? It will never be called'] });
+    expect(collectHooks({ pre_tool_cal() {} })).toMatchObject({
+      ok: true,
+      warnings: ['unknown hook "pre_tool_cal"; did you mean "pre_tool_call"? It will never be called'],
+    });
     expect(collectHooks({ pre_tool_cal: 1 })).toEqual({ ok: false, reason: "hooks.pre_tool_cal must be a function, got number" });
     class Hooks {
       state = 1;

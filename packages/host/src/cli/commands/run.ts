@@ -3,7 +3,7 @@ import { Option, type Command } from "commander";
 import { toolMessageFormats, toToolMessage, type Host, type ToolMessageFormat } from "../../index.js";
 import { exitCodes, type ExitCode } from "../cli-error.js";
 import { openHost, resolveCwd, stderrLogger } from "../open-host.js";
-import { escapeControl as escape } from "../../escape-control.js";
+import { escapeControl } from "../../escape-control.js";
 import { color, count, printError, printJsonLine, printLine, safeJson } from "../output.js";
 import { failedPlugins } from "../plugin-report.js";
 import { addProjectOptions, type ProjectOptions } from "../project-options.js";
@@ -71,16 +71,16 @@ async function replay(host: Host, call: ToolCall, format: ToolMessageFormat): Pr
 
 // Ids, names and messages come from the calls file and from plugins: escaped, or JSON made terminal-safe.
 function printOutcome({ call, verdict, message }: RunOutcome, format: ToolMessageFormat): void {
-  printLine(`${color.bold(escape(call.id))}  ${escape(call.name)}  ${color.dim(safeJson(call.args))}`);
-  const by = verdict.plugin === undefined ? "" : ` by ${color.bold(escape(verdict.plugin))}`;
+  printLine(`${color.bold(escapeControl(call.id))}  ${escapeControl(call.name)}  ${color.dim(safeJson(call.args))}`);
+  const by = verdict.plugin === undefined ? "" : ` by ${color.bold(escapeControl(verdict.plugin))}`;
   if (verdict.action === "block") {
-    printLine(`  ${color.red("BLOCK")}${by}: ${escape(verdict.message ?? "blocked")}`);
+    printLine(`  ${color.red("BLOCK")}${by}: ${escapeControl(verdict.message ?? "blocked")}`);
     printLine(`  ${color.dim(`${format} message:`)} ${safeJson(message)}`);
   } else if (verdict.action === "ask") {
-    printLine(`  ${color.yellow("ASK")}${by}: ${escape(verdict.message ?? "approval needed")}`);
+    printLine(`  ${color.yellow("ASK")}${by}: ${escapeControl(verdict.message ?? "approval needed")}`);
   } else {
     const modified = JSON.stringify(verdict.args) !== JSON.stringify(call.args);
-    printLine(`  ${color.green("ALLOW")}${by}${verdict.message === undefined ? "" : `: ${escape(verdict.message)}`}`);
+    printLine(`  ${color.green("ALLOW")}${by}${verdict.message === undefined ? "" : `: ${escapeControl(verdict.message)}`}`);
     printLine(`  ${color.dim(modified ? "args (modified):" : "args:")} ${safeJson(verdict.args)}`);
   }
   printLine();

@@ -136,3 +136,20 @@ describe("npm plugin names", () => {
     expect(host.plugins[1]).toMatchObject({ name: "acme-scoped", status: "loaded" });
   });
 });
+
+describe("hostile plugin modules on disk", () => {
+  it("a module whose export throws from its getters, or is a Proxy, fails alone; the host starts and gates", async () => {
+    const { dir } = project({
+      "plugins/getters.mjs": "export default { get name() { throw new Error('name says no'); }, hooks: {} };",
+      "plugins/proxy.cjs": "module.exports = new Proxy({}, { get() { throw new TypeError('proxy says no'); } });",
+      "plugins/proxy-loader.mjs": "import hostile from './proxy.cjs'; export default hostile;",
+      "plugins/healthy.mjs": "export default { name: 'healthy', hooks: { pre_tool_call: () => ({ action: 'block', message: 'no' }) } };",
+    });
+    const host = await open({ cwd: dir, tools: { rm: { execute: () => "deleted" } } });
+    const byFile = (file: string) => host.plugins.find((record) => record.path?.endsWith(file));
+    expect(byFile("getters.mjs")?.error).toMatch(/getters\.mjs: not a valid plugin: reading name threw: name says no$/);
+    expect(byFile("proxy-loader.mjs")).toMatchObject({ status: "failed", error: expect.stringContaining("proxy says no") });
+    expect(byFile("healthy.mjs")?.status).toBe("loaded");
+    expect(await host.callTool({ id: "1", name: "rm", args: {} })).toMatchObject({ status: "blocked", blockedBy: "healthy" });
+  });
+});

@@ -60,7 +60,7 @@ describe("toolgate new", () => {
     const source = readText(pkg, "src/index.ts");
     expect(source).toContain('import { definePlugin } from "@toolgate/plugin-sdk";');
     expect(source).toContain('name: "no-deploy"');
-    expect(readText(pkg, "src/index.test.ts")).toContain('from "@toolgate/plugin-sdk/testing"');
+    expect(readText(pkg, "src/index.test.ts")).toContain('from "@toolgate/host/testing"');
     for (const file of filesIn(pkg)) expect(readText(pkg, file), file).not.toContain("{{");
   });
 

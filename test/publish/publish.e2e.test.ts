@@ -96,10 +96,10 @@ describe("publishing to an npm registry and installing from it", () => {
     expect(human.stdout).toMatch(/BLOCK by block-dangerous-shell/);
   });
 
-  it("the published @toolgate/plugin-sdk/testing harness runs the installed plugin in the installed host", async () => {
+  it("the published @toolgate/host/testing harness runs the installed plugin in the installed host", async () => {
     writeFiles(consumer, {
       "harness.mjs": `
-import { createTestHost } from "@toolgate/plugin-sdk/testing";
+import { createTestHost } from "@toolgate/host/testing";
 import plugin from ${JSON.stringify(pluginName)};
 const testHost = await createTestHost(plugin, { tools: ["terminal"] });
 const outcome = await testHost.call("terminal", { command: "rm -rf /" });

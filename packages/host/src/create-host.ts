@@ -68,7 +68,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   };
   const { registry, session } = runtime;
 
-  const plugins = await loadPlugins(await collectSources(settings), { ...runtime, cwd: settings.cwd, timeoutMs: settings.hookTimeoutMs });
+  const plugins = await loadPlugins(await collectSources(settings), { ...runtime, runtime: runtime.deadlines, cwd: settings.cwd });
   const gate = createGate(runtime, { onAsk: options.onAsk });
   const caller = createToolCaller(runtime, gate);
 

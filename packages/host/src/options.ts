@@ -1,11 +1,4 @@
-import {
-  isPlainObject,
-  type Plugin,
-  type PluginFactory,
-  type PluginOptions,
-  type ToolCall,
-  type ToolDefinition,
-} from "@toolgate/plugin-sdk";
+import { isPlainObject, type Plugin, type PluginFactory, type PluginOptions, type ToolCall, type ToolDefinition } from "@toolgate/plugin-sdk";
 import * as v from "valibot";
 import { hostEventNames, type HostEventListeners } from "./events.js";
 import type { HostLogger } from "./logger.js";
@@ -30,7 +23,11 @@ export interface ToolgateConfig {
   plugins?: PluginEntry[];
   /** @default "plugins" (relative to the config file); `false` turns folder discovery off */
   pluginsDir?: string | false;
-  /** @default 5000 */
+  /**
+   * How long each hook (and each plugin factory) may take, in whole milliseconds from 1 to 2147483647
+   * (Node's timer limit; a larger value would fire after 1 ms). `Infinity` means no timeout.
+   * @default 5000
+   */
   hookTimeoutMs?: number;
   /** @default "block" */
   onHookError?: "block" | "allow";
@@ -44,7 +41,7 @@ export interface HostOptions extends ToolgateConfig {
   tools?: Record<string, ToolDefinition>;
   /** Decides `ask` verdicts. @default every ask is blocked */
   onAsk?: AskHandler;
-  /** Where host warnings go; `false` silences them. @default console */
+  /** Where host warnings and plugin logs go; `false` silences them. @default stderr, every level */
   logger?: HostLogger | false;
   /** A config file to load, or `false` to load none. @default the first `toolgate.config.{ts,mts,js,mjs}` in `cwd` */
   configFile?: string | false;
@@ -60,6 +57,9 @@ export function defineConfig(config: ToolgateConfig): ToolgateConfig {
   return config;
 }
 
+/** The longest delay Node's timers honour; a larger one fires after 1 ms. */
+const maxTimerMs = 2 ** 31 - 1;
+
 const pluginSpecifier = v.union(
   [v.pipe(v.string(), v.nonEmpty()), v.function(), v.custom<object>(isPlainObject)],
   "must be a package name, a path, a plugin object or a factory",
@@ -72,9 +72,7 @@ const pluginEntry = v.union(
 const configEntries = {
   plugins: v.optional(v.array(pluginEntry, "must be an array")),
   pluginsDir: v.optional(v.union([v.pipe(v.string(), v.nonEmpty()), v.literal(false)], "must be a path or false")),
-  hookTimeoutMs: v.optional(
-    v.pipe(v.number("must be a number"), v.gtValue(0, "must be greater than 0")),
-  ),
+  hookTimeoutMs: v.optional(v.custom<number>(isHookTimeout, `must be a whole number of milliseconds from 1 to ${maxTimerMs}, or Infinity for no timeout`)),
   onHookError: v.optional(v.picklist(["block", "allow"], 'must be "block" or "allow"')),
   session: v.optional(
     v.looseObject({
@@ -91,7 +89,7 @@ export const HostOptionsSchema = v.object({
   cwd: v.optional(v.pipe(v.string("must be a string"), v.nonEmpty())),
   tools: v.optional(v.record(v.string(), v.custom<ToolDefinition>(isToolDefinitionLike, "must be a tool with an execute function"))),
   onAsk: v.optional(v.function("must be a function")),
-  logger: v.optional(v.union([v.literal(false), v.custom<HostLogger>(isPlainObject)], "must be a logger object or false")),
+  logger: v.optional(v.union([v.literal(false), v.custom<HostLogger>(isLoggerLike)], "must be a logger (debug, info, warn and error functions) or false")),
   configFile: v.optional(v.union([v.pipe(v.string(), v.nonEmpty()), v.literal(false)], "must be a path or false")),
   on: v.optional(
     v.strictObject(
@@ -100,6 +98,17 @@ export const HostOptionsSchema = v.object({
     ),
   ),
 });
+
+function isHookTimeout(value: unknown): boolean {
+  return value === Infinity || (Number.isInteger(value) && (value as number) >= 1 && (value as number) <= maxTimerMs);
+}
+
+// Class-based loggers (pino, winston) count: what matters is the four methods.
+function isLoggerLike(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  const logger = value as Record<keyof HostLogger, unknown>;
+  return typeof logger.debug === "function" && typeof logger.info === "function" && typeof logger.warn === "function" && typeof logger.error === "function";
+}
 
 function isToolDefinitionLike(value: unknown): boolean {
   return typeof value === "object" && value !== null && typeof (value as ToolDefinition).execute === "function";

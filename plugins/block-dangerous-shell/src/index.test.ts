@@ -1,5 +1,5 @@
 import { definePlugin } from "@toolgate/plugin-sdk";
-import { createTestHost, type TestHost } from "@toolgate/plugin-sdk/testing";
+import { createTestHost, type TestHost } from "@toolgate/host/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import blockDangerousShell from "./index.js";
 

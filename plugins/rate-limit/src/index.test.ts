@@ -1,5 +1,5 @@
 import { definePlugin } from "@toolgate/plugin-sdk";
-import { createTestHost, type TestHost, type TestHostOptions } from "@toolgate/plugin-sdk/testing";
+import { createTestHost, type TestHost, type TestHostOptions } from "@toolgate/host/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { formatDuration, formatRetry } from "./format.js";
 import rateLimit from "./index.js";

@@ -1,4 +1,4 @@
-import { createTestHost, type TestHost, type TestHostOptions } from "@toolgate/plugin-sdk/testing";
+import { createTestHost, type TestHost, type TestHostOptions } from "@toolgate/host/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import readOnlyMode from "./index.js";
 

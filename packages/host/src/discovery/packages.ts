@@ -14,9 +14,7 @@ export function resolvePluginEntries(entries: readonly PluginEntry[], cwd: strin
   return entries.map((entry, index) => {
     const [specifier, options] = splitEntry(entry);
     if (typeof specifier !== "string") return { origin: "inline", label: `inline plugin #${index + 1}`, value: specifier, options };
-    return isPathSpecifier(specifier)
-      ? resolvePathSource(resolve(baseDir, specifier), specifier, options)
-      : resolveNpmSource(specifier, cwd, options);
+    return isPathSpecifier(specifier) ? resolvePathSource(resolve(baseDir, specifier), specifier, options) : resolveNpmSource(specifier, cwd, options);
   });
 }
 
@@ -39,7 +37,16 @@ function resolvePathSource(path: string, label: string, options: PluginOptions):
   return { origin: "config", label, path, options, error: new ToolgateError("PLUGIN_NOT_FOUND", entry.reason, { path }) };
 }
 
+// npm's rules for a package name (old mixed-case names included): an optional `@scope/`, then a name that
+// does not start with a dot or underscore. No other slash, so no `..` segment, can leave node_modules.
+const npmPackageName = /^(?:@[a-z0-9~-][a-z0-9._~-]*\/)?[a-z0-9~-][a-z0-9._~-]*$/i;
+const maxPackageNameLength = 214;
+
 function resolveNpmSource(name: string, cwd: string, options: PluginOptions): PluginSource {
+  if (!npmPackageName.test(name) || name.length > maxPackageNameLength) {
+    const reason = `"${name}" is not a valid npm package name (a path must start with "./", "../" or "/")`;
+    return { origin: "npm", label: name, options, error: new ToolgateError("PLUGIN_NOT_FOUND", reason) };
+  }
   const packageDir = findInstalledPackage(name, cwd);
   if (!packageDir) {
     const reason = `npm package "${name}" is not installed in ${cwd} (run \`npm install ${name}\`, or check the name)`;

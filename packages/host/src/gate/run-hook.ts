@@ -17,6 +17,9 @@ export class HookFailure {
   }
 }
 
+/** What `runHook` needs of the host: the timeout and the pending hooks (loading passes it for factories). */
+export type HookRuntime = HookDeadlines;
+
 export interface HookCall {
   plugin: string;
   path: string | undefined;
@@ -101,6 +104,11 @@ export class PendingHook implements Expirable {
   whenSettled(continuation: (outcome: unknown) => void): void {
     if (this.#settled) continuation(this.#outcome);
     else this.#continuation = continuation;
+  }
+
+  /** Thenable, so a caller off the hot path (a plugin factory) may simply await it. It never rejects. */
+  then(onValue: (outcome: unknown) => unknown): void {
+    this.whenSettled(onValue);
   }
 
   expire(): void {

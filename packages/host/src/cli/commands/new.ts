@@ -13,7 +13,7 @@ interface NewOptions {
 const helpText = `
 Writes <dir>/<name>/ (without the scope: @acme/toolgate-plugin-x goes to <dir>/toolgate-plugin-x/) with
 package.json, tsconfig.json, vitest.config.ts, .gitignore, README.md, src/index.ts (a definePlugin with
-a pre_tool_call) and src/index.test.ts (using createTestHost from @toolgate/plugin-sdk/testing).
+a pre_tool_call) and src/index.test.ts (using createTestHost from @toolgate/host/testing).
 Written into a project's plugins/ folder, it loads as it is (toolgate check shows it). Name it toolgate-plugin-<name> or
 @scope/toolgate-plugin-<name>; the plugin's runtime name is <name>.
 

@@ -1,4 +1,4 @@
-import { createTestHost, type TestHost } from "@toolgate/plugin-sdk/testing";
+import { createTestHost, type TestHost } from "@toolgate/host/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import plugin from "./index.js";
 

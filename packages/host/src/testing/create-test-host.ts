@@ -1,17 +1,20 @@
-import type { PluginOptions, SessionInfo, ToolContext } from "../context.js";
-import type { HostEventName, HostEvents, PluginRecord } from "../events.js";
-import type { PluginExport, ToolDefinition } from "../plugin.js";
-import type { ToolResult, Verdict } from "../results.js";
-import type { ToolArgs, ToolCall, ToolKind } from "../tool-call.js";
-
-/** What the harness needs from `@toolgate/host`; declared here so the SDK has no type dependency on it. */
-interface HostLike {
-  readonly plugins: readonly PluginRecord[];
-  readonly events: { on(type: "*", listener: (type: HostEventName, payload: unknown) => void): void };
-  callTool(call: ToolCall, options?: { skipPreToolCallHook?: boolean }): Promise<ToolResult>;
-  checkToolCall(call: ToolCall): Promise<Verdict>;
-  close(): Promise<void>;
-}
+import type {
+  HostEventName,
+  HostEvents,
+  PluginExport,
+  PluginOptions,
+  PluginRecord,
+  SessionInfo,
+  ToolArgs,
+  ToolCall,
+  ToolContext,
+  ToolDefinition,
+  ToolKind,
+  ToolResult,
+  Verdict,
+} from "@toolgate/plugin-sdk";
+import { createHost, type Host } from "../create-host.js";
+import type { HostOptions, PluginEntry } from "../options.js";
 
 /** A fake tool: records every call it receives; returns `returns` (or what `execute` gives). */
 export type FakeTool = ToolDefinition | ((args: ToolArgs, ctx: ToolContext) => unknown) | { kind?: ToolKind; returns?: unknown };
@@ -25,7 +28,7 @@ export interface TestHostOptions {
   plugins?: readonly (PluginExport | string | readonly [PluginExport | string, PluginOptions])[];
   session?: { id?: string; user?: string; [key: string]: unknown };
   /** Extra `createHost` options (`hookTimeoutMs`, `onHookError`, `onAsk`, `cwd`, …). */
-  host?: Record<string, unknown>;
+  host?: Omit<HostOptions, "plugins" | "tools" | "session">;
 }
 
 export interface RecordedEvent<Name extends HostEventName = HostEventName> {
@@ -48,7 +51,7 @@ export interface TestCallOutcome {
 
 export interface TestHost {
   /** The real host underneath. */
-  readonly host: HostLike;
+  readonly host: Host;
   /** The loaded plugins (check `status` and `error`). */
   readonly plugins: readonly PluginRecord[];
   /** Every event since the host was created. */
@@ -64,24 +67,22 @@ export interface TestHost {
 }
 
 /**
- * Loads a plugin (object, factory or file path) into a real `@toolgate/host` with fake tools, so a
- * test exercises exactly the code path production uses. Needs `@toolgate/host` installed (a dev
- * dependency of the plugin). Throws if the plugin under test fails to load, with the host's reason.
+ * Loads a plugin (object, factory or file path) into a real host with fake tools, so a test exercises
+ * exactly the code path production uses. Throws if the plugin under test fails to load, with the host's reason.
  */
 export async function createTestHost(plugin: PluginExport | string, testOptions: TestHostOptions = {}): Promise<TestHost> {
-  const { createHost } = await importHost();
   const executions: { tool: string; args: ToolArgs }[] = [];
   const events: RecordedEvent[] = [];
   const options = testOptions.options ?? {};
-  const host = (await createHost({
+  const host = await createHost({
     pluginsDir: false,
     configFile: false,
     logger: false,
     ...testOptions.host,
     ...(testOptions.session ? { session: testOptions.session } : {}),
-    plugins: [...(testOptions.plugins ?? []), [plugin, options]],
+    plugins: [...(testOptions.plugins ?? []), [plugin, options]] as PluginEntry[],
     tools: fakeTools(testOptions.tools ?? [], executions),
-  })) as HostLike;
+  });
   host.events.on("*", (type, payload) => events.push({ type, payload } as RecordedEvent));
   const failed = host.plugins.filter((record) => record.status === "failed");
   if (failed.length > 0) {
@@ -120,14 +121,6 @@ export async function createTestHost(plugin: PluginExport | string, testOptions:
     },
     close: () => host.close(),
   };
-}
-
-async function importHost(): Promise<{ createHost(options: Record<string, unknown>): Promise<unknown> }> {
-  try {
-    return (await import("@toolgate/host" as string)) as { createHost(options: Record<string, unknown>): Promise<unknown> };
-  } catch (error) {
-    throw new Error("@toolgate/plugin-sdk/testing needs @toolgate/host: add it as a dev dependency (npm i -D @toolgate/host)", { cause: error });
-  }
 }
 
 function fakeTools(tools: readonly string[] | Record<string, FakeTool>, executions: { tool: string; args: ToolArgs }[]): Record<string, ToolDefinition> {

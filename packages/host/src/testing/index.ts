@@ -1,0 +1,2 @@
+export { createTestHost } from "./create-test-host.js";
+export type { FakeTool, RecordedEvent, TestCallOutcome, TestHost, TestHostOptions } from "./create-test-host.js";

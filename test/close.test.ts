@@ -31,17 +31,20 @@ const allowsWhenAborted: Plugin = {
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 describe("host.close()", () => {
-  it.each(["block", "allow"] as const)("with onHookError %s: a call still being decided ends blocked, naming the close, and its tool never runs", async (onHookError) => {
-    const host = await hostWith([allowsWhenAborted], { onHookError });
-    const pending = host.callTool(call);
-    await tick();
-    await host.close();
-    const result = await pending;
-    expect(result.status).toBe("blocked");
-    expect(result.content).toContain("host.close()");
-    await tick();
-    expect(ran).toEqual([]);
-  });
+  it.each(["block", "allow"] as const)(
+    "with onHookError %s: a call still being decided ends blocked, naming the close, and its tool never runs",
+    async (onHookError) => {
+      const host = await hostWith([allowsWhenAborted], { onHookError });
+      const pending = host.callTool(call);
+      await tick();
+      await host.close();
+      const result = await pending;
+      expect(result.status).toBe("blocked");
+      expect(result.content).toContain("host.close()");
+      await tick();
+      expect(ran).toEqual([]);
+    },
+  );
 
   it("a call waiting for onAsk ends blocked without waiting for it, and a late approval runs nothing", async () => {
     let approve: (answer: boolean) => void = () => {};
@@ -105,10 +108,7 @@ describe("host.close()", () => {
 
   it("on_session_end still runs (async, within its timeout) after the in-flight hooks are aborted", async () => {
     const ended: string[] = [];
-    const host = await hostWith([
-      allowsWhenAborted,
-      { name: "goodbye", hooks: { on_session_end: async () => void (await tick(), ended.push("goodbye")) } },
-    ]);
+    const host = await hostWith([allowsWhenAborted, { name: "goodbye", hooks: { on_session_end: async () => void (await tick(), ended.push("goodbye")) } }]);
     const pending = host.callTool(call);
     await tick();
     await host.close();
@@ -123,10 +123,7 @@ describe("host.close() from inside a decision", () => {
     const closer: Plugin = {
       name: "closer",
       hooks: {
-        pre_tool_call:
-          style === "sync"
-            ? () => (void host!.close(), { action: "allow" })
-            : async () => (await tick(), void host!.close(), { action: "allow" }),
+        pre_tool_call: style === "sync" ? () => (void host!.close(), { action: "allow" }) : async () => (await tick(), void host!.close(), { action: "allow" }),
       },
     };
     host = await hostWith([closer]);

@@ -166,28 +166,56 @@ describe("the call the hooks judged is the call that runs", () => {
 
 describe("hostile hook results fail closed", () => {
   const cases: [string, () => unknown][] = [
-    ["a thenable whose then getter throws", () => ({ get then(): never { throw new Error("then getter") } })],
+    [
+      "a thenable whose then getter throws",
+      () => ({
+        // biome-ignore lint/suspicious/noThenProperty: a hostile thenable is the point
+        get then(): never {
+          throw new Error("then getter");
+        },
+      }),
+    ],
     [
       "a thenable whose then appears only on a second read",
       () => {
         let reads = 0;
         return {
+          // biome-ignore lint/suspicious/noThenProperty: a hostile thenable is the point
           get then() {
             return reads++ === 0 ? undefined : () => {};
           },
         };
       },
     ],
-    ["a thenable whose then throws when called", () => ({ then: () => { throw new Error("then call") } })],
+    [
+      "a thenable whose then throws when called",
+      () => ({
+        // biome-ignore lint/suspicious/noThenProperty: a hostile thenable is the point
+        then: () => {
+          throw new Error("then call");
+        },
+      }),
+    ],
     ["a Proxy that throws on any access", throwingProxy],
     ["a promise of a Proxy that throws on any access", () => Promise.resolve().then(() => throwingProxy())],
     ["a promise that rejects with a Proxy", () => Promise.reject(throwingProxy())],
-    ["a block whose message getter throws", () => ({ action: "block", get message(): never { throw new Error("getter") } })],
-    ["a modify with cyclic args", () => {
-      const args: Record<string, unknown> = {};
-      args.self = args;
-      return { action: "modify", args };
-    }],
+    [
+      "a block whose message getter throws",
+      () => ({
+        action: "block",
+        get message(): never {
+          throw new Error("getter");
+        },
+      }),
+    ],
+    [
+      "a modify with cyclic args",
+      () => {
+        const args: Record<string, unknown> = {};
+        args.self = args;
+        return { action: "modify", args };
+      },
+    ],
   ];
 
   it.each(cases)("%s: blocked with hook:error, never rejected, never hung", async (_, hostile) => {
@@ -221,7 +249,17 @@ describe("hostile hook results fail closed", () => {
 
   it("observer hooks fail open on hostile values, and the failure is reported", async () => {
     const host = await hostWith([
-      { name: "a-observer", hooks: { post_tool_call: (() => ({ get then(): never { throw new Error("observer then") } })) as never } },
+      {
+        name: "a-observer",
+        hooks: {
+          post_tool_call: (() => ({
+            // biome-ignore lint/suspicious/noThenProperty: a hostile thenable is the point
+            get then(): never {
+              throw new Error("observer then");
+            },
+          })) as never,
+        },
+      },
       {
         name: "b-observer",
         hooks: {
@@ -253,7 +291,12 @@ describe("hostile tools", () => {
   });
 
   it("a tool returning a thenable whose then getter throws yields status error", async () => {
-    const host = await hostWithTool(() => ({ get then(): never { throw new Error("tool then") } }));
+    const host = await hostWithTool(() => ({
+      // biome-ignore lint/suspicious/noThenProperty: a hostile thenable is the point
+      get then(): never {
+        throw new Error("tool then");
+      },
+    }));
     expect(await host.callTool({ id: "t2", name: "weird", args: {} })).toMatchObject({ status: "error" });
   });
 
@@ -294,7 +337,10 @@ describe("pathological calls are rejected up front, naming args", () => {
     const host = await hostWith([{ name: "count", hooks: { pre_tool_call: () => void hooks++ } }]);
     const call = { id: "x1", name: "act", args: args() };
     for (const attempt of [host.callTool(call), host.checkToolCall(call), host.explainToolCall(call), host.callTools([call])]) {
-      const error = await attempt.then(() => undefined, (thrown: unknown) => thrown);
+      const error = await attempt.then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
       expect(isToolgateError(error) && error.code).toBe("INVALID_CALL");
       expect(String((error as Error).message)).toMatch(/\bargs\b/);
     }

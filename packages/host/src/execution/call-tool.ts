@@ -54,7 +54,8 @@ export function createToolCaller(runtime: HostRuntime, gate: Gate): ToolCaller {
   function finishBlocked(call: ToolCall, verdict: Verdict): ToolResult {
     const result = resultOfBlock(call, verdict);
     const { events } = runtime;
-    if (events.listens("tool:blocked")) events.emit("tool:blocked", verdict.plugin === undefined ? { call, verdict, result } : { call, verdict, plugin: verdict.plugin, result });
+    if (events.listens("tool:blocked"))
+      events.emit("tool:blocked", verdict.plugin === undefined ? { call, verdict, result } : { call, verdict, plugin: verdict.plugin, result });
     if (events.listens("tool:end")) events.emit("tool:end", { call, status: result.status, result, verdict });
     return result;
   }
@@ -63,7 +64,13 @@ export function createToolCaller(runtime: HostRuntime, gate: Gate): ToolCaller {
   function execute(call: ToolCall, verdict: Verdict): ToolResult | Promise<ToolResult> {
     const finalCall = verdict.args === call.args ? call : callView(call, verdict.args);
     const tool = runtime.registry.tool(call.name);
-    if (!tool) return observe(finalCall, verdict, false, errorResult(call, `Unknown tool "${call.name}". Available tools: ${runtime.registry.toolNames.join(", ") || "none"}.`));
+    if (!tool)
+      return observe(
+        finalCall,
+        verdict,
+        false,
+        errorResult(call, `Unknown tool "${call.name}". Available tools: ${runtime.registry.toolNames.join(", ") || "none"}.`),
+      );
     if (runtime.events.listens("tool:before")) runtime.events.emit("tool:before", { call: finalCall, verdict });
     const result = runTool(tool.definition, finalCall);
     return result instanceof Promise ? result.then((settled) => observe(finalCall, verdict, true, settled)) : observe(finalCall, verdict, true, result);

@@ -1,6 +1,6 @@
 import type { ToolCall } from "@toolgate/plugin-sdk";
 import { describeThrown, isToolgateError, ToolgateError } from "../errors.js";
-import { ArgsShapeError, copyArgs } from "../gate/copy-args.js";
+import { ArgsShapeError, type ArgsCopy, copyArgs } from "../gate/copy-args.js";
 import { isWellFormedCall } from "../gate/is-well-formed-call.js";
 import type { CallSnapshot } from "../gate/policy-run.js";
 import { assertValidCall } from "./validate-call.js";
@@ -26,11 +26,12 @@ export function snapshotCall(call: unknown, kindOf: KindOf, where = "tool call")
 }
 
 function readCall(call: unknown, kindOf: KindOf, where: string): CallSnapshot {
-  if (typeof call !== "object" || call === null || Array.isArray(call)) throw new ToolgateError("INVALID_CALL", `${where} must be an object with id, name and args`);
+  if (typeof call !== "object" || call === null || Array.isArray(call))
+    throw new ToolgateError("INVALID_CALL", `${where} must be an object with id, name and args`);
   const fields = readFields(call as Record<string, unknown>, where);
   // The schema runs only when the quick check cannot vouch for the call, so it alone words the errors.
   if (!isWellFormedCall(fields)) assertValidCall(fields, where);
-  let copy;
+  let copy: ArgsCopy;
   try {
     copy = copyArgs(fields.args, true);
   } catch (error) {
@@ -44,7 +45,7 @@ function readCall(call: unknown, kindOf: KindOf, where: string): CallSnapshot {
 }
 
 /** Each field read exactly once; a getter that throws is named. */
-function readFields(source: Record<string, unknown>, where: string): { id: any; name: any; args: any; kind: any } {
+function readFields(source: Record<string, unknown>, where: string): Record<"id" | "name" | "args" | "kind", unknown> {
   let field = "id";
   try {
     const id = source.id;

@@ -58,6 +58,9 @@ export function toVerdict(aggregate: Aggregate): Verdict {
   const { args, block, ask, allow } = aggregate;
   if (block) return { action: "block", message: block.message, plugin: block.plugin, args };
   if (ask) return { action: "ask", message: ask.message, plugin: ask.plugin, args };
-  if (allow) return allow.reason === undefined ? { action: "allow", plugin: allow.plugin, args } : { action: "allow", message: allow.reason, plugin: allow.plugin, args };
+  if (allow)
+    return allow.reason === undefined
+      ? { action: "allow", plugin: allow.plugin, args }
+      : { action: "allow", message: allow.reason, plugin: allow.plugin, args };
   return { action: "allow", args };
 }

@@ -37,8 +37,10 @@ export function copyArgs(args: Record<string, unknown>, freeze: boolean): ArgsCo
   let bytes = keys.length * 8;
   for (const key of keys) {
     let value = args[key];
-    if (typeof value === "object" && value !== null) value = (copier ??= new Copier(freeze, keys.length)).copy(value, 1);
-    else if (typeof value === "string") bytes += value.length;
+    if (typeof value === "object" && value !== null) {
+      copier ??= new Copier(freeze, keys.length);
+      value = copier.copy(value, 1);
+    } else if (typeof value === "string") bytes += value.length;
     bytes += key.length;
     setOwn(copy, key, value);
   }

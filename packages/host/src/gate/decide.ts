@@ -1,4 +1,4 @@
-import { PreToolCallDecisionSchema, type ToolArgs, type Verdict } from "@toolgate/plugin-sdk";
+import { type PreToolCallDecision, PreToolCallDecisionSchema, type ToolArgs, type Verdict } from "@toolgate/plugin-sdk";
 import * as v from "valibot";
 import { describeThrown } from "../errors.js";
 import type { HostRuntime } from "../host-runtime.js";
@@ -81,8 +81,8 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
     absorb(outcome, run.awaiting!, run);
     // After close no more plugin code runs for this call: it ends blocked.
     const pending = runtime.closed ? undefined : advance(run);
-    if (pending !== undefined) return pending.whenSettled(run.resume!);
-    run.resolve!(conclude(run));
+    if (pending !== undefined) pending.whenSettled(run.resume!);
+    else run.resolve!(conclude(run));
   }
 
   function invoke(entry: HookEntry, run: PolicyRun): unknown {
@@ -111,21 +111,32 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
   }
 
   function absorbOutcome(outcome: unknown, entry: HookEntry, run: PolicyRun): void {
-    if (outcome === undefined) return void run.trace?.push({ plugin: entry.plugin, outcome: "none" });
-    if (HookFailure.is(outcome)) return absorbFailure(outcome, entry, run);
+    if (outcome === undefined) {
+      run.trace?.push({ plugin: entry.plugin, outcome: "none" });
+      return;
+    }
+    if (HookFailure.is(outcome)) {
+      absorbFailure(outcome, entry, run);
+      return;
+    }
     const parsed = v.safeParse(PreToolCallDecisionSchema, outcome);
-    if (!parsed.success) return reportInvalid(outcome, validationMessage(parsed.issues), entry, run);
-    const decision = parsed.output;
-    addDecision(run.aggregate, decision, entry.plugin);
-    if (!run.trace) return;
-    if (decision.action === "modify") return trace(run, { plugin: entry.plugin, outcome: "modify", args: run.aggregate.args });
+    if (!parsed.success) {
+      reportInvalid(outcome, validationMessage(parsed.issues), entry, run);
+      return;
+    }
+    addDecision(run.aggregate, parsed.output, entry.plugin);
+    if (run.trace) run.trace.push(explainDecision(parsed.output, entry.plugin, run));
+  }
+
+  function explainDecision(decision: PreToolCallDecision, plugin: string, run: PolicyRun): PluginExplanation {
+    if (decision.action === "modify") return { plugin, outcome: "modify", args: run.aggregate.args };
     const message = decision.action === "allow" ? decision.reason : decision.message;
-    trace(run, message === undefined ? { plugin: entry.plugin, outcome: decision.action } : { plugin: entry.plugin, outcome: decision.action, message });
+    return message === undefined ? { plugin, outcome: decision.action } : { plugin, outcome: decision.action, message };
   }
 
   function absorbFailure(outcome: HookFailure, entry: HookEntry, run: PolicyRun): void {
     const { error } = outcome;
-    if (run.trace) trace(run, { plugin: entry.plugin, outcome: "error", message: error.message });
+    if (run.trace) run.trace.push({ plugin: entry.plugin, outcome: "error", message: error.message });
     else {
       const about = { plugin: entry.plugin, hook: entry.hook, call: run.view };
       if (outcome.timedOut) runtime.events.emit("hook:timeout", { ...about, timeoutMs: runtime.deadlines.timeoutMs });
@@ -137,15 +148,14 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
   }
 
   function reportInvalid(value: unknown, reason: string, entry: HookEntry, run: PolicyRun): void {
-    if (run.trace) return trace(run, { plugin: entry.plugin, outcome: "invalid", message: reason });
+    if (run.trace) {
+      run.trace.push({ plugin: entry.plugin, outcome: "invalid", message: reason });
+      return;
+    }
     runtime.events.emit("hook:invalid", { plugin: entry.plugin, hook: entry.hook, call: run.view, value, reason });
     if (warnedInvalid.has(entry.plugin)) return;
     warnedInvalid.add(entry.plugin);
     runtime.logger.warn(`plugin "${entry.plugin}": pre_tool_call returned an invalid result (${reason}); it is ignored as no opinion`);
-  }
-
-  function trace(run: PolicyRun, step: PluginExplanation): void {
-    run.trace?.push(step);
   }
 
   function finish(snapshot: CallSnapshot, verdict: Verdict): Verdict | Promise<Verdict> {

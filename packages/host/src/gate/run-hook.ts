@@ -48,7 +48,8 @@ export function runHook(target: HookCall, ctx: HookInvocationContext, deadlines:
     then = (value as { then?: unknown }).then;
     // A `then` that is there but not callable (or a getter that shows one only on a later read) is no
     // result a policy would return: it fails closed instead of passing as "no opinion".
-    if (typeof then !== "function" && (then !== undefined || "then" in value)) return failure(target, "returned a thenable-like value whose then is not a function", "HOOK_FAILED");
+    if (typeof then !== "function" && (then !== undefined || "then" in value))
+      return failure(target, "returned a thenable-like value whose then is not a function", "HOOK_FAILED");
   } catch (error) {
     return failure(target, `returned a value whose "then" threw: ${describeThrown(error)}`, "HOOK_FAILED", error);
   }
@@ -107,6 +108,7 @@ export class PendingHook implements Expirable {
   }
 
   /** Thenable, so a caller off the hot path (a plugin factory) may simply await it. It never rejects. */
+  // biome-ignore lint/suspicious/noThenProperty: being awaitable is the point
   then(onValue: (outcome: unknown) => unknown): void {
     this.whenSettled(onValue);
   }

@@ -2,7 +2,7 @@ import type { ToolCall, ToolResult, Verdict } from "@toolgate/plugin-sdk";
 import { describeThrown } from "../errors.js";
 
 /** The result of a call the gate stopped: names the plugin and carries its message verbatim. */
-export function blockedResult(call: ToolCall, message: string, plugin: string | undefined): ToolResult {
+function blockedResult(call: ToolCall, message: string, plugin: string | undefined): ToolResult {
   const by = plugin === undefined ? "the tool gate" : `plugin "${plugin}"`;
   const result: ToolResult = { callId: call.id, name: call.name, status: "blocked", content: `Tool call blocked by ${by}: ${message}` };
   if (plugin !== undefined) result.blockedBy = plugin;

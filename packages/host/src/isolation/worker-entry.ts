@@ -1,0 +1,120 @@
+/**
+ * Runs inside a plugin's worker thread: loads the plugin with the host's own loader (jiti, factory,
+ * validation), describes it to the host, then runs the hooks and tools the host asks for.
+ */
+import { hookNames, type HookContext, type Plugin, type PluginApi, type PluginLogger, type ToolContext } from "@toolgate/plugin-sdk";
+import { parentPort, workerData } from "node:worker_threads";
+import { ToolgateError } from "../errors.js";
+import { describe } from "./describe.js";
+import { instantiatePlugin } from "../loading/instantiate-plugin.js";
+import { loadPluginModule } from "../loading/load-module.js";
+import { validatePlugin } from "../validation/validate-plugin.js";
+import type { HostMessage, LogLevel, PluginDescription, ToolDescription, WorkerBoot, WorkerMessage } from "./protocol.js";
+
+const boot = workerData as WorkerBoot;
+const port = parentPort!;
+// The host terminates this thread instead of signalling it, so a hook's signal never fires in here.
+const signal = new AbortController().signal;
+const session = Object.freeze(boot.session);
+
+function send(message: WorkerMessage): void {
+  port.postMessage(message);
+}
+
+function createLogger(): PluginLogger {
+  const write = (level: LogLevel) => (message: string, ...details: unknown[]) => {
+    try {
+      send({ type: "log", level, message: String(message), details });
+    } catch {
+      send({ type: "log", level, message: String(message), details: details.map((detail) => describe(detail)) });
+    }
+  };
+  return { debug: write("debug"), info: write("info"), warn: write("warn"), error: write("error") };
+}
+
+const log = createLogger();
+
+const api: PluginApi = {
+  cwd: boot.cwd,
+  session,
+  log,
+  on(event) {
+    throw new Error(`api.on("${String(event)}") is not available to a plugin isolated in a worker; run it in-process to subscribe to host events`);
+  },
+};
+
+async function start(): Promise<void> {
+  const loaded = await loadPluginModule(boot.path);
+  if (!loaded.ok) return fail(loaded.error);
+  send({ type: "imported" });
+  const instance = await instantiatePlugin(loaded.value, boot.options, api, boot.timeoutMs, boot.path);
+  if (!instance.ok) return fail(instance.error);
+  const validation = validatePlugin(instance.value);
+  if (!validation.ok) return fail(new ToolgateError("PLUGIN_INVALID", `not a valid plugin: ${validation.reason}`));
+  const { plugin } = validation;
+  try {
+    send({ type: "ready", plugin: describePlugin(plugin) });
+  } catch (error) {
+    return fail(new ToolgateError("PLUGIN_INVALID", `not a valid plugin: its fields cannot cross the worker boundary (${describe(error)})`));
+  }
+  port.on("message", (message: HostMessage) => void serve(plugin, message));
+}
+
+function fail(error: ToolgateError): void {
+  send({ type: "failed", code: error.code, message: error.message });
+}
+
+function describePlugin(plugin: Plugin): PluginDescription {
+  const hooks = (plugin.hooks ?? {}) as Record<string, unknown>;
+  // Known hooks however they are defined (inherited, non-enumerable), and every own name for the host's warnings.
+  const names = new Set([...hookNames.filter((name) => typeof hooks[name] === "function"), ...Object.keys(hooks)]);
+  const description: PluginDescription = { name: plugin.name, hooks: [...names], tools: {} };
+  if (plugin.version !== undefined) description.version = plugin.version;
+  if (plugin.description !== undefined) description.description = plugin.description;
+  if (plugin.order !== undefined) description.order = plugin.order;
+  for (const [name, tool] of Object.entries(plugin.tools ?? {})) {
+    const shown: ToolDescription = {};
+    if (tool.description !== undefined) shown.description = tool.description;
+    if (tool.parameters !== undefined) shown.parameters = tool.parameters;
+    if (tool.kind !== undefined) shown.kind = tool.kind;
+    description.tools[name] = shown;
+  }
+  return description;
+}
+
+async function serve(plugin: Plugin, message: HostMessage): Promise<void> {
+  let value: unknown;
+  try {
+    value = message.type === "hook" ? await runHook(plugin, message) : await runTool(plugin, message);
+  } catch (error) {
+    return send({ type: "settled", id: message.id, ok: false, error: describe(error) });
+  }
+  try {
+    send({ type: "settled", id: message.id, ok: true, value });
+  } catch (error) {
+    send({ type: "settled", id: message.id, ok: false, error: `returned a value that cannot cross the worker boundary (${describe(error)})` });
+  }
+}
+
+function runHook(plugin: Plugin, message: Extract<HostMessage, { type: "hook" }>): unknown {
+  const hooks = plugin.hooks as Record<string, (...args: unknown[]) => unknown>;
+  const ctx: HookContext = { plugin: plugin.name, session, signal, options: boot.options, log };
+  // In-process hooks receive frozen arguments; the same code must see the same thing here.
+  return hooks[message.hook]!.call(hooks, ...message.args.map(deepFreeze), ctx);
+}
+
+function runTool(plugin: Plugin, message: Extract<HostMessage, { type: "tool" }>): unknown {
+  const tool = plugin.tools![message.tool]!;
+  const ctx: ToolContext = { call: deepFreeze(message.call), session, signal };
+  return tool.execute(message.args, ctx);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return value;
+  // Frozen before its children are visited, so a cycle (structured clone keeps them) ends the walk.
+  Object.freeze(value);
+  for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  return value;
+}
+
+void start();

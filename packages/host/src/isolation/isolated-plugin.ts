@@ -14,7 +14,7 @@ export interface IsolationHost {
   session: SessionInfo;
   timeoutMs: number;
   logger: HostLogger;
-  /** `session:end` (the end of `host.close()`) terminates the worker. */
+  /** Forwarded to the plugin's `api.on` listeners; `session:end` (the end of `host.close()`) terminates the worker. */
   events: EventBus;
 }
 
@@ -31,7 +31,7 @@ export async function loadIsolatedPlugin(source: PluginSource & { path: string }
   let name = fallbackName;
   const log = createPluginLogger(host.logger, () => name);
   const boot = { path: source.path, options: source.options, cwd: host.cwd, session: host.session, timeoutMs: host.timeoutMs };
-  const worker = new PluginWorker(boot, log);
+  const worker = new PluginWorker(boot, { log, subscribe: (event, deliver) => forwardEvent(host.events, event, deliver) });
   let description: PluginDescription;
   try {
     description = await worker.start();
@@ -65,4 +65,15 @@ function createStandIn(description: PluginDescription, worker: PluginWorker, tim
 function callHook(worker: PluginWorker, hook: HookName, params: unknown[], deadlineMs: number): Promise<unknown> {
   const ctx = params[params.length - 1] as HookContext;
   return worker.request({ type: "hook", hook, args: params.slice(0, -1) }, ctx.signal, deadlineMs);
+}
+
+/** Subscribes `deliver` to a host event (or `*`), with the arguments a listener would get; returns the unsubscribe. */
+function forwardEvent(events: EventBus, event: string, deliver: (args: unknown[]) => void): () => void {
+  const emitter = events.emitter as unknown as {
+    on(event: string, handler: (...args: unknown[]) => void): void;
+    off(event: string, handler: (...args: unknown[]) => void): void;
+  };
+  const handler = (...args: unknown[]) => deliver(args);
+  emitter.on(event, handler);
+  return () => emitter.off(event, handler);
 }

@@ -1,8 +1,10 @@
-import type { PluginLogger } from "@toolgate/plugin-sdk";
 import { ToolgateError } from "../errors.js";
 import { describe } from "./describe.js";
 import type { PluginDescription, WorkerBoot } from "./protocol.js";
-import { WorkerThread, type Request } from "./worker-thread.js";
+import { WorkerThread, type Request, type ThreadOptions } from "./worker-thread.js";
+
+/** What every thread of a plugin shares: where its log lines go and how it subscribes to host events. */
+export type WorkerServices = Omit<ThreadOptions, "onEnd">;
 
 /**
  * A plugin's worker, restarted while the host is open. When a thread ends (a call was cut off, the
@@ -12,14 +14,14 @@ import { WorkerThread, type Request } from "./worker-thread.js";
  */
 export class PluginWorker {
   readonly #boot: WorkerBoot;
-  readonly #log: PluginLogger;
+  readonly #services: WorkerServices;
   #thread: WorkerThread | undefined;
   #ready: Promise<WorkerThread> | undefined;
   #closed = false;
 
-  constructor(boot: WorkerBoot, log: PluginLogger) {
+  constructor(boot: WorkerBoot, services: WorkerServices) {
     this.#boot = boot;
-    this.#log = log;
+    this.#services = services;
   }
 
   /** The first start, as part of loading the plugin: its description, or the load error. */
@@ -49,7 +51,7 @@ export class PluginWorker {
   }
 
   #spawn(): WorkerThread {
-    const thread = new WorkerThread(this.#boot, { log: this.#log, onEnd: (ended) => this.#ended(ended) });
+    const thread = new WorkerThread(this.#boot, { ...this.#services, onEnd: (ended) => this.#ended(ended) });
     this.#thread = thread;
     this.#ready = thread.ready.then(
       () => thread,

@@ -34,10 +34,19 @@ export interface PluginDescription {
   tools: Record<string, ToolDescription>;
 }
 
-/** Host → worker: run one hook or one tool. */
-export type HostMessage =
+/** Host → worker: run one hook or one tool; the worker answers with `settled` and the same id. */
+export type HostRequest =
   | { type: "hook"; id: number; hook: HookName; args: unknown[] }
   | { type: "tool"; id: number; tool: string; args: ToolArgs; call: ToolCall };
+
+/** Host → worker: a host event the plugin subscribed to; `args` are the listener's arguments. */
+export interface HostEventMessage {
+  type: "event";
+  event: string;
+  args: unknown[];
+}
+
+export type HostMessage = HostRequest | HostEventMessage;
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
@@ -50,4 +59,6 @@ export type WorkerMessage =
   | { type: "failed"; code: ErrorCode; message: string }
   | { type: "settled"; id: number; ok: true; value: unknown }
   | { type: "settled"; id: number; ok: false; error: string }
-  | { type: "log"; level: LogLevel; message: string; details: unknown[] };
+  | { type: "log"; level: LogLevel; message: string; details: unknown[] }
+  /** The plugin called `api.on(event, …)`: forward that host event to the worker. */
+  | { type: "subscribe"; event: string };

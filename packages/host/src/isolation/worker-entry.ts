@@ -9,7 +9,7 @@ import { describe } from "./describe.js";
 import { instantiatePlugin } from "../loading/instantiate-plugin.js";
 import { loadPluginModule } from "../loading/load-module.js";
 import { validatePlugin } from "../validation/validate-plugin.js";
-import type { HostMessage, LogLevel, PluginDescription, ToolDescription, WorkerBoot, WorkerMessage } from "./protocol.js";
+import type { HostEventMessage, HostMessage, HostRequest, LogLevel, PluginDescription, ToolDescription, WorkerBoot, WorkerMessage } from "./protocol.js";
 
 const boot = workerData as WorkerBoot;
 const port = parentPort!;
@@ -34,13 +34,35 @@ function createLogger(): PluginLogger {
 
 const log = createLogger();
 
+type Listener = (...args: unknown[]) => void;
+const listeners = new Map<string, Set<Listener>>();
+
+/** Host events reach the worker as messages: the first listener for an event asks the host to forward it. */
+function subscribe(event: string, listener: Listener): () => void {
+  let set = listeners.get(event);
+  if (!set) {
+    listeners.set(event, (set = new Set()));
+    send({ type: "subscribe", event });
+  }
+  set.add(listener);
+  return () => set.delete(listener);
+}
+
+function dispatch(message: HostEventMessage): void {
+  for (const listener of [...(listeners.get(message.event) ?? [])]) {
+    try {
+      listener(...message.args);
+    } catch (error) {
+      log.warn(`a listener for "${message.event}" threw: ${describe(error)}`);
+    }
+  }
+}
+
 const api: PluginApi = {
   cwd: boot.cwd,
   session,
   log,
-  on(event) {
-    throw new Error(`api.on("${String(event)}") is not available to a plugin isolated in a worker; run it in-process to subscribe to host events`);
-  },
+  on: (event, listener) => void subscribe(event, listener as Listener),
 };
 
 async function start(): Promise<void> {
@@ -57,7 +79,7 @@ async function start(): Promise<void> {
   } catch (error) {
     return fail(new ToolgateError("PLUGIN_INVALID", `not a valid plugin: its fields cannot cross the worker boundary (${describe(error)})`));
   }
-  port.on("message", (message: HostMessage) => void serve(plugin, message));
+  port.on("message", (message: HostMessage) => (message.type === "event" ? dispatch(message) : void serve(plugin, message)));
 }
 
 function fail(error: ToolgateError): void {
@@ -82,7 +104,7 @@ function describePlugin(plugin: Plugin): PluginDescription {
   return description;
 }
 
-async function serve(plugin: Plugin, message: HostMessage): Promise<void> {
+async function serve(plugin: Plugin, message: HostRequest): Promise<void> {
   let value: unknown;
   try {
     value = message.type === "hook" ? await runHook(plugin, message) : await runTool(plugin, message);
@@ -96,14 +118,14 @@ async function serve(plugin: Plugin, message: HostMessage): Promise<void> {
   }
 }
 
-function runHook(plugin: Plugin, message: Extract<HostMessage, { type: "hook" }>): unknown {
+function runHook(plugin: Plugin, message: Extract<HostRequest, { type: "hook" }>): unknown {
   const hooks = plugin.hooks as Record<string, (...args: unknown[]) => unknown>;
   const ctx: HookContext = { plugin: plugin.name, session, signal, options: boot.options, log };
   // In-process hooks receive frozen arguments; the same code must see the same thing here.
   return hooks[message.hook]!.call(hooks, ...message.args.map(deepFreeze), ctx);
 }
 
-function runTool(plugin: Plugin, message: Extract<HostMessage, { type: "tool" }>): unknown {
+function runTool(plugin: Plugin, message: Extract<HostRequest, { type: "tool" }>): unknown {
   const tool = plugin.tools![message.tool]!;
   const ctx: ToolContext = { call: deepFreeze(message.call), session, signal };
   return tool.execute(message.args, ctx);

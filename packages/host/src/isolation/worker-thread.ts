@@ -2,17 +2,19 @@ import type { PluginLogger } from "@toolgate/plugin-sdk";
 import type { Worker } from "node:worker_threads";
 import { ToolgateError } from "../errors.js";
 import { describe } from "./describe.js";
-import type { HostMessage, PluginDescription, WorkerBoot, WorkerMessage } from "./protocol.js";
+import type { HostEventMessage, HostRequest, PluginDescription, WorkerBoot, WorkerMessage } from "./protocol.js";
 import { spawnWorker } from "./spawn-worker.js";
 
 /** A request without its id: the thread numbers them. */
-export type Request = HostMessage extends infer Message ? (Message extends HostMessage ? Omit<Message, "id"> : never) : never;
+export type Request = HostRequest extends infer Message ? (Message extends HostRequest ? Omit<Message, "id"> : never) : never;
 
 export interface ThreadOptions {
   /** Where the plugin's `log` lines go. */
   log: PluginLogger;
   /** Called once when the thread ends, for whatever reason. */
   onEnd(thread: WorkerThread): void;
+  /** Subscribes to a host event for the plugin (`api.on`); returns the unsubscribe, called when the thread ends. */
+  subscribe(event: string, deliver: (args: unknown[]) => void): () => void;
 }
 
 interface PendingRequest {
@@ -39,6 +41,7 @@ const minimumImportMs = 10_000;
 export class WorkerThread {
   readonly #worker: Worker;
   readonly #pending = new Map<number, PendingRequest>();
+  readonly #subscriptions: (() => void)[] = [];
   readonly #options: ThreadOptions;
   readonly #boot: WorkerBoot;
   #booting: Boot | undefined;
@@ -109,6 +112,7 @@ export class WorkerThread {
       pending.reject(error);
     }
     this.#pending.clear();
+    for (const unsubscribe of this.#subscriptions.splice(0)) unsubscribe();
     this.#options.onEnd(this);
   }
 
@@ -124,6 +128,24 @@ export class WorkerThread {
         return this.#options.log[message.level](message.message, ...message.details);
       case "settled":
         return this.#settle(message);
+      case "subscribe":
+        if (this.#ended) return;
+        this.#subscriptions.push(this.#options.subscribe(message.event, (args) => this.#deliver({ type: "event", event: message.event, args })));
+        return;
+    }
+  }
+
+  /** A payload that cannot be cloned as is (a result's `data` holding a function) goes as its JSON. */
+  #deliver(message: HostEventMessage): void {
+    if (this.#ended) return;
+    try {
+      this.#worker.postMessage(message);
+    } catch {
+      try {
+        this.#worker.postMessage(JSON.parse(JSON.stringify(message)) as HostEventMessage);
+      } catch (error) {
+        this.#options.log.warn(`the "${message.event}" event could not be sent to the worker: ${describe(error)}`);
+      }
     }
   }
 

@@ -17,8 +17,9 @@ mkdirSync(tmp, { recursive: true });
 const tmpDir = mkdtempSync(join(tmp, "isolation-"));
 afterAll(() => rmSync(tmpDir, { recursive: true, force: true }));
 
-// Long enough for a worker to restart on a busy machine, short enough to keep the suite quick.
-const hookTimeoutMs = 1000;
+// A call that arrives while a worker restarts waits for it within its own timeout: this one is long
+// enough for a restart on a busy machine (a few hundred ms from source), short enough to keep the suite quick.
+const hookTimeoutMs = 3000;
 const hosts: Host[] = [];
 afterEach(async () => {
   await Promise.all(hosts.splice(0).map((host) => host.close()));
@@ -49,6 +50,7 @@ describe("a plugin in a worker thread", () => {
   it("is loaded inside the worker: its name, version and tools are the module's, and its tool runs there", async () => {
     const host = await hostWith([isolated(fixture("misbehaving.ts"))]);
     expect(host.plugins).toMatchObject([{ name: "misbehaving", version: "1.2.3", status: "loaded", path: fixture("misbehaving.ts") }]);
+    expect(host.plugins[0]!.warnings).toEqual(['unknown hook "pre_tool_cal"; did you mean "pre_tool_call"? It will never be called']);
     expect(host.toolNames).toContain("whoami");
     const result = await host.callTool(call("whoami", { asked: "by the test" }));
     expect(result.data).toMatchObject({ args: { asked: "by the test" } });
@@ -149,6 +151,14 @@ describe("a hung plugin cannot hang the host", () => {
     const verdict = await host.checkToolCall(call(name));
     expect(verdict).toMatchObject({ action: "block", plugin: "misbehaving" });
     expect(verdict.message).toContain(message);
+  });
+
+  it("a message outside the protocol, posted by plugin code, fails the call closed and the worker restarts", async () => {
+    const host = await hostWith([isolated(fixture("misbehaving.ts"))]);
+    const verdict = await host.checkToolCall(call("forge"));
+    expect(verdict).toMatchObject({ action: "block", plugin: "misbehaving" });
+    expect(verdict.message).toContain("the worker broke the protocol");
+    expect(await host.callTool(call("read"))).toMatchObject({ status: "ok" });
   });
 
   it("arguments that cannot be cloned block the call instead of reaching the worker", async () => {

@@ -4,7 +4,7 @@ import { isToolgateError, ToolgateError } from "../errors.js";
 import type { EventBus } from "../events.js";
 import type { ModuleLoad } from "../loading/load-module.js";
 import { createPluginLogger, type HostLogger } from "../logger.js";
-import { describe } from "./describe.js";
+import { describeSafely } from "./describe-safely.js";
 import { PluginWorker } from "./plugin-worker.js";
 import type { PluginDescription } from "./protocol.js";
 
@@ -36,11 +36,18 @@ export async function loadIsolatedPlugin(source: PluginSource & { path: string }
   try {
     description = await worker.start();
   } catch (error) {
-    return { ok: false, error: isToolgateError(error) ? error : new ToolgateError("PLUGIN_LOAD_FAILED", describe(error), { path: source.path }) };
+    return { ok: false, error: isToolgateError(error) ? error : new ToolgateError("PLUGIN_LOAD_FAILED", describeSafely(error), { path: source.path }) };
   }
-  name = description.name;
   host.events.emitter.on("session:end", () => worker.close());
-  return { ok: true, value: createStandIn(description, worker, host.timeoutMs) };
+  try {
+    const standIn = createStandIn(description, worker, host.timeoutMs);
+    name = standIn.name;
+    return { ok: true, value: standIn };
+  } catch (error) {
+    // Only plugin code posting on the worker's port could send a description that is not one.
+    worker.close();
+    return { ok: false, error: new ToolgateError("PLUGIN_INVALID", `not a valid plugin: the worker described it wrongly (${describeSafely(error)})`, { path: source.path }) };
+  }
 }
 
 function createStandIn(description: PluginDescription, worker: PluginWorker, timeoutMs: number): Plugin {

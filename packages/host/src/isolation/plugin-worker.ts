@@ -1,5 +1,5 @@
 import { ToolgateError } from "../errors.js";
-import { describe } from "./describe.js";
+import { describeSafely } from "./describe-safely.js";
 import type { PluginDescription, WorkerBoot } from "./protocol.js";
 import { WorkerThread, type Request, type ThreadOptions } from "./worker-thread.js";
 
@@ -30,7 +30,7 @@ export class PluginWorker {
     try {
       thread = this.#spawn();
     } catch (error) {
-      throw new ToolgateError("PLUGIN_LOAD_FAILED", `its options cannot cross to a worker thread (${describe(error)})`, { path: this.#boot.path, cause: error });
+      throw new ToolgateError("PLUGIN_LOAD_FAILED", `its options cannot cross to a worker thread (${describeSafely(error)})`, { path: this.#boot.path, cause: error });
     }
     return thread.ready;
   }
@@ -56,7 +56,7 @@ export class PluginWorker {
     this.#ready = thread.ready.then(
       () => thread,
       (error: unknown) => {
-        throw new Error(`the worker could not restart: ${describe(error)}`);
+        throw new Error(`the worker could not restart: ${describeSafely(error)}`);
       },
     );
     // An eager restart may have no caller waiting on it; its failure reaches the next caller instead.

@@ -5,7 +5,7 @@
 import { hookNames, type HookContext, type Plugin, type PluginApi, type PluginLogger, type ToolContext } from "@toolgate/plugin-sdk";
 import { parentPort, workerData } from "node:worker_threads";
 import { ToolgateError } from "../errors.js";
-import { describe } from "./describe.js";
+import { describeSafely } from "./describe-safely.js";
 import { instantiatePlugin } from "../loading/instantiate-plugin.js";
 import { loadPluginModule } from "../loading/load-module.js";
 import { validatePlugin } from "../validation/validate-plugin.js";
@@ -26,7 +26,7 @@ function createLogger(): PluginLogger {
     try {
       send({ type: "log", level, message: String(message), details });
     } catch {
-      send({ type: "log", level, message: String(message), details: details.map((detail) => describe(detail)) });
+      send({ type: "log", level, message: String(message), details: details.map((detail) => describeSafely(detail)) });
     }
   };
   return { debug: write("debug"), info: write("info"), warn: write("warn"), error: write("error") };
@@ -53,7 +53,7 @@ function dispatch(message: HostEventMessage): void {
     try {
       listener(...message.args);
     } catch (error) {
-      log.warn(`a listener for "${message.event}" threw: ${describe(error)}`);
+      log.warn(`a listener for "${message.event}" threw: ${describeSafely(error)}`);
     }
   }
 }
@@ -77,7 +77,7 @@ async function start(): Promise<void> {
   try {
     send({ type: "ready", plugin: describePlugin(plugin) });
   } catch (error) {
-    return fail(new ToolgateError("PLUGIN_INVALID", `not a valid plugin: its fields cannot cross the worker boundary (${describe(error)})`));
+    return fail(new ToolgateError("PLUGIN_INVALID", `not a valid plugin: its fields cannot cross the worker boundary (${describeSafely(error)})`));
   }
   port.on("message", (message: HostMessage) => (message.type === "event" ? dispatch(message) : void serve(plugin, message)));
 }
@@ -109,12 +109,12 @@ async function serve(plugin: Plugin, message: HostRequest): Promise<void> {
   try {
     value = message.type === "hook" ? await runHook(plugin, message) : await runTool(plugin, message);
   } catch (error) {
-    return send({ type: "settled", id: message.id, ok: false, error: describe(error) });
+    return send({ type: "settled", id: message.id, ok: false, error: describeSafely(error) });
   }
   try {
     send({ type: "settled", id: message.id, ok: true, value });
   } catch (error) {
-    send({ type: "settled", id: message.id, ok: false, error: `returned a value that cannot cross the worker boundary (${describe(error)})` });
+    send({ type: "settled", id: message.id, ok: false, error: `returned a value that cannot cross the worker boundary (${describeSafely(error)})` });
   }
 }
 

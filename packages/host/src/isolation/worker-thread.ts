@@ -1,8 +1,8 @@
 import type { PluginLogger } from "@toolgate/plugin-sdk";
 import type { Worker } from "node:worker_threads";
 import { ToolgateError } from "../errors.js";
-import { describe } from "./describe.js";
-import type { HostEventMessage, HostRequest, PluginDescription, WorkerBoot, WorkerMessage } from "./protocol.js";
+import { describeSafely } from "./describe-safely.js";
+import type { HostEventMessage, HostRequest, LogLevel, PluginDescription, WorkerBoot, WorkerMessage } from "./protocol.js";
 import { spawnWorker } from "./spawn-worker.js";
 
 /** A request without its id: the thread numbers them. */
@@ -29,6 +29,7 @@ interface Boot {
   timer: ReturnType<typeof setTimeout> | undefined;
 }
 
+const logLevels: readonly LogLevel[] = ["debug", "info", "warn", "error"];
 // Node turns a longer delay into 1 ms; anything this long means "no deadline".
 const longestTimer = 2 ** 31 - 1;
 /** A cold TypeScript transpile can be slow, so the import gets at least this long, whatever the hook timeout. */
@@ -60,7 +61,7 @@ export class WorkerThread {
     this.#worker = spawnWorker(boot);
     this.#worker.on("message", (message: WorkerMessage) => this.#receive(message));
     this.#worker.on("error", (error) => (this.#crash = error));
-    this.#worker.on("exit", (code) => this.end(this.#crash === undefined ? `the worker exited with code ${code}` : `the worker crashed: ${describe(this.#crash)}`));
+    this.#worker.on("exit", (code) => this.end(this.#crash === undefined ? `the worker exited with code ${code}` : `the worker crashed: ${describeSafely(this.#crash)}`));
     this.ready = new Promise((resolve, reject) => {
       const importMs = Math.max(boot.timeoutMs, minimumImportMs);
       const timer = startTimer(importMs, () => this.#failBoot("PLUGIN_LOAD_FAILED", `could not load the module: the import did not finish within ${importMs} ms`));
@@ -85,18 +86,18 @@ export class WorkerThread {
    */
   request(request: Request, signal?: AbortSignal, deadlineMs?: number): Promise<unknown> {
     if (this.#ended) return Promise.reject(new Error("the worker has stopped"));
-    if (signal?.aborted) return Promise.reject(new Error(`not sent to the worker: ${describe(signal.reason)}`));
+    if (signal?.aborted) return Promise.reject(new Error(`not sent to the worker: ${describeSafely(signal.reason)}`));
     const id = this.#nextId++;
     try {
       this.#worker.postMessage({ ...request, id });
     } catch (error) {
-      return Promise.reject(new Error(`its arguments cannot cross the worker boundary (${describe(error)})`));
+      return Promise.reject(new Error(`its arguments cannot cross the worker boundary (${describeSafely(error)})`));
     }
     return new Promise((resolve, reject) => {
       const timer = deadlineMs === undefined ? undefined : startTimer(deadlineMs, () => this.end(`no answer from the worker within ${deadlineMs} ms`));
       if (this.#pending.size === 0) this.#worker.ref();
       this.#pending.set(id, { resolve, reject, timer });
-      signal?.addEventListener("abort", () => this.#pending.has(id) && this.end(`a call was cut off: ${describe(signal.reason)}`), { once: true });
+      signal?.addEventListener("abort", () => this.#pending.has(id) && this.end(`a call was cut off: ${describeSafely(signal.reason)}`), { once: true });
     });
   }
 
@@ -116,7 +117,16 @@ export class WorkerThread {
     this.#options.onEnd(this);
   }
 
+  /** Plugin code shares the worker and can post anything: a message that breaks the protocol ends the thread. */
   #receive(message: WorkerMessage): void {
+    try {
+      this.#handle(message);
+    } catch (error) {
+      this.end(`the worker broke the protocol (${describeSafely(error)})`);
+    }
+  }
+
+  #handle(message: WorkerMessage): void {
     switch (message.type) {
       case "imported":
         return this.#startFactoryDeadline();
@@ -125,14 +135,21 @@ export class WorkerThread {
       case "failed":
         return this.#failBoot(message.code, message.message);
       case "log":
-        return this.#options.log[message.level](message.message, ...message.details);
+        return this.#log(message);
       case "settled":
         return this.#settle(message);
       case "subscribe":
         if (this.#ended) return;
         this.#subscriptions.push(this.#options.subscribe(message.event, (args) => this.#deliver({ type: "event", event: message.event, args })));
         return;
+      default:
+        throw new TypeError("unknown message");
     }
+  }
+
+  #log({ level, message, details }: Extract<WorkerMessage, { type: "log" }>): void {
+    if (!logLevels.includes(level)) throw new TypeError(`unknown log level`);
+    this.#options.log[level](String(message), ...(Array.isArray(details) ? details : []));
   }
 
   /** A payload that cannot be cloned as is (a result's `data` holding a function) goes as its JSON. */
@@ -144,7 +161,7 @@ export class WorkerThread {
       try {
         this.#worker.postMessage(JSON.parse(JSON.stringify(message)) as HostEventMessage);
       } catch (error) {
-        this.#options.log.warn(`the "${message.event}" event could not be sent to the worker: ${describe(error)}`);
+        this.#options.log.warn(`the "${message.event}" event could not be sent to the worker: ${describeSafely(error)}`);
       }
     }
   }

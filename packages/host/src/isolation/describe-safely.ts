@@ -1,7 +1,7 @@
 import { describeThrown } from "../errors.js";
 
 /** `describeThrown`, for values a plugin controls: describing one must not throw across the boundary. */
-export function describe(thrown: unknown): string {
+export function describeSafely(thrown: unknown): string {
   try {
     return describeThrown(thrown);
   } catch {

@@ -45,7 +45,9 @@ function subscribe(event: string, listener: Listener): () => void {
     send({ type: "subscribe", event });
   }
   set.add(listener);
-  return () => set.delete(listener);
+  return () => {
+    set.delete(listener);
+  };
 }
 
 function dispatch(message: HostEventMessage): void {
@@ -62,7 +64,7 @@ const api: PluginApi = {
   cwd: boot.cwd,
   session,
   log,
-  on: (event, listener) => void subscribe(event, listener as Listener),
+  on: (event, listener) => subscribe(event, listener as Listener),
 };
 
 async function start(): Promise<void> {

@@ -27,7 +27,7 @@ afterEach(async () => {
 
 const ran: { tool: string; args: Record<string, unknown> }[] = [];
 const tool = (name: string) => ({ execute: (args: Record<string, unknown>) => (ran.push({ tool: name, args }), `${name} ran`) });
-const tools = { read: tool("read"), write: tool("write"), spin: tool("spin"), hang: tool("hang"), exit: tool("exit"), bash: { ...tool("bash"), kind: "shell" } };
+const tools = { read: tool("read"), write: tool("write"), linger: tool("linger"), bash: { ...tool("bash"), kind: "shell" } };
 
 async function hostWith(plugins: PluginEntry[], options: HostOptions = {}): Promise<Host> {
   ran.length = 0;
@@ -84,6 +84,13 @@ describe("a plugin in a worker thread", () => {
     expect(verdict.message).toMatch(/read.only|not extensible|Cannot assign/i);
   });
 
+  it("runs observer hooks in the worker: on_session_start once, post_tool_call after each call", async () => {
+    const host = await hostWith([isolated(fixture("misbehaving.ts"))]);
+    await host.callTool(call("read"));
+    const result = await host.callTool(call("whoami"));
+    expect(result.data).toMatchObject({ lifecycle: ["on_session_start", "post_tool_call read ok"] });
+  });
+
   it("forwards the plugin's log lines (factory and hooks) to the host logger, naming the plugin", async () => {
     const lines: string[] = [];
     const record = (message: string, ...details: unknown[]) => lines.push([message, ...details.map((detail) => JSON.stringify(detail))].join(" "));
@@ -112,6 +119,16 @@ describe("a hung plugin cannot hang the host", () => {
     expect(await host.callTool(call("read"))).toMatchObject({ status: "ok", content: "read ran" });
     expect(ran).toEqual([{ tool: "read", args: {} }]);
     expect(await workerThreadOf(host)).not.toBe(before);
+  });
+
+  it("an observer stuck in a loop fails open: the call's result stands, and the restarted worker is a fresh instance", async () => {
+    const host = await hostWith([isolated(fixture("misbehaving.ts"))]);
+    const events = recordEvents(host.events);
+    expect(await host.callTool(call("linger"))).toMatchObject({ status: "ok", content: "linger ran" });
+    expect(events.find((event) => event.type === "hook:timeout")?.payload).toMatchObject({ plugin: "misbehaving", hook: "post_tool_call" });
+    // A restart re-runs the factory, not on_session_start: the session started once.
+    const fresh = await host.callTool(call("whoami"));
+    expect(fresh.data).toMatchObject({ calls: 1, lifecycle: [] });
   });
 
   it("fails closed every call in flight on a worker that stops, without waiting for their timeouts", async () => {

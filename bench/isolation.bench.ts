@@ -24,6 +24,10 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const scratch = mkdtempSync(join(tmpdir(), "toolgate-isolation-bench-"));
 const passPlugin = join(scratch, "pass.mjs");
 writeFileSync(passPlugin, `export default { name: "pass", hooks: { pre_tool_call() {} } };\n`);
+const spinPlugin = join(scratch, "spin.mjs");
+writeFileSync(spinPlugin, `export default { name: "spin", hooks: { pre_tool_call(call) { if (call.name === "spin") for (;;) {} } } };\n`);
+const restarts = 3;
+const restartTimeoutMs = 1000;
 
 interface Subject {
   label: string;
@@ -108,6 +112,31 @@ async function startupMs(subject: Subject, mode: Mode): Promise<number> {
   return median(times);
 }
 
+/**
+ * Milliseconds from a cut-off to the next call's verdict: that call waits for the new worker to load.
+ * Median of `restarts`, each on a worker that has just been cut off by a spinning hook.
+ */
+async function restartMs(): Promise<number> {
+  const host = await createHost({
+    plugins: [[spinPlugin, {}, { isolation: "worker" }]],
+    pluginsDir: false,
+    configFile: false,
+    logger: false,
+    hookTimeoutMs: restartTimeoutMs,
+  });
+  const times: number[] = [];
+  for (let index = 0; index < restarts; index++) {
+    const cut = await host.checkToolCall({ id: "spin", name: "spin", args: {} });
+    if (cut.action !== "block") throw new Error(`expected the spinning hook to be cut off, got ${JSON.stringify(cut)}`);
+    const started = performance.now();
+    const next = await host.checkToolCall({ id: "next", name: "read", args: {} });
+    if (next.action !== "allow") throw new Error(`expected the restarted worker to allow the next call, got ${JSON.stringify(next)}`);
+    times.push(performance.now() - started);
+  }
+  await host.close();
+  return median(times);
+}
+
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -154,6 +183,8 @@ async function main(): Promise<void> {
     startRows.push([subject.label, "createHost", inProcess.toFixed(1), worker.toFixed(1), times(worker / inProcess), (worker - inProcess).toFixed(1)]);
   }
 
+  const restart = await restartMs();
+
   const out = console.log;
   out(`toolgate plugin isolation: Node ${process.version}, ${process.platform} ${process.arch}, ${availableParallelism()} CPUs`);
   out(`median of ${rounds} rounds; each sample awaits ${callsPerSample} checkToolCall calls; ratio = median over rounds of worker / in-process timed back to back`);
@@ -163,6 +194,9 @@ async function main(): Promise<void> {
   out("");
   out(`Start: createHost with that one plugin, median of ${hostStarts} (the worker imports the module and runs the factory in its thread)`);
   out(table(["plugin", "what", "in-process ms", "worker ms", "ratio", "added ms"], startRows));
+  out("");
+  out(`Restart: a call made right after a spinning hook was cut off (hookTimeoutMs ${restartTimeoutMs}) waits for the new worker`);
+  out(`  ${restart.toFixed(1)} ms to its verdict, median of ${restarts} restarts`);
   out("");
   out(`(${((performance.now() - started) / 1000).toFixed(1)} s)`);
 }

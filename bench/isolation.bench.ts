@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
 import { Bench } from "tinybench";
 
 const callsPerSample = 64;
@@ -80,10 +81,43 @@ function sample(host: Host, call: ToolCall, shape: Shape): () => Promise<void> {
   };
 }
 
-const taskName = (subject: Subject, shape: Shape, mode: Mode) => `${subject.label}/${shape}/${mode}`;
+/** The floor: a bare worker thread that echoes each message, awaited the same way. No toolgate code on either side. */
+function createEchoWorker(): { roundTrip(value: unknown): Promise<unknown>; close(): Promise<number> } {
+  const worker = new Worker(`const { parentPort } = require("node:worker_threads"); parentPort.on("message", (m) => parentPort.postMessage(m));`, { eval: true });
+  const pending = new Map<number, (value: unknown) => void>();
+  let nextId = 0;
+  worker.on("message", ({ id, value }: { id: number; value: unknown }) => {
+    pending.get(id)!(value);
+    pending.delete(id);
+  });
+  return {
+    roundTrip: (value) =>
+      new Promise((resolve) => {
+        const id = nextId++;
+        pending.set(id, resolve);
+        worker.postMessage({ id, value });
+      }),
+    close: () => worker.terminate(),
+  };
+}
 
-async function runRound(hosts: Map<string, Host>): Promise<Map<string, number>> {
+function echoSample(echo: ReturnType<typeof createEchoWorker>, call: ToolCall, shape: Shape): () => Promise<void> {
+  if (shape === "sequential")
+    return async () => {
+      for (let index = 0; index < callsPerSample; index++) await echo.roundTrip(call);
+    };
+  const wave = Array.from({ length: concurrency });
+  return async () => {
+    for (let index = 0; index < callsPerSample; index += concurrency) await Promise.all(wave.map(() => echo.roundTrip(call)));
+  };
+}
+
+const taskName = (subject: Subject, shape: Shape, mode: Mode) => `${subject.label}/${shape}/${mode}`;
+const echoTask = (shape: Shape) => `bare worker/${shape}`;
+
+async function runRound(hosts: Map<string, Host>, echo: ReturnType<typeof createEchoWorker>): Promise<Map<string, number>> {
   const bench = new Bench({ time: timePerTaskMs, warmupTime: warmupPerTaskMs, warmupIterations: 8, iterations: 8, throws: true });
+  for (const shape of ["sequential", "concurrent"] as const) bench.add(echoTask(shape), echoSample(echo, subjects[0]!.call, shape));
   for (const subject of subjects)
     for (const shape of ["sequential", "concurrent"] as const)
       for (const mode of ["in-process", "worker"] as const) {
@@ -162,8 +196,10 @@ async function main(): Promise<void> {
       hosts.set(`${subject.label}/${mode}`, host);
     }
 
+  const echo = createEchoWorker();
   const roundResults: Map<string, number>[] = [];
-  for (let round = 0; round < rounds; round++) roundResults.push(await runRound(hosts));
+  for (let round = 0; round < rounds; round++) roundResults.push(await runRound(hosts, echo));
+  await echo.close();
 
   const callRows: string[][] = [];
   for (const subject of subjects)
@@ -172,7 +208,8 @@ async function main(): Promise<void> {
       const worker = roundResults.map((round) => round.get(taskName(subject, shape, "worker"))!);
       const ratio = median(worker.map((value, index) => value / inProcess[index]!));
       const label = shape === "sequential" ? "one at a time" : `${concurrency} in flight`;
-      callRows.push([subject.label, label, us(median(inProcess)), us(median(worker)), times(ratio), us(median(worker) - median(inProcess))]);
+      const bare = median(roundResults.map((round) => round.get(echoTask(shape))!));
+      callRows.push([subject.label, label, us(median(inProcess)), us(median(worker)), times(ratio), us(median(worker) - median(inProcess)), us(bare)]);
     }
   for (const host of hosts.values()) await host.close();
 
@@ -190,7 +227,8 @@ async function main(): Promise<void> {
   out(`median of ${rounds} rounds; each sample awaits ${callsPerSample} checkToolCall calls; ratio = median over rounds of worker / in-process timed back to back`);
   out("");
   out("Per call: await host.checkToolCall(call), one plugin, loaded from the same file in-process or in a worker thread");
-  out(table(["plugin", "calls", "in-process µs/call", "worker µs/call", "ratio", "added µs/call"], callRows));
+  out(table(["plugin", "calls", "in-process µs/call", "worker µs/call", "ratio", "added µs/call", "bare round trip µs"], callRows));
+  out("  (bare round trip: the same call posted to a worker that only echoes it back, the floor any worker isolation pays)");
   out("");
   out(`Start: createHost with that one plugin, median of ${hostStarts} (the worker imports the module and runs the factory in its thread)`);
   out(table(["plugin", "what", "in-process ms", "worker ms", "ratio", "added ms"], startRows));

@@ -73,3 +73,45 @@ describe("the default logger", () => {
     expect(lines.some((line) => line.startsWith("[toolgate] forged"))).toBe(false);
   });
 });
+
+// An isolated plugin prints from its worker thread; that must not reach the program's stdout either.
+const isolatedProgram = `
+import { createHost } from "@toolgate/host";
+
+const host = await createHost({
+  pluginsDir: false,
+  configFile: false,
+  plugins: [["./printer.mjs", {}, { isolation: "worker" }]],
+  tools: { t: { execute: () => "done" } },
+});
+const result = await host.callTool({ id: "1", name: "t", args: {} });
+process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: 1, result }) + "\\n");
+// A worker's output reaches this thread as messages, after the hook's answer: give it time to arrive.
+await new Promise((resolve) => setTimeout(resolve, 200));
+await host.close();
+`;
+
+const printerPlugin = `
+export default {
+  name: "printer",
+  hooks: {
+    pre_tool_call() {
+      console.log("printed by the plugin");
+      process.stdout.write("written by the plugin\\n");
+    },
+  },
+};
+`;
+
+describe("a plugin isolated in a worker thread", () => {
+  it("prints to stderr: the program's stdout carries only its protocol", async () => {
+    project = createTempProject({ "program.ts": isolatedProgram, "printer.mjs": printerPlugin });
+    const { code, stdout, stderr } = await runScript(project.path("program.ts"));
+    expect(code).toBe(0);
+    expect(stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line))).toEqual([
+      { jsonrpc: "2.0", id: 1, result: { callId: "1", name: "t", status: "ok", content: "done" } },
+    ]);
+    expect(stderr).toContain("printed by the plugin");
+    expect(stderr).toContain("written by the plugin");
+  });
+});

@@ -4,6 +4,7 @@ export {
   type AskHandler,
   type HostOptions,
   type PluginEntry,
+  type PluginHostSettings,
   type PluginSpecifier,
   type SessionOptions,
   type ToolgateConfig,

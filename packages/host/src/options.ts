@@ -5,7 +5,21 @@ import type { HostLogger } from "./logger.js";
 
 /** A plugin as named in options or config: an npm name, a path, an inline plugin, or any of them with options. */
 export type PluginSpecifier = string | Plugin<never> | PluginFactory<never>;
-export type PluginEntry = PluginSpecifier | readonly [PluginSpecifier, PluginOptions];
+export type PluginEntry =
+  | PluginSpecifier
+  | readonly [PluginSpecifier, PluginOptions]
+  | readonly [PluginSpecifier, PluginOptions, PluginHostSettings];
+
+/** How the host runs one plugin: the third element of a `plugins` entry. Unlike the options, the plugin never sees these. */
+export interface PluginHostSettings {
+  /**
+   * `"worker"` runs the plugin in its own worker thread, so a hook stuck in a loop is cut off at the hook
+   * timeout (the worker is restarted) instead of hanging the host. Only for plugins named by path or
+   * package name; each call then costs a message round trip. See "Isolation" in the host README.
+   * @default "none" (in the host's thread)
+   */
+  isolation?: "none" | "worker";
+}
 
 /** Metadata handed to hooks as `ctx.session`. */
 export interface SessionOptions {
@@ -19,7 +33,10 @@ export type AskHandler = (call: ToolCall, message: string) => boolean | Promise<
 
 /** What a `toolgate.config.*` file may set. */
 export interface ToolgateConfig {
-  /** npm package names, paths (relative to the config file), or `[nameOrPath, options]` pairs. */
+  /**
+   * npm package names, paths (relative to the config file), or `[nameOrPath, options]` pairs, optionally
+   * with host settings: `[nameOrPath, options, { isolation: "worker" }]`.
+   */
   plugins?: PluginEntry[];
   /** @default "plugins" (relative to the config file); `false` turns folder discovery off */
   pluginsDir?: string | false;
@@ -64,10 +81,23 @@ const pluginSpecifier = v.union(
   [v.pipe(v.string(), v.nonEmpty()), v.function(), v.custom<object>(isPlainObject)],
   "must be a package name, a path, a plugin object or a factory",
 );
-const pluginEntry = v.union(
-  [pluginSpecifier, v.tuple([pluginSpecifier, v.custom<PluginOptions>(isPlainObject, "must be a plain object (the plugin's options)")])],
-  "must be a package name, a path, a plugin, or a [nameOrPath, options] pair",
+const pluginOptions = v.custom<PluginOptions>(isPlainObject, "must be a plain object (the plugin's options)");
+const pluginHostSettings = v.strictObject(
+  { isolation: v.optional(v.picklist(["none", "worker"], 'must be "none" or "worker"')) },
+  "is not a plugin setting (isolation)",
 );
+const pairOrTriple = v.pipe(
+  v.strictTuple(
+    [pluginSpecifier, pluginOptions, v.optional(pluginHostSettings)],
+    "must be a [nameOrPath, options] pair or a [nameOrPath, options, settings] triple",
+  ),
+  v.check(
+    ([specifier, , settings]) => settings?.isolation !== "worker" || typeof specifier === "string",
+    'isolation "worker" needs a plugin named by path or package name: an inline plugin object or function cannot be moved to a worker',
+  ),
+);
+// Chosen by shape rather than a union, so a bad item inside an entry is reported where it is.
+const pluginEntry = v.lazy((entry) => (Array.isArray(entry) ? pairOrTriple : pluginSpecifier));
 
 const configEntries = {
   plugins: v.optional(v.array(pluginEntry, "must be an array")),

@@ -2,7 +2,7 @@ import type { PluginOptions } from "@toolgate/plugin-sdk";
 import { existsSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { ToolgateError } from "../errors.js";
-import type { PluginEntry, PluginSpecifier } from "../options.js";
+import type { PluginEntry, PluginHostSettings, PluginSpecifier } from "../options.js";
 import { resolvePackageEntry } from "./package-entry.js";
 import type { PluginSource } from "./plugin-source.js";
 
@@ -12,14 +12,18 @@ import type { PluginSource } from "./plugin-source.js";
  */
 export function resolvePluginEntries(entries: readonly PluginEntry[], cwd: string, baseDir: string): PluginSource[] {
   return entries.map((entry, index) => {
-    const [specifier, options] = splitEntry(entry);
+    const [specifier, options, settings] = splitEntry(entry);
     if (typeof specifier !== "string") return { origin: "inline", label: `inline plugin #${index + 1}`, value: specifier, options };
-    return isPathSpecifier(specifier) ? resolvePathSource(resolve(baseDir, specifier), specifier, options) : resolveNpmSource(specifier, cwd, options);
+    const source = isPathSpecifier(specifier)
+      ? resolvePathSource(resolve(baseDir, specifier), specifier, options)
+      : resolveNpmSource(specifier, cwd, options);
+    if (settings.isolation === "worker") source.isolation = "worker";
+    return source;
   });
 }
 
-function splitEntry(entry: PluginEntry): [PluginSpecifier, PluginOptions] {
-  return Array.isArray(entry) ? [entry[0], entry[1] ?? {}] : [entry as PluginSpecifier, {}];
+function splitEntry(entry: PluginEntry): [PluginSpecifier, PluginOptions, PluginHostSettings] {
+  return Array.isArray(entry) ? [entry[0], entry[1] ?? {}, entry[2] ?? {}] : [entry as PluginSpecifier, {}, {}];
 }
 
 function isPathSpecifier(specifier: string): boolean {

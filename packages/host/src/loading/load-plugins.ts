@@ -7,6 +7,7 @@ import type { HookRuntime } from "../gate/run-hook.js";
 import { createPluginLogger, type HostLogger } from "../logger.js";
 import type { PluginRegistry } from "../registry/registry.js";
 import { validatePlugin } from "../validation/validate-plugin.js";
+import { loadIsolatedPlugin } from "../isolation/isolated-plugin.js";
 import { instantiatePlugin } from "./instantiate-plugin.js";
 import { loadPluginModule } from "./load-module.js";
 import { createPluginListeners } from "./plugin-listeners.js";
@@ -62,7 +63,7 @@ async function loadOne(source: PluginSource, deps: LoadDependencies): Promise<Pl
 
   let exported = source.value;
   if (source.path !== undefined && exported === undefined) {
-    const loaded = await loadPluginModule(source.path);
+    const loaded = source.isolation === "worker" ? await loadIsolatedPlugin({ ...source, path: source.path }, { ...deps, timeoutMs: deps.runtime.timeoutMs }, record.name) : await loadPluginModule(source.path);
     if (!loaded.ok) return fail(loaded.error);
     exported = loaded.value;
   }

@@ -13,6 +13,8 @@ import { resolveHostLogger } from "./logger.js";
 import type { HostOptions } from "./options.js";
 import { PluginRegistry } from "./registry/registry.js";
 import { resolveSettings, type HostSettings } from "./settings.js";
+import { openStore } from "./store/open-store.js";
+import { ReservationLedger } from "./store/reservations.js";
 import type { PluginSource } from "./discovery/plugin-source.js";
 
 export interface Host {
@@ -46,7 +48,10 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   const { session } = settings;
   const shared = { registry, runtime, events, logger, session };
 
-  const plugins = await loadPlugins(await collectSources(settings), { ...shared, cwd: settings.cwd });
+  const backend = await openStore(settings.store, logger);
+  const ledger = new ReservationLedger(backend, logger);
+  ledger.listen(events);
+  const plugins = await loadPlugins(await collectSources(settings), { ...shared, cwd: settings.cwd, store: { backend, ledger } });
   const gate = createGate({ ...shared, onHookError: settings.onHookError });
   const caller = createToolCaller({
     ...shared,
@@ -65,6 +70,8 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     for (const hook of [...runtime.inFlight]) hook.abort("host closed");
     await runObservers(shared, "on_session_end", []);
     events.emit("session:end", { session });
+    await ledger.flush();
+    await backend.close();
   };
 
   return {

@@ -164,7 +164,7 @@ describe("rate-limit", () => {
       [{ tools: [] }, 'rate-limit: option "tools": tools must not be empty (leave it out to limit every tool)'],
       [{ perTool: "no" }, 'rate-limit: option "perTool": perTool must be true or false (got "no")'],
       [{ now: 5 }, 'rate-limit: option "now": now must be a function returning milliseconds (got 5)'],
-      [{ maxCalls: 3 }, 'rate-limit: option "maxCalls": is not an option of this plugin (max, windowMs, tools, perTool, now)'],
+      [{ maxCalls: 3 }, 'rate-limit: option "maxCalls": is not an option of this plugin (max, windowMs, tools, perTool, now, onStoreError)'],
     ];
     it.each(cases)("%j", async (options, message) => {
       await expect(createTestHost(rateLimit, { options })).rejects.toThrow(message);

@@ -1,0 +1,82 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { StoreBackend } from "./backend.js";
+import { withFileLock } from "./file-lock.js";
+import * as state from "./window-state.js";
+
+/**
+ * The local backend (`store: "file"`): one JSON file per namespace in `dir`, read, changed and written
+ * back under that file's lock, and replaced by an atomic rename, so separate processes on one machine
+ * (one `toolgate hook` process per call) share every count exactly.
+ */
+export function createFileStore(dir: string): StoreBackend {
+  // Within one process, operations on a namespace queue up, so they never contend for the lock.
+  const queues = new Map<string, Promise<unknown>>();
+  let ready: Promise<unknown> | undefined;
+
+  function update<T>(namespace: string, change: (held: state.NamespaceState) => T, write: boolean): Promise<T> {
+    const file = join(dir, `${encodeURIComponent(namespace)}.json`);
+    const run = async () => {
+      await (ready ??= mkdir(dir, { recursive: true }));
+      return withFileLock(`${file}.lock`, async () => {
+        const held = await readState(file);
+        const result = change(held);
+        if (write) await writeAtomically(file, held);
+        return result;
+      });
+    };
+    const previous = queues.get(namespace) ?? Promise.resolve();
+    const next = previous.then(run, run);
+    const settled = next.catch(() => {});
+    queues.set(namespace, settled);
+    void settled.then(() => queues.get(namespace) === settled && queues.delete(namespace));
+    return next;
+  }
+
+  return {
+    label: `file:${dir}`,
+    get: (namespace, key, now) => update(namespace, (held) => state.getValue(held, key, now), false),
+    set: (namespace, key, json, ttlMs, now) =>
+      update(namespace, (held) => {
+        state.collect(held, now);
+        state.setValue(held, key, json, ttlMs, now);
+      }, true),
+    delete: (namespace, key) => update(namespace, (held) => state.deleteKey(held, key), true),
+    increment: (namespace, key, amount, windowMs, now) =>
+      update(namespace, (held) => {
+        state.collect(held, now);
+        return state.increment(held, key, amount, windowMs, now);
+      }, true),
+    reserve: (namespace, key, request) =>
+      update(namespace, (held) => {
+        state.collect(held, request.now);
+        return state.reserve(held, key, request);
+      }, true),
+    settle: (namespace, key, callId, settlement) => update(namespace, (held) => state.settle(held, key, callId, settlement), true),
+    close: async () => {
+      await Promise.all(queues.values());
+    },
+  };
+}
+
+async function readState(file: string): Promise<state.NamespaceState> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return state.emptyState();
+    throw error;
+  }
+  const parsed = JSON.parse(text) as state.NamespaceState;
+  if (typeof parsed !== "object" || parsed === null || typeof parsed.values !== "object" || typeof parsed.windows !== "object")
+    throw new Error(`${file} is not a toolgate store file`);
+  return parsed;
+}
+
+// A reader (or a crash) sees the old file or the new one, never half of one.
+async function writeAtomically(file: string, held: state.NamespaceState): Promise<void> {
+  const temporary = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  await writeFile(temporary, JSON.stringify(held));
+  await rename(temporary, file);
+}

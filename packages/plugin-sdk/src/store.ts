@@ -11,7 +11,7 @@ export interface PluginStore {
   /** The value stored under `key`, or `undefined` when there is none or its time to live has passed. */
   get<T = unknown>(key: string): Promise<T | undefined>;
   /** Stores a JSON value; with `ttlMs` it is gone that many milliseconds later. */
-  set(key: string, value: unknown, options?: { ttlMs?: number }): Promise<void>;
+  set(key: string, value: unknown, options?: { ttlMs?: number | undefined }): Promise<void>;
   delete(key: string): Promise<void>;
   /**
    * Adds `amount` (default 1) to a sliding-window counter and returns the total within the window,
@@ -29,22 +29,22 @@ export interface PluginStore {
 
 export interface CounterOptions {
   /** @default 1 */
-  amount?: number;
+  amount?: number | undefined;
   /** The sliding window, in milliseconds. @default no window: the counter never forgets */
-  windowMs?: number;
+  windowMs?: number | undefined;
   /** The clock, in milliseconds since the epoch (for tests). @default Date.now() */
-  now?: number;
+  now?: number | undefined;
 }
 
 export interface ReserveOptions {
   /** The most the window may hold, this reservation included. */
   limit: number;
   /** The sliding window, in milliseconds. @default no window: the budget never refills */
-  windowMs?: number;
+  windowMs?: number | undefined;
   /** What a call that ran and failed (`status: "error"`) does with its reservation. @default "release" */
-  onError?: "release" | "commit";
+  onError?: "release" | "commit" | undefined;
   /** The clock, in milliseconds since the epoch (for tests). @default Date.now() */
-  now?: number;
+  now?: number | undefined;
 }
 
 export interface Reservation {

@@ -26,6 +26,7 @@ export async function startRedisServer(): Promise<RedisServer> {
     url: `redis://127.0.0.1:${port}`,
     port,
     async start() {
+      if (child && child.exitCode === null) return;
       child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
       await waitUntil(() => ping(port), 5000, `redis-server on port ${port} did not start`);
     },

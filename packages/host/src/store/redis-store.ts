@@ -34,7 +34,8 @@ export async function openRedisStore(url: string, logger: HostLogger, options: R
     lazyConnect: true,
   }) as RedisClient & ScriptCommands;
   const label = redactedLabel(url);
-  reportOutages(client, label, logger);
+  let closing = false;
+  reportOutages(client, label, logger, () => closing);
   client.defineCommand("toolgateIncrement", { numberOfKeys: 2, lua: incrementScript });
   client.defineCommand("toolgateReserve", { numberOfKeys: 2, lua: reserveScript });
   client.defineCommand("toolgateSettle", { numberOfKeys: 2, lua: settleScript });
@@ -76,19 +77,22 @@ export async function openRedisStore(url: string, logger: HostLogger, options: R
       await client.toolgateSettle(zset, hash, callId, settlement);
     },
     async close() {
+      closing = true;
       await client.quit().catch(() => client.disconnect());
     },
   };
 }
 
-// One warning when the connection is lost and one when it is back, not one per retry.
-function reportOutages(client: RedisClient, label: string, logger: HostLogger): void {
+// One error when the connection is lost (or never made) and one warning when it is back, not one per retry.
+function reportOutages(client: RedisClient, label: string, logger: HostLogger, closing: () => boolean): void {
   let down = false;
-  client.on("error", (error: Error) => {
-    if (down) return;
+  const lost = (reason: string) => {
+    if (down || closing()) return;
     down = true;
-    logger.error(`store ${label} is unreachable (${error.message}); store-backed policies fail closed until it is back`);
-  });
+    logger.error(`store ${label} is unreachable (${reason}); store-backed policies fail closed until it is back`);
+  };
+  client.on("error", (error: Error) => lost(error.message));
+  client.on("close", () => lost("the connection closed"));
   client.on("ready", () => {
     if (!down) return;
     down = false;

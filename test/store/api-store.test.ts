@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createHost, type Host } from "@toolgate/host";
+import { createHost, type Host, type PluginEntry } from "@toolgate/host";
 import { definePlugin, type PluginStore } from "@toolgate/plugin-sdk";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { findRedisServer, missingRedisReason, startRedisServer, type RedisServer } from "./helpers/redis-server.js";
@@ -34,7 +34,7 @@ afterEach(async () => {
 });
 
 /** A real host whose plugin "probe" hands out its `api.store`; a call with `reserve` reserves from its hook. */
-async function openProbe(store: string, extra: Parameters<typeof definePlugin>[0][] = []) {
+async function openProbe(store: string, extra: PluginEntry[] = []) {
   let captured: PluginStore | undefined;
   const probe = (_: unknown, api: { store: PluginStore }) => {
     captured = api.store;
@@ -56,7 +56,7 @@ async function openProbe(store: string, extra: Parameters<typeof definePlugin>[0
     pluginsDir: false,
     logger: false,
     store,
-    plugins: [probe as never, ...extra],
+    plugins: [probe as PluginEntry, ...extra],
     tools: { work: { execute: () => "done" }, fail: { execute: () => Promise.reject(new Error("broke")) } },
   });
   hosts.push(host);

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { createHost, type Host } from "@toolgate/host";
+import { createHost, type Host, type PluginEntry } from "@toolgate/host";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import budget from "../../plugins/budget/src/index.js";
 import rateLimit from "../../plugins/rate-limit/src/index.js";
@@ -19,7 +19,7 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-function open(plugins: Parameters<typeof createHost>[0]["plugins"]): Promise<Host> {
+function open(plugins: PluginEntry[]): Promise<Host> {
   return createHost({ configFile: false, pluginsDir: false, logger, store: redis.url, plugins, tools: { work: { execute: () => "done" } } });
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { link, open, readFile, rename, stat, unlink } from "node:fs/promises";
+import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 
 export interface LockOptions {
   /** Give up (and fail closed) after this long. @default 5000 */
@@ -11,61 +11,64 @@ export interface LockOptions {
 /**
  * Runs `fn` while holding `lockPath`, an exclusive lock between processes on one machine: the file is
  * created with O_EXCL (`wx`), so exactly one process holds it. A lock whose holder died (its pid is gone)
- * or that is older than `staleMs` is taken over; nothing is held for longer than one read and write.
+ * or that is older than `staleMs` is taken over. `fn` is synchronous on purpose: the lock is never held
+ * across an await, so a busy event loop cannot make other processes wait.
  */
-export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
+export async function withFileLock<T>(lockPath: string, fn: () => T, options: LockOptions = {}): Promise<T> {
   const token = `${process.pid} ${randomBytes(6).toString("hex")}`;
-  await acquire(lockPath, token, options.timeoutMs ?? 5000, options.staleMs ?? 10_000);
-  try {
-    return await fn();
-  } finally {
-    await release(lockPath, token);
-  }
-}
-
-async function acquire(lockPath: string, token: string, timeoutMs: number, staleMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + (options.timeoutMs ?? 5000);
   for (let attempt = 0; ; attempt++) {
-    if (await tryCreate(lockPath, token)) return;
-    await recoverIfStale(lockPath, staleMs);
-    if (Date.now() > deadline) throw new Error(`the lock ${lockPath} stayed busy for ${timeoutMs} ms`);
+    if (tryCreate(lockPath, token)) break;
+    recoverIfStale(lockPath, options.staleMs ?? 10_000);
+    if (Date.now() > deadline) throw new Error(`the lock ${lockPath} stayed busy for ${options.timeoutMs ?? 5000} ms`);
     await sleep(Math.min(1 + attempt, 20) * Math.random());
   }
+  try {
+    return fn();
+  } finally {
+    release(lockPath, token);
+  }
 }
 
-async function tryCreate(lockPath: string, token: string): Promise<boolean> {
+function tryCreate(lockPath: string, token: string): boolean {
+  let fd: number;
   try {
-    const handle = await open(lockPath, "wx");
-    await handle.writeFile(token);
-    await handle.close();
-    return true;
+    fd = openSync(lockPath, "wx");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
     throw error;
   }
+  try {
+    writeSync(fd, token);
+  } finally {
+    closeSync(fd);
+  }
+  return true;
 }
 
-async function recoverIfStale(lockPath: string, staleMs: number): Promise<void> {
-  const seen = await readLock(lockPath);
-  if (seen === undefined || !(await isStale(lockPath, seen, staleMs))) return;
+function recoverIfStale(lockPath: string, staleMs: number): void {
+  const seen = readLock(lockPath);
+  if (seen === undefined || !isStale(lockPath, seen, staleMs)) return;
   // Move it aside rather than unlink it: if another process took the stale lock over meanwhile and a
   // live holder now owns the path, what we moved is not what we judged stale, and we put it back.
   const aside = `${lockPath}.${process.pid}.${randomBytes(4).toString("hex")}.stale`;
   try {
-    await rename(lockPath, aside);
+    renameSync(lockPath, aside);
   } catch {
     return;
   }
-  const moved = await readLock(aside);
-  if (moved !== seen) await link(aside, lockPath).catch(() => {});
-  await unlink(aside).catch(() => {});
+  if (readLock(aside) !== seen) ignoreErrors(() => linkSync(aside, lockPath));
+  ignoreErrors(() => unlinkSync(aside));
 }
 
-async function isStale(lockPath: string, token: string, staleMs: number): Promise<boolean> {
+function isStale(lockPath: string, token: string, staleMs: number): boolean {
   const pid = Number(token.split(" ", 1)[0]);
   if (Number.isInteger(pid) && pid > 0 && !isAlive(pid)) return true;
-  const info = await stat(lockPath).catch(() => undefined);
-  return info !== undefined && Date.now() - info.mtimeMs > staleMs;
+  try {
+    return Date.now() - statSync(lockPath).mtimeMs > staleMs;
+  } catch {
+    return false;
+  }
 }
 
 function isAlive(pid: number): boolean {
@@ -77,13 +80,25 @@ function isAlive(pid: number): boolean {
   }
 }
 
-async function readLock(path: string): Promise<string | undefined> {
-  return readFile(path, "utf8").catch(() => undefined);
+function readLock(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
 }
 
-async function release(lockPath: string, token: string): Promise<void> {
+function release(lockPath: string, token: string): void {
   // Only our own lock: if it was taken over as stale, the path is someone else's now.
-  if ((await readLock(lockPath)) === token) await unlink(lockPath).catch(() => {});
+  if (readLock(lockPath) === token) ignoreErrors(() => unlinkSync(lockPath));
+}
+
+function ignoreErrors(fn: () => void): void {
+  try {
+    fn();
+  } catch {
+    // Best effort: the lock protocol stays correct without it.
+  }
 }
 
 function sleep(ms: number): Promise<void> {

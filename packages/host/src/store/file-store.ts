@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { StoreBackend } from "./backend.js";
 import { withFileLock } from "./file-lock.js";
@@ -13,16 +13,19 @@ import * as state from "./window-state.js";
 export function createFileStore(dir: string): StoreBackend {
   // Within one process, operations on a namespace queue up, so they never contend for the lock.
   const queues = new Map<string, Promise<unknown>>();
-  let ready: Promise<unknown> | undefined;
+  let dirMade = false;
 
   function update<T>(namespace: string, change: (held: state.NamespaceState) => T, write: boolean): Promise<T> {
     const file = join(dir, `${encodeURIComponent(namespace)}.json`);
-    const run = async () => {
-      await (ready ??= mkdir(dir, { recursive: true }));
-      return withFileLock(`${file}.lock`, async () => {
-        const held = await readState(file);
+    const run = () => {
+      if (!dirMade) {
+        mkdirSync(dir, { recursive: true });
+        dirMade = true;
+      }
+      return withFileLock(`${file}.lock`, () => {
+        const held = readState(file);
         const result = change(held);
-        if (write) await writeAtomically(file, held);
+        if (write) writeAtomically(file, held);
         return result;
       });
     };
@@ -60,10 +63,10 @@ export function createFileStore(dir: string): StoreBackend {
   };
 }
 
-async function readState(file: string): Promise<state.NamespaceState> {
+function readState(file: string): state.NamespaceState {
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    text = readFileSync(file, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return state.emptyState();
     throw error;
@@ -75,8 +78,8 @@ async function readState(file: string): Promise<state.NamespaceState> {
 }
 
 // A reader (or a crash) sees the old file or the new one, never half of one.
-async function writeAtomically(file: string, held: state.NamespaceState): Promise<void> {
+function writeAtomically(file: string, held: state.NamespaceState): void {
   const temporary = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-  await writeFile(temporary, JSON.stringify(held));
-  await rename(temporary, file);
+  writeFileSync(temporary, JSON.stringify(held));
+  renameSync(temporary, file);
 }

@@ -75,9 +75,9 @@ describe.each(backends)("api.store on %s", (_, setting) => {
     expect(await store.get(key)).toEqual({ n: 1, list: ["a"] });
     await store.delete(key);
     expect(await store.get(key)).toBeUndefined();
-    await store.set(key, "short-lived", { ttlMs: 40 });
+    await store.set(key, "short-lived", { ttlMs: 500 });
     expect(await store.get(key)).toBe("short-lived");
-    await new Promise((resolve) => setTimeout(resolve, 120));
+    await new Promise((resolve) => setTimeout(resolve, 600));
     expect(await store.get(key)).toBeUndefined();
   });
 

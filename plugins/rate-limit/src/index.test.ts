@@ -142,6 +142,19 @@ describe("rate-limit", () => {
     expect((await testHost.call("search")).executed).toBe(true);
   });
 
+  it("a call that ran and failed keeps its slot: it reached the tool", async () => {
+    const testHost = await host({ max: 1 }, { tools: { fail: () => { throw new Error("tool broke"); } } });
+    expect((await testHost.call("fail")).result.status).toBe("error");
+    expect((await testHost.call("fail")).result.blockedBy).toBe("rate-limit");
+  });
+
+  it("counts a retried call (same id) once", async () => {
+    const testHost = await host({ max: 2 });
+    for (let i = 0; i < 3; i++) expect((await testHost.call("search", {}, { id: "same" })).executed).toBe(true);
+    expect((await testHost.call("search")).executed).toBe(true);
+    expect((await testHost.call("search")).executed).toBe(false);
+  });
+
   it("uses the real clock by default", async () => {
     testHost = await createTestHost(rateLimit, { options: { max: 1 }, tools: ["search"] });
     expect((await testHost.call("search")).executed).toBe(true);

@@ -25,7 +25,11 @@ afterAll(async () => {
 });
 
 function total(reports: WorkerReport[]) {
-  return reports.reduce((sum, report) => ({ ok: sum.ok + report.ok, blocked: sum.blocked + report.blocked, error: sum.error + report.error }), { ok: 0, blocked: 0, error: 0 });
+  return reports.reduce((sum, report) => ({ ok: sum.ok + report.ok, blocked: sum.blocked + report.blocked, error: sum.error + report.error }), {
+    ok: 0,
+    blocked: 0,
+    error: 0,
+  });
 }
 
 /** `processes` workers on one store, each making `calls` calls at the same moment. */
@@ -44,9 +48,17 @@ describe.each(stores)("one limit across processes, on the %s store", (name, sett
 
   it(`${concurrent.processes} hosts × ${concurrent.calls} concurrent calls against rate-limit max ${concurrent.max}: exactly ${concurrent.max} run`, async () => {
     const { processes, calls, max } = concurrent;
-    const reports = await runWorkers(processes, { store: setting(), plugin: "rate-limit", options: { max, windowMs: 600_000 }, calls, session: { id: randomUUID() } });
+    const reports = await runWorkers(processes, {
+      store: setting(),
+      plugin: "rate-limit",
+      options: { max, windowMs: 600_000 },
+      calls,
+      session: { id: randomUUID() },
+    });
     expect(total(reports)).toEqual({ ok: max, blocked: processes * calls - max, error: 0 });
-    expect(reports.flatMap((report) => report.messages)[0]).toMatch(/rate limit: "work" may be called \d+ times per 10min; this was call \d+\. Retry in \d+s\./);
+    expect(reports.flatMap((report) => report.messages)[0]).toMatch(
+      /rate limit: "work" may be called \d+ times per 10min; this was call \d+\. Retry in \d+s\./,
+    );
   }, 60_000);
 
   it("one call per process (as `toolgate hook` runs): 8 processes against budget limit 3, exactly 3 run", async () => {

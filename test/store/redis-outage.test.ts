@@ -10,7 +10,12 @@ if (!hasRedis) console.warn(`\n*** test/store/redis-outage.test.ts: ${missingRed
 
 let redis: RedisServer;
 const logged: string[] = [];
-const logger = { debug() {}, info() {}, warn: (message: string) => logged.push(`warn: ${message}`), error: (message: string) => logged.push(`error: ${message}`) };
+const logger = {
+  debug() {},
+  info() {},
+  warn: (message: string) => logged.push(`warn: ${message}`),
+  error: (message: string) => logged.push(`error: ${message}`),
+};
 
 beforeAll(async () => {
   if (hasRedis) redis = await startRedisServer();
@@ -38,9 +43,11 @@ describe.skipIf(!hasRedis)("Redis goes away mid-run", () => {
       expect(refused.content).toBe(
         'Tool call blocked by plugin "rate-limit": rate limit: the limit cannot be checked right now (its store is unreachable), so the call is blocked. Retry later.',
       );
-      expect(logged.some((line) => line.startsWith('error: [rate-limit] the store failed, the call is blocked (onStoreError: "block"): plugin "rate-limit": store redis://127.0.0.1:'))).toBe(
-        true,
-      );
+      expect(
+        logged.some((line) =>
+          line.startsWith('error: [rate-limit] the store failed, the call is blocked (onStoreError: "block"): plugin "rate-limit": store redis://127.0.0.1:'),
+        ),
+      ).toBe(true);
       expect(logged.some((line) => /^error: store redis:\/\/127\.0\.0\.1:\d+ is unreachable/.test(line))).toBe(true);
 
       // The plugin that chose onStoreError: "allow" lets the call through, and says so.

@@ -10,7 +10,13 @@ async function host(options: Record<string, unknown>, extra: TestHostOptions = {
   clock = 0;
   testHost = await createTestHost(budget, {
     options: { now: () => clock, ...options },
-    tools: { search: { returns: "found" }, read: { returns: "read" }, fail: () => { throw new Error("tool broke"); } },
+    tools: {
+      search: { returns: "found" },
+      read: { returns: "read" },
+      fail: () => {
+        throw new Error("tool broke");
+      },
+    },
     ...extra,
   });
   return testHost;
@@ -76,7 +82,7 @@ describe("budget", () => {
     expect((await testHost.call("search")).executed).toBe(false);
   });
 
-  it("per: [\"user\", \"tool\"] keeps one budget per tool for the user", async () => {
+  it('per: ["user", "tool"] keeps one budget per tool for the user', async () => {
     const testHost = await host({ limit: 1, per: ["user", "tool"] }, { session: { user: "ada" } });
     expect((await testHost.call("search")).executed).toBe(true);
     expect((await testHost.call("read")).executed).toBe(true);

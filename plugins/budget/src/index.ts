@@ -31,17 +31,26 @@ export interface BudgetOptions {
   now?: () => number;
 }
 
-const amount = (name: string) =>
-  v.pipe(v.number(`${name} must be a number`), v.finite(`${name} must be finite`), v.minValue(0, `${name} must be 0 or more`));
+const amount = (name: string) => v.pipe(v.number(`${name} must be a number`), v.finite(`${name} must be finite`), v.minValue(0, `${name} must be 0 or more`));
 const scope = v.picklist(["session", "user", "tool"], 'per must be "session", "user", "tool" or an array of them');
 
 const OptionsSchema = v.strictObject(
   {
     limit: v.pipe(amount("limit"), v.gtValue(0, "limit must be greater than 0")),
-    cost: v.optional(v.union([amount("cost"), v.record(v.string(), amount("each cost")), v.function()], "cost must be a number, an object of costs per tool, or a function of the call")),
+    cost: v.optional(
+      v.union(
+        [amount("cost"), v.record(v.string(), amount("each cost")), v.function()],
+        "cost must be a number, an object of costs per tool, or a function of the call",
+      ),
+    ),
     per: v.optional(v.union([scope, v.pipe(v.array(scope), v.nonEmpty("per must not be empty"))], 'per must be "session", "user", "tool" or an array of them')),
     periodMs: v.optional(v.pipe(v.number("periodMs must be a number"), v.finite("periodMs must be finite"), v.gtValue(0, "periodMs must be greater than 0"))),
-    tools: v.optional(v.pipe(v.array(v.string("each entry of tools must be a tool name (a string)"), "tools must be an array of tool names"), v.nonEmpty("tools must not be empty (leave it out to count every tool)"))),
+    tools: v.optional(
+      v.pipe(
+        v.array(v.string("each entry of tools must be a tool name (a string)"), "tools must be an array of tool names"),
+        v.nonEmpty("tools must not be empty (leave it out to count every tool)"),
+      ),
+    ),
     unit: v.optional(v.pipe(v.string("unit must be a string"), v.nonEmpty("unit must not be empty"))),
     onError: v.optional(v.picklist(["release", "commit"], 'onError must be "release" or "commit"')),
     onStoreError: v.optional(v.picklist(["block", "allow"], 'onStoreError must be "block" or "allow"')),
@@ -123,7 +132,10 @@ function storeFailure(error: unknown, onStoreError: "block" | "allow", log: Plug
     return undefined;
   }
   log.error(`the store failed, the call is blocked (onStoreError: "block"): ${reason}`);
-  return { action: "block" as const, message: "budget: the budget cannot be checked right now (its store is unreachable), so the call is blocked. Retry later." };
+  return {
+    action: "block" as const,
+    message: "budget: the budget cannot be checked right now (its store is unreachable), so the call is blocked. Retry later.",
+  };
 }
 
 function resolveOptions(input: unknown) {

@@ -134,7 +134,10 @@ describe("rate-limit", () => {
   });
 
   it("refunds a call gated by checkToolCall, blocked by another plugin, then handed to callTool", async () => {
-    const blocker = definePlugin({ name: "blocks-marked-calls", hooks: { pre_tool_call: (call) => (call.args["blockMe"] ? { action: "block", message: "marked" } : undefined) } });
+    const blocker = definePlugin({
+      name: "blocks-marked-calls",
+      hooks: { pre_tool_call: (call) => (call.args["blockMe"] ? { action: "block", message: "marked" } : undefined) },
+    });
     const testHost = await host({ max: 1 }, { plugins: [blocker] });
     const call = { id: "checked-2", name: "search", args: { blockMe: true } };
     expect((await testHost.host.checkToolCall(call)).plugin).toBe("blocks-marked-calls");
@@ -143,7 +146,16 @@ describe("rate-limit", () => {
   });
 
   it("a call that ran and failed keeps its slot: it reached the tool", async () => {
-    const testHost = await host({ max: 1 }, { tools: { fail: () => { throw new Error("tool broke"); } } });
+    const testHost = await host(
+      { max: 1 },
+      {
+        tools: {
+          fail: () => {
+            throw new Error("tool broke");
+          },
+        },
+      },
+    );
     expect((await testHost.call("fail")).result.status).toBe("error");
     expect((await testHost.call("fail")).result.blockedBy).toBe("rate-limit");
   });

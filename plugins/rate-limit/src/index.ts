@@ -22,9 +22,7 @@ export interface RateLimitOptions {
 const OptionsSchema = v.strictObject(
   {
     max: v.optional(v.pipe(v.number("max must be a number"), v.integer("max must be a whole number"), v.minValue(1, "max must be 1 or more"))),
-    windowMs: v.optional(
-      v.pipe(v.number("windowMs must be a number"), v.finite("windowMs must be finite"), v.gtValue(0, "windowMs must be greater than 0")),
-    ),
+    windowMs: v.optional(v.pipe(v.number("windowMs must be a number"), v.finite("windowMs must be finite"), v.gtValue(0, "windowMs must be greater than 0"))),
     tools: v.optional(
       v.pipe(
         v.array(v.string("each entry of tools must be a tool name (a string)"), "tools must be an array of tool names"),
@@ -92,7 +90,10 @@ function storeFailure(error: unknown, onStoreError: "block" | "allow", log: Plug
     return undefined;
   }
   log.error(`the store failed, the call is blocked (onStoreError: "block"): ${reason}`);
-  return { action: "block" as const, message: "rate limit: the limit cannot be checked right now (its store is unreachable), so the call is blocked. Retry later." };
+  return {
+    action: "block" as const,
+    message: "rate limit: the limit cannot be checked right now (its store is unreachable), so the call is blocked. Retry later.",
+  };
 }
 
 function resolveOptions(input: unknown) {

@@ -40,9 +40,11 @@ describe("withFileLock", () => {
   });
 
   it("releases the lock when the work throws", async () => {
-    await expect(withFileLock(lock, () => {
-      throw new Error("inside");
-    })).rejects.toThrow("inside");
+    await expect(
+      withFileLock(lock, () => {
+        throw new Error("inside");
+      }),
+    ).rejects.toThrow("inside");
     expect(existsSync(lock)).toBe(false);
   });
 });

@@ -41,21 +41,33 @@ export function createFileStore(dir: string): StoreBackend {
     label: `file:${dir}`,
     get: (namespace, key, now) => update(namespace, (held) => state.getValue(held, key, now), false),
     set: (namespace, key, json, ttlMs, now) =>
-      update(namespace, (held) => {
-        state.collect(held, now);
-        state.setValue(held, key, json, ttlMs, now);
-      }, true),
+      update(
+        namespace,
+        (held) => {
+          state.collect(held, now);
+          state.setValue(held, key, json, ttlMs, now);
+        },
+        true,
+      ),
     delete: (namespace, key) => update(namespace, (held) => state.deleteKey(held, key), true),
     increment: (namespace, key, amount, windowMs, now) =>
-      update(namespace, (held) => {
-        state.collect(held, now);
-        return state.increment(held, key, amount, windowMs, now);
-      }, true),
+      update(
+        namespace,
+        (held) => {
+          state.collect(held, now);
+          return state.increment(held, key, amount, windowMs, now);
+        },
+        true,
+      ),
     reserve: (namespace, key, request) =>
-      update(namespace, (held) => {
-        state.collect(held, request.now);
-        return state.reserve(held, key, request);
-      }, true),
+      update(
+        namespace,
+        (held) => {
+          state.collect(held, request.now);
+          return state.reserve(held, key, request);
+        },
+        true,
+      ),
     settle: (namespace, key, callId, settlement) => update(namespace, (held) => state.settle(held, key, callId, settlement), true),
     close: async () => {
       await Promise.all(queues.values());

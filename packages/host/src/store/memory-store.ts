@@ -5,8 +5,8 @@ import * as state from "./window-state.js";
 export function createMemoryStore(): StoreBackend {
   const namespaces = new Map<string, state.NamespaceState>();
   const of = (namespace: string) => {
-    let held = namespaces.get(namespace);
-    if (!held) namespaces.set(namespace, (held = state.emptyState()));
+    const held = namespaces.get(namespace) ?? state.emptyState();
+    namespaces.set(namespace, held);
     return held;
   };
   return {

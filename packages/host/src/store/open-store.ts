@@ -9,7 +9,7 @@ import { openRedisStore } from "./redis-store.js";
 export type StoreSetting = { kind: "memory" } | { kind: "file"; dir: string } | { kind: "redis"; url: string };
 
 /** Where `store: "file"` keeps its files, relative to the project root. */
-export const defaultFileStoreDir = ".toolgate/store";
+const defaultFileStoreDir = ".toolgate/store";
 
 /** `"memory"`, `"file"`, `"file:<dir>"` or a `redis://` / `rediss://` URL; `undefined` if it is none of them. */
 export function parseStoreSetting(value: string, baseDir: string): StoreSetting | undefined {

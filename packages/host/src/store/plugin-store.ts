@@ -82,7 +82,8 @@ function checkDuration(method: string, name: string, value: unknown): number | u
 
 function checkNow(method: string, value: unknown): number {
   if (value === undefined) return Date.now();
-  if (typeof value !== "number" || !Number.isFinite(value)) throw new TypeError(`api.store.${method}(): now must be a time in milliseconds (got ${describe(value)})`);
+  if (typeof value !== "number" || !Number.isFinite(value))
+    throw new TypeError(`api.store.${method}(): now must be a time in milliseconds (got ${describe(value)})`);
   return value;
 }
 

@@ -6,7 +6,16 @@ import { incrementScript, reserveScript, settleScript } from "./redis-scripts.js
 
 type ScriptCommands = {
   toolgateIncrement(zset: string, hash: string, now: number, windowMs: number, amount: number): Promise<string>;
-  toolgateReserve(zset: string, hash: string, now: number, windowMs: number, amount: number, limit: number, callId: string, eps: number): Promise<[number, string, number, string]>;
+  toolgateReserve(
+    zset: string,
+    hash: string,
+    now: number,
+    windowMs: number,
+    amount: number,
+    limit: number,
+    callId: string,
+    eps: number,
+  ): Promise<[number, string, number, string]>;
   toolgateSettle(zset: string, hash: string, callId: string, settlement: string): Promise<number>;
 };
 

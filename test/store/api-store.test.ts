@@ -34,7 +34,7 @@ afterEach(async () => {
 });
 
 /** A real host whose plugin "probe" hands out its `api.store`; a call with `reserve` reserves from its hook. */
-async function openProbe(store: string, extra: PluginEntry[] = []) {
+async function openProbe(store: string, extra: PluginEntry[] = [], cwd?: string) {
   let captured: PluginStore | undefined;
   const probe = (_: unknown, api: { store: PluginStore }) => {
     captured = api.store;
@@ -52,6 +52,7 @@ async function openProbe(store: string, extra: PluginEntry[] = []) {
     });
   };
   const host = await createHost({
+    ...(cwd === undefined ? {} : { cwd }),
     configFile: false,
     pluginsDir: false,
     logger: false,
@@ -162,6 +163,18 @@ describe("the store setting", () => {
       await store!.set("written", true);
       await host.close();
       expect(readdirSync(join(project, "var/state"))).toEqual(["writer.json"]);
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
+
+  it('store: "file" keeps one file per plugin in .toolgate/store under the project root', async () => {
+    const project = mkdtempSync(join(tmpdir(), "toolgate-store-default-"));
+    try {
+      const { store, host } = await openProbe("file", [], project);
+      await store.set("k", 1);
+      await host.close();
+      expect(readdirSync(join(project, ".toolgate/store"))).toEqual(["probe.json"]);
     } finally {
       rmSync(project, { recursive: true, force: true });
     }

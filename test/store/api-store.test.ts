@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHost, type Host, type PluginEntry } from "@toolgate/host";
@@ -34,7 +34,7 @@ afterEach(async () => {
 });
 
 /** A real host whose plugin "probe" hands out its `api.store`; a call with `reserve` reserves from its hook. */
-async function openProbe(store: string, extra: PluginEntry[] = [], cwd?: string) {
+async function openProbe(store: string, extra: PluginEntry[] = [], cwd?: string, more: { hookTimeoutMs?: number } = {}) {
   let captured: PluginStore | undefined;
   const probe = (_: unknown, api: { store: PluginStore }) => {
     captured = api.store;
@@ -53,6 +53,7 @@ async function openProbe(store: string, extra: PluginEntry[] = [], cwd?: string)
   };
   const host = await createHost({
     ...(cwd === undefined ? {} : { cwd }),
+    ...more,
     configFile: false,
     pluginsDir: false,
     logger: false,
@@ -140,6 +141,22 @@ describe.each(backends)("api.store on %s", (_, setting) => {
     expect(() => store.reserve("k", -1, "id", { limit: 1 })).toThrow("api.store.reserve(): amount must be a finite number, 0 or more (got -1)");
     expect(() => store.reserve("k", 1, "", { limit: 1 })).toThrow('api.store.reserve("k"): callId must be a non-empty string');
     expect(() => store.increment("k", { windowMs: 0 })).toThrow("api.store.increment(): windowMs must be a number of milliseconds greater than 0 (got 0)");
+  });
+});
+
+describe("settlement", () => {
+  it("a reservation that lands after its hook timed out is released, not left counted", async () => {
+    const stateDir = join(dir, `slow-${randomUUID()}`);
+    const lock = join(stateDir, "probe.json.lock");
+    mkdirSync(stateDir, { recursive: true });
+    writeFileSync(lock, `${process.pid} held-by-the-test`); // a live holder: the reservation waits
+    const { host, store } = await openProbe(`file:${stateDir}`, [], undefined, { hookTimeoutMs: 200 });
+    const late = await host.callTool({ id: "late", name: "work", args: { key: "k" } });
+    expect(late.status).toBe("blocked"); // timed out, fail closed
+    rmSync(lock);
+    await store.get("k"); // queued behind the late reservation: it has landed once this answers
+    const next = await host.callTool({ id: "next", name: "work", args: { key: "k" } });
+    expect(next.status).toBe("ok");
   });
 });
 

@@ -55,9 +55,14 @@ export function createPluginStore(plugin: () => string, backend: StoreBackend, l
       const onError = options.onError ?? "release";
       if (onError !== "release" && onError !== "commit") throw new TypeError(`api.store.reserve("${key}"): onError must be "release" or "commit"`);
       return guarded("reserve", async (namespace) => {
-        const reservation = await backend.reserve(namespace, key, { amount, callId, limit, windowMs, now });
-        if (reservation.ok) ledger.hold(callId, { namespace, key, onError });
-        return reservation;
+        const landed = ledger.reserving(callId);
+        let reservation: Reservation | undefined;
+        try {
+          reservation = await backend.reserve(namespace, key, { amount, callId, limit, windowMs, now });
+          return reservation;
+        } finally {
+          landed(reservation?.ok ? { namespace, key, onError } : undefined);
+        }
       });
     },
   };

@@ -197,6 +197,17 @@ describe("the store setting", () => {
     }
   });
 
+  it("never prints a Redis password: the URL is shown with it masked", async () => {
+    const lines: string[] = [];
+    const record = (message: string) => lines.push(message);
+    const logger = { debug: record, info: record, warn: record, error: record };
+    // Port 1 on loopback: nothing listens, so the connection is refused at once.
+    const host = await createHost({ configFile: false, pluginsDir: false, logger, store: "redis://:hunter2@127.0.0.1:1/0" });
+    await host.close();
+    expect(lines.join("\n")).not.toContain("hunter2");
+    expect(lines.some((line) => line.startsWith("store redis://:***@127.0.0.1:1/0 is unreachable ("))).toBe(true);
+  });
+
   it("a store operation that fails rejects with STORE_UNAVAILABLE naming the plugin and the store", async () => {
     const blockedDir = join(dir, "not-a-dir");
     writeFileSync(blockedDir, "a file where the store's folder should be");

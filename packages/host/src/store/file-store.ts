@@ -37,37 +37,24 @@ export function createFileStore(dir: string): StoreBackend {
     return next;
   }
 
+  // Every write also drops what has expired in the file, so it does not grow with keys nobody uses.
+  const writing = <T>(namespace: string, now: number, change: (held: state.NamespaceState) => T) =>
+    update(
+      namespace,
+      (held) => {
+        state.collect(held, now);
+        return change(held);
+      },
+      true,
+    );
+
   return {
     label: `file:${dir}`,
     get: (namespace, key, now) => update(namespace, (held) => state.getValue(held, key, now), false),
-    set: (namespace, key, json, ttlMs, now) =>
-      update(
-        namespace,
-        (held) => {
-          state.collect(held, now);
-          state.setValue(held, key, json, ttlMs, now);
-        },
-        true,
-      ),
+    set: (namespace, key, json, ttlMs, now) => writing(namespace, now, (held) => state.setValue(held, key, json, ttlMs, now)),
     delete: (namespace, key) => update(namespace, (held) => state.deleteKey(held, key), true),
-    increment: (namespace, key, amount, windowMs, now) =>
-      update(
-        namespace,
-        (held) => {
-          state.collect(held, now);
-          return state.increment(held, key, amount, windowMs, now);
-        },
-        true,
-      ),
-    reserve: (namespace, key, request) =>
-      update(
-        namespace,
-        (held) => {
-          state.collect(held, request.now);
-          return state.reserve(held, key, request);
-        },
-        true,
-      ),
+    increment: (namespace, key, amount, windowMs, now) => writing(namespace, now, (held) => state.increment(held, key, amount, windowMs, now)),
+    reserve: (namespace, key, request) => writing(namespace, request.now, (held) => state.reserve(held, key, request)),
     settle: (namespace, key, callId, settlement) => update(namespace, (held) => state.settle(held, key, callId, settlement), true),
     close: async () => {
       await Promise.all(queues.values());

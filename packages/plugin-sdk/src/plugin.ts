@@ -1,6 +1,7 @@
 import type { PluginLogger, PluginOptions, SessionInfo, ToolContext } from "./context.js";
 import type { HostEventName, HostEvents } from "./events.js";
 import type { Hooks } from "./hooks.js";
+import type { PluginStore } from "./store.js";
 import type { ToolArgs, ToolKind } from "./tool-call.js";
 
 type MaybePromise<T> = T | Promise<T>;
@@ -38,6 +39,11 @@ export interface PluginApi {
   readonly cwd: string;
   readonly session: SessionInfo;
   readonly log: PluginLogger;
+  /**
+   * State shared across processes and machines, namespaced to this plugin; the backend is the host's
+   * `store` setting (memory by default).
+   */
+  readonly store: PluginStore;
   /**
    * Subscribes to a host event (observe only; a listener cannot change a decision). Listeners go live
    * once the plugin has validated and registered, and are dropped if it fails to load.

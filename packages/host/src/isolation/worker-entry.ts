@@ -12,6 +12,9 @@ import { validatePlugin, type PluginSnapshot } from "../validation/validate-plug
 import { HookDeadlines } from "../gate/hook-deadlines.js";
 import { storeOperations, type HostEventMessage, type HostMessage, type HostRequest, type LogLevel, type PluginDescription, type StoreAnswer, type StoreOperation, type ToolDescription, type WorkerBoot, type WorkerMessage } from "./protocol.js";
 
+// What plugin code prints goes where the host's logs go: the host's stdout may carry a protocol (hook, mcp-proxy).
+process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+
 const boot = workerData as WorkerBoot;
 const port = parentPort!;
 // The host terminates this thread instead of signalling it, so a hook's signal never fires in here.

@@ -10,7 +10,7 @@ export {
 } from "./options.js";
 export type { CallToolOptions } from "./execution/call-tool.js";
 export type { CallToolsOptions } from "./execution/call-tools.js";
-export { mcpTools, type McpClientLike, type McpToolsOptions } from "./adapters/mcp-tools.js";
+export { mcpTools, type McpCallToolResult, type McpClientLike, type McpToolsOptions } from "./adapters/mcp-tools.js";
 export { errorCodes, isToolgateError, ToolgateError, type ErrorCode } from "./errors.js";
 export type { HostEmitter } from "./events.js";
 export type { HostLogger } from "./logger.js";

@@ -1,0 +1,64 @@
+import type { Command } from "commander";
+import { CliError, exitCodes } from "../cli-error.js";
+import { resolveCwd, stderrLogger } from "../open-host.js";
+import { hostVersion } from "../versions.js";
+
+interface McpProxyCommandOptions {
+  cwd?: string;
+  url?: string;
+}
+
+const helpText = `
+Runs an MCP server on stdio that forwards everything to the real server and puts every tools/call
+through the project's plugins first (as a call of kind "mcp"):
+
+  toolgate mcp-proxy [--cwd DIR] -- <server command...>   spawn the real server, talk to it over stdio
+  toolgate mcp-proxy [--cwd DIR] --url <endpoint>         connect to it over Streamable HTTP
+
+A blocked call returns a tool result with isError: true and the plugin's reason; the server never sees
+it. Allowed calls, resources, prompts, notifications, progress and cancellation pass through unchanged.
+stdout carries only MCP messages: logs, warnings and plugin output go to stderr.
+If a plugin or the config fails to load, the proxy still starts and denies every tool call with the cause.
+
+Exit codes: 0 the client disconnected, 1 the upstream could not start or went away,
+2 bad usage (no server or both --url and a command, --cwd not a folder).`;
+
+export function registerMcpProxyCommand(program: Command): void {
+  program
+    .command("mcp-proxy")
+    .description("an MCP server in front of another one: every tools/call passes the gate")
+    .option("--cwd <dir>", "the project folder (plugins/, toolgate.config.*, node_modules)")
+    .option("--url <endpoint>", "the upstream's Streamable HTTP endpoint, instead of a command")
+    .argument("[command...]", "the upstream server's command and arguments, after --")
+    .addHelpText("after", helpText)
+    .action(async (command: string[], options: McpProxyCommandOptions) => {
+      const target = upstreamTarget(command, options.url);
+      const cwd = resolveCwd(options.cwd);
+      // Loaded here, not at the top: the MCP SDK is for this command only, the others do not pay for it.
+      const { runMcpProxy, UpstreamStartError } = await import("../../mcp-proxy/run-mcp-proxy.js");
+      try {
+        const code = await runMcpProxy({ cwd, target, logger: stderrLogger, version: hostVersion() });
+        // The client or the upstream is gone; stdin or an HTTP agent may still hold the loop open.
+        process.exit(code);
+      } catch (error) {
+        if (error instanceof UpstreamStartError) throw new CliError(error.message, exitCodes.failure);
+        throw error;
+      }
+    });
+}
+
+function upstreamTarget(command: string[], url: string | undefined) {
+  if (url !== undefined && command.length > 0) throw new CliError("mcp-proxy takes either --url or a server command, not both", exitCodes.usage);
+  if (url !== undefined) return { url: parseUrl(url) };
+  const [executable, ...args] = command;
+  if (executable === undefined) throw new CliError("mcp-proxy needs the upstream server: -- <command...> or --url <endpoint>", exitCodes.usage);
+  return { command: executable, args };
+}
+
+function parseUrl(url: string): URL {
+  try {
+    return new URL(url);
+  } catch {
+    throw new CliError(`--url ${url} is not a URL`, exitCodes.usage);
+  }
+}

@@ -45,9 +45,15 @@ export interface RawRun {
 
 /**
  * The proxy as a bare child process fed raw JSON-RPC lines: for what an SDK client hides (every byte on
- * stdout, the exit code). `after` runs once the initialize response has arrived, with a line writer.
+ * stdout, the exit code). `after` runs once the initialize response has arrived, with a line writer;
+ * stdin is closed (the client disconnects) once `endAfterResponses` more lines have come back.
  */
-export function runProxyRaw(cwd: string, upstream: readonly string[], after: (send: (message: object) => void, end: () => void) => void): Promise<RawRun> {
+export function runProxyRaw(
+  cwd: string,
+  upstream: readonly string[],
+  after: (send: (message: object) => void) => void,
+  endAfterResponses = Number.POSITIVE_INFINITY,
+): Promise<RawRun> {
   const { command, args } = proxyCommandLine(cwd, upstream);
   const child = spawn(command, args, { env: { ...process.env, NO_COLOR: "1" } });
   const send = (message: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
@@ -59,8 +65,9 @@ export function runProxyRaw(cwd: string, upstream: readonly string[], after: (se
     if (!initialized && stdout.includes('"id":0')) {
       initialized = true;
       send({ method: "notifications/initialized" });
-      after(send, () => child.stdin.end());
+      after(send);
     }
+    if (stdout.trim().split("\n").length > endAfterResponses) child.stdin.end();
   });
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   send({ id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });

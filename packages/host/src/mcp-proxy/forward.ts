@@ -25,13 +25,19 @@ const noTimeout = 2 ** 31 - 1;
 export async function forwardRequest(upstream: Client, method: string, params: RequestParams | undefined, extra: DownstreamExtra): Promise<Result> {
   const { progressToken, params: sent } = takeProgressToken(params);
   const options: RequestOptions = { signal: extra.signal, timeout: noTimeout, resetTimeoutOnProgress: true };
+  // Progress is relayed in order, and all of it before the response: a client drops progress that
+  // arrives after the result.
+  let relayed = Promise.resolve();
   if (progressToken !== undefined) {
     options.onprogress = (progress) => {
-      void extra.sendNotification({ method: "notifications/progress", params: { ...progress, progressToken } }).catch(() => {});
+      const notification = { method: "notifications/progress" as const, params: { ...progress, progressToken } };
+      relayed = relayed.then(() => extra.sendNotification(notification)).catch(() => {});
     };
   }
   try {
-    return await upstream.request(sent === undefined ? { method } : { method, params: sent }, ResultSchema, options);
+    const result = await upstream.request(sent === undefined ? { method } : { method, params: sent }, ResultSchema, options);
+    await relayed;
+    return result;
   } catch (error) {
     throw asPassThroughError(error);
   }

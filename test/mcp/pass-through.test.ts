@@ -1,0 +1,167 @@
+import { LoggingMessageNotificationSchema, ToolListChangedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTempProject, type TempProject } from "../helpers/temp-project.js";
+import { connectStdio, connectThroughProxy, echoServerPath, runProxyRaw, type Connection } from "./proxy-harness.js";
+
+const policySource = `
+export default {
+  name: "echo-policy",
+  hooks: {
+    pre_tool_call(call) {
+      console.log("echo-policy saw", call.name);
+      if (String(call.args.text ?? "").includes("forbidden")) return { action: "block", message: "no forbidden echoes" };
+    },
+  },
+};
+`;
+
+let project: TempProject;
+let scratch: string;
+let proxied: Connection;
+let direct: Connection;
+
+beforeAll(async () => {
+  project = createTempProject({ "plugins/echo-policy.mjs": policySource });
+  scratch = mkdtempSync(join(tmpdir(), "toolgate-echo-"));
+  [proxied, direct] = await Promise.all([
+    connectThroughProxy(project.dir, ["--", process.execPath, echoServerPath]),
+    connectStdio(process.execPath, [echoServerPath]),
+  ]);
+});
+
+afterAll(async () => {
+  await Promise.all([proxied?.close(), direct?.close()]);
+  project?.remove();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe("what passes through toolgate mcp-proxy untouched", () => {
+  it("initialize: the server's name, version, capabilities and instructions", () => {
+    expect(proxied.client.getServerVersion()).toEqual({ name: "echo-server", version: "1.2.3" });
+    expect(proxied.client.getServerCapabilities()).toEqual(direct.client.getServerCapabilities());
+    expect(proxied.client.getInstructions()).toBe("echoes things");
+  });
+
+  it("an allowed call's result: images, structuredContent and _meta as the server sent them", async () => {
+    const viaProxy = await proxied.client.callTool({ name: "echo", arguments: { text: "hi" } });
+    expect(viaProxy).toEqual(await direct.client.callTool({ name: "echo", arguments: { text: "hi" } }));
+    expect(viaProxy).toMatchObject({ structuredContent: { echoed: "hi" }, _meta: { "example.com/served-by": "echo-server" } });
+    expect(viaProxy.content).toContainEqual({ type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" });
+  });
+
+  it("a tool's own isError result", async () => {
+    const viaProxy = await proxied.client.callTool({ name: "fail", arguments: {} });
+    expect(viaProxy).toEqual({ content: [{ type: "text", text: "it failed" }], isError: true });
+  });
+
+  it("a blocked call is a tool result with isError and the reason, not a protocol error", async () => {
+    const result = (await proxied.client.callTool({ name: "echo", arguments: { text: "forbidden words" } })) as CallToolResult;
+    expect(result).toEqual({ content: [{ type: "text", text: expect.stringContaining("no forbidden echoes") }], isError: true });
+  });
+
+  it("an unknown tool: the server's own JSON-RPC error, message unchanged", async () => {
+    const viaProxy = await proxied.client.callTool({ name: "nope", arguments: {} }).catch((error: Error) => error);
+    const viaDirect = await direct.client.callTool({ name: "nope", arguments: {} }).catch((error: Error) => error);
+    expect(viaProxy).toEqual(viaDirect);
+  });
+
+  it("progress notifications reach the client under its own token", async () => {
+    const seen: number[] = [];
+    const result = await proxied.client.callTool({ name: "count", arguments: { to: 3 } }, undefined, { onprogress: (progress) => seen.push(progress.progress) });
+    expect(result.content).toEqual([{ type: "text", text: "counted to 3" }]);
+    expect(seen).toEqual([1, 2, 3]);
+    const seenDirect: number[] = [];
+    await direct.client.callTool({ name: "count", arguments: { to: 3 } }, undefined, { onprogress: (progress) => seenDirect.push(progress.progress) });
+    expect(seenDirect).toEqual(seen);
+  });
+
+  it("cancellation reaches the server", async () => {
+    const marker = join(scratch, "cancelled");
+    const controller = new AbortController();
+    const pending = proxied.client.callTool({ name: "wait", arguments: { marker } }, undefined, { signal: controller.signal });
+    setTimeout(() => controller.abort("the user gave up"), 200);
+    await expect(pending).rejects.toThrow();
+    await expect.poll(() => existsSync(marker), { timeout: 5000 }).toBe(true);
+    expect(readFileSync(marker, "utf8")).toBe("cancelled");
+  });
+
+  it("server notifications: log messages and tools/list_changed", async () => {
+    const logged: unknown[] = [];
+    let listChanged = 0;
+    proxied.client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => void logged.push(notification.params.data));
+    proxied.client.setNotificationHandler(ToolListChangedNotificationSchema, () => void listChanged++);
+    await proxied.client.callTool({ name: "announce", arguments: {} });
+    await expect.poll(() => listChanged).toBe(1);
+    expect(logged).toEqual(["announced"]);
+  });
+
+  it("logging/setLevel, resources and prompts", async () => {
+    expect(await proxied.client.setLoggingLevel("warning")).toEqual({});
+    expect(await proxied.client.listResources()).toEqual(await direct.client.listResources());
+    expect(await proxied.client.readResource({ uri: "echo://greeting" })).toEqual(await direct.client.readResource({ uri: "echo://greeting" }));
+    expect(await proxied.client.listPrompts()).toEqual(await direct.client.listPrompts());
+    expect(await proxied.client.getPrompt({ name: "greet", arguments: { name: "Ada" } })).toEqual(
+      await direct.client.getPrompt({ name: "greet", arguments: { name: "Ada" } }),
+    );
+  });
+});
+
+describe("the proxy process", () => {
+  it("stdout carries only JSON-RPC, even with a plugin that logs on every call", async () => {
+    const run = await runProxyRaw(
+      project.dir,
+      ["--", process.execPath, echoServerPath],
+      (send) => {
+        send({ id: 1, method: "tools/call", params: { name: "echo", arguments: { text: "hi" } } });
+        send({ id: 2, method: "tools/call", params: { name: "echo", arguments: { text: "forbidden" } } });
+      },
+      2,
+    );
+    const lines = run.stdout.trim().split("\n");
+    for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: "2.0" });
+    expect(lines.map((line) => JSON.parse(line).id).sort()).toEqual([0, 1, 2]);
+    expect(run.stderr).toContain("echo-policy saw echo");
+    expect(run.code).toBe(0);
+  });
+
+  it("exits non-zero and says so on stderr when the upstream dies", async () => {
+    const run = await runProxyRaw(project.dir, ["--", process.execPath, echoServerPath], (send) => {
+      send({ id: 1, method: "tools/call", params: { name: "exit", arguments: {} } });
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/upstream MCP server .*echo-server\.mjs.* closed the connection/);
+  });
+
+  it("a plugin that fails to load: the proxy still serves, and denies every tool call with the cause", async () => {
+    const broken = createTempProject({ "plugins/broken.mjs": "export default { name: 'broken', hooks: { pre_tool_call( } };" });
+    const connection = await connectThroughProxy(broken.dir, ["--", process.execPath, echoServerPath]);
+    try {
+      expect((await connection.client.listTools()).tools.map((tool) => tool.name)).toContain("echo");
+      const result = (await connection.client.callTool({ name: "echo", arguments: { text: "hi" } })) as CallToolResult;
+      expect(result.isError).toBe(true);
+      expect(result.content[0]).toMatchObject({ text: expect.stringMatching(/denies every tool call: a plugin failed to load: .*broken\.mjs/) });
+      expect(connection.stderr()).toContain("every tool call will be denied");
+    } finally {
+      await connection.close();
+      broken.remove();
+    }
+  });
+
+  it("bad usage: no upstream, or both --url and a command", async () => {
+    const none = await runProxyRaw(project.dir, [], () => {});
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain("needs the upstream server");
+    expect(none.stdout).toBe("");
+    const both = await runProxyRaw(project.dir, ["--url", "http://127.0.0.1:1/mcp", "--", "node"], () => {});
+    expect(both.code).toBe(2);
+  });
+
+  it("an upstream that cannot start is reported and exits 1", async () => {
+    const run = await runProxyRaw(project.dir, ["--", join(scratch, "no-such-server")], () => {});
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("could not connect to the upstream MCP server");
+  });
+});

@@ -7,8 +7,8 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { formatMs, markdownTable } from "./table.js";
@@ -25,14 +25,31 @@ const passPlugin = `export default { name: "pass", hooks: { pre_tool_call(call) 
 interface Lineup {
   name: string;
   client: Client;
+  /** The process the client talks to: the server itself, or the proxy (not counting its upstream). */
+  pid: number | null;
   /** Per-call times in ms. */
   times: number[];
 }
 
 async function connect(name: string, command: string, args: string[]): Promise<Lineup> {
   const client = new Client({ name: "bench", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command, args, stderr: "inherit" }));
-  return { name, client, times: [] };
+  const transport = new StdioClientTransport({ command, args, stderr: "inherit" });
+  await client.connect(transport);
+  return { name, client, pid: transport.pid, times: [] };
+}
+
+/**
+ * CPU time (user + system) a process has used, in ms, from /proc (Linux; undefined elsewhere). Unlike
+ * latency it hardly moves when other processes load the machine. Assumes 100 clock ticks per second.
+ */
+function cpuMs(pid: number | null): number | undefined {
+  if (pid === null) return undefined;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
 }
 
 function proxyArgs(cwd: string): string[] {
@@ -67,19 +84,26 @@ async function main(): Promise<void> {
     await connect("mcp-proxy, no plugin", process.execPath, proxyArgs(empty)),
     await connect("mcp-proxy, 1 plugin", process.execPath, proxyArgs(withPlugin)),
   ];
+  const cpu: (number | undefined)[] = [];
   try {
     for (let round = 0; round < warmup + calls; round++) {
+      if (round === warmup) cpu.push(...lineups.map(({ pid }) => cpuMs(pid)));
       for (let step = 0; step < lineups.length; step++) await timeCall(lineups[(step + round) % lineups.length]!, round >= warmup);
     }
+    lineups.forEach(({ pid }, index) => {
+      const before = cpu[index];
+      const after = cpuMs(pid);
+      cpu[index] = before === undefined || after === undefined ? undefined : ((after - before) * 1000) / calls;
+    });
   } finally {
     await Promise.all(lineups.map(({ client }) => client.close()));
     rmSync(empty, { recursive: true, force: true });
     rmSync(withPlugin, { recursive: true, force: true });
   }
-  printTable(lineups, calls);
+  printTable(lineups, cpu, calls);
 }
 
-function printTable(lineups: readonly Lineup[], calls: number): void {
+function printTable(lineups: readonly Lineup[], cpuUsPerCall: readonly (number | undefined)[], calls: number): void {
   const stats = lineups.map(({ name, times }) => {
     const sorted = [...times].sort((a, b) => a - b);
     return { name, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99) };
@@ -91,9 +115,12 @@ function printTable(lineups: readonly Lineup[], calls: number): void {
     formatMs(p99),
     index === 0 ? "" : formatMs(p50 - direct.p50),
     index === 0 ? "" : formatMs(p99 - direct.p99),
+    cpuUsPerCall[index] === undefined ? "n/a" : cpuUsPerCall[index]!.toFixed(0),
   ]);
   console.log(`\ntools/call latency, ${calls} sequential calls per connection (ms; target: ≤ 0.30 ms added at p99)\n`);
-  console.log(markdownTable(["connection", "p50", "p99", "added p50", "added p99"], rows, (column) => column > 0));
+  console.log(markdownTable(["connection", "p50", "p99", "added p50", "added p99", "CPU µs/call"], rows, (column) => column > 0));
+  console.log("\nCPU µs/call: the process the client talks to (the echo server directly, or the proxy without its upstream).");
+  console.log(`load average while measuring: ${loadavg().map((load) => load.toFixed(1)).join(" ")} on ${availableParallelism()} cores`);
 }
 
 await main();

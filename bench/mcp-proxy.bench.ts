@@ -120,7 +120,11 @@ function printTable(lineups: readonly Lineup[], cpuUsPerCall: readonly (number |
   console.log(`\ntools/call latency, ${calls} sequential calls per connection (ms; target: ≤ 0.30 ms added at p99)\n`);
   console.log(markdownTable(["connection", "p50", "p99", "added p50", "added p99", "CPU µs/call"], rows, (column) => column > 0));
   console.log("\nCPU µs/call: the process the client talks to (the echo server directly, or the proxy without its upstream).");
-  console.log(`load average while measuring: ${loadavg().map((load) => load.toFixed(1)).join(" ")} on ${availableParallelism()} cores`);
+  console.log(
+    `load average while measuring: ${loadavg()
+      .map((load) => load.toFixed(1))
+      .join(" ")} on ${availableParallelism()} cores`,
+  );
 }
 
 await main();

@@ -46,7 +46,7 @@ beforeAll(async () => {
   project = createTempProject({ "plugins/no-deletes.mjs": policySource });
   http = createServer(async (request, response) => {
     const server = createUpstream();
-    const transport = new StreamableHTTPServerTransport({}) // no sessionIdGenerator: stateless;
+    const transport = new StreamableHTTPServerTransport({}); // no sessionIdGenerator: stateless;
     response.on("close", () => void Promise.all([transport.close(), server.close()]));
     await server.connect(transport);
     await transport.handleRequest(request, response);

@@ -46,8 +46,10 @@ afterAll(() => {
 });
 
 /** `mcp-inspector --cli --config mcp.json --server files <inspector args>`; its JSON answer from stdout. */
-async function inspect(args: string[]): Promise<any> {
-  const { stdout } = await run(process.execPath, [inspectorCli, "--cli", "--config", configPath, "--server", "files", ...args], { env: { ...process.env, NO_COLOR: "1" } });
+async function inspect(args: string[]): Promise<Record<string, unknown>> {
+  const { stdout } = await run(process.execPath, [inspectorCli, "--cli", "--config", configPath, "--server", "files", ...args], {
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   return JSON.parse(stdout.slice(stdout.indexOf("{")));
 }
 
@@ -55,8 +57,7 @@ describe("the MCP Inspector CLI through toolgate mcp-proxy", () => {
   it("tools/call write_file is blocked: isError with the plugin's reason, and the file is not written", async () => {
     const target = join(dataDir, "written.txt");
     const result = await inspect(["--method", "tools/call", "--tool-name", "write_file", "--tool-arg", `path=${target}`, "--tool-arg", "content=x"]);
-    expect(result.isError).toBe(true);
-    expect(result.content[0].text).toContain("this project is read-only for agents");
+    expect(result).toEqual({ content: [{ type: "text", text: expect.stringContaining("this project is read-only for agents") }], isError: true });
     expect(existsSync(target)).toBe(false);
   });
 

@@ -8,7 +8,10 @@ import { z } from "zod";
 async function connectedClient(): Promise<Client> {
   const server = new McpServer({ name: "pictures", version: "1.0.0" });
   server.registerTool("draw", { inputSchema: { what: z.string() } }, async ({ what }) => ({
-    content: [{ type: "text", text: `a ${what}` }, { type: "image", data: "R0lGODlh", mimeType: "image/gif" }],
+    content: [
+      { type: "text", text: `a ${what}` },
+      { type: "image", data: "R0lGODlh", mimeType: "image/gif" },
+    ],
     structuredContent: { drawn: what },
     _meta: { "example.com/seed": 42 },
   }));

@@ -70,7 +70,9 @@ describe("what passes through toolgate mcp-proxy untouched", () => {
 
   it("progress notifications reach the client under its own token", async () => {
     const seen: number[] = [];
-    const result = await proxied.client.callTool({ name: "count", arguments: { to: 3 } }, undefined, { onprogress: (progress) => seen.push(progress.progress) });
+    const result = await proxied.client.callTool({ name: "count", arguments: { to: 3 } }, undefined, {
+      onprogress: (progress) => seen.push(progress.progress),
+    });
     expect(result.content).toEqual([{ type: "text", text: "counted to 3" }]);
     expect(seen).toEqual([1, 2, 3]);
     const seenDirect: number[] = [];

@@ -1,13 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { RequestHandlerExtra, RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import {
-  McpError,
-  ResultSchema,
-  type JSONRPCRequest,
-  type Result,
-  type ServerNotification,
-  type ServerRequest,
-} from "@modelcontextprotocol/sdk/types.js";
+import { McpError, ResultSchema, type JSONRPCRequest, type Result, type ServerNotification, type ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 
 /** What the SDK hands a server-side request handler: the downstream request's signal, id and notifier. */
 export type DownstreamExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;

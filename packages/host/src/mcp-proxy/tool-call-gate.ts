@@ -67,7 +67,8 @@ export function createToolCallGate(upstream: Client): ToolCallGate {
     const verdict = await policy.host.checkToolCall(call);
     if (verdict.action === "allow") return forward(exchange, verdict.args);
     const by = verdict.plugin === undefined ? "the tool gate" : `plugin "${verdict.plugin}"`;
-    const reason = verdict.action === "ask" ? `${verdict.message ?? "approval needed"} (needs approval, and the MCP proxy has no approver)` : (verdict.message ?? "blocked");
+    const reason =
+      verdict.action === "ask" ? `${verdict.message ?? "approval needed"} (needs approval, and the MCP proxy has no approver)` : (verdict.message ?? "blocked");
     return denied(`Tool call blocked by ${by}: ${reason}`);
   }
 

@@ -1,4 +1,10 @@
-import { LoggingMessageNotificationSchema, ToolListChangedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ErrorCode,
+  LoggingMessageNotificationSchema,
+  ResultSchema,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+} from "@modelcontextprotocol/sdk/types.js";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -66,6 +72,14 @@ describe("what passes through toolgate mcp-proxy untouched", () => {
     const viaProxy = await proxied.client.callTool({ name: "nope", arguments: {} }).catch((error: Error) => error);
     const viaDirect = await direct.client.callTool({ name: "nope", arguments: {} }).catch((error: Error) => error);
     expect(viaProxy).toEqual(viaDirect);
+  });
+
+  it("a malformed tools/call: no name is an InvalidParams error; arguments that are not an object are denied", async () => {
+    await expect(proxied.client.request({ method: "tools/call", params: { arguments: {} } }, ResultSchema)).rejects.toMatchObject({
+      code: ErrorCode.InvalidParams,
+    });
+    const result = await proxied.client.request({ method: "tools/call", params: { name: "echo", arguments: ["hi"] } } as never, ResultSchema);
+    expect(result).toEqual({ content: [{ type: "text", text: expect.stringContaining("so it is denied") }], isError: true });
   });
 
   it("progress notifications reach the client under its own token", async () => {

@@ -14,6 +14,7 @@ export const errorCodes = {
   HOOK_FAILED: "a hook threw or rejected",
   HOOK_TIMEOUT: "a hook ran past its timeout",
   HOOK_ABORTED: "a hook was cut short by host.close()",
+  MCP_UPSTREAM_FAILED: "mcp-proxy could not start or reach the upstream MCP server",
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;

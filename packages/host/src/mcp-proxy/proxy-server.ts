@@ -31,7 +31,7 @@ export function createProxyServer({ upstream, gate, policy, logger }: ProxyServe
   server.fallbackRequestHandler = async (request, extra) => {
     switch (request.method) {
       case "tools/call":
-        return gate.call(policy, request.params as CallToolRequest["params"], extra);
+        return gate.call(policy, request.params as CallToolRequest["params"] | undefined, extra);
       case "tools/list":
         return listVisibleTools(upstream, policy, request.params, extra);
       default:

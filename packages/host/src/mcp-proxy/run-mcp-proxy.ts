@@ -1,7 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import { describeThrown } from "../errors.js";
+import { describeThrown, ToolgateError } from "../errors.js";
 import type { HostLogger } from "../logger.js";
 import { openPolicy } from "./policy.js";
 import { reserveStdoutForProtocol } from "./protocol-stdout.js";
@@ -18,14 +18,10 @@ export interface McpProxyOptions {
   version: string;
 }
 
-/** Why the proxy could not start: the upstream did not come up. */
-export class UpstreamStartError extends Error {
-  override readonly name = "UpstreamStartError";
-}
-
 /**
  * Serves MCP on stdio in front of the upstream until either side goes away, and resolves with the exit
- * code: 0 when the client disconnects, 1 when the upstream dies or the client's stream breaks.
+ * code: 0 when the client disconnects, 1 when the upstream dies or the client's stream breaks. Rejects
+ * with `MCP_UPSTREAM_FAILED` when the upstream cannot be started or reached.
  */
 export async function runMcpProxy(options: McpProxyOptions): Promise<number> {
   const { logger } = options;
@@ -56,7 +52,7 @@ async function connect(target: UpstreamTarget, version: string, name: string): P
   try {
     return await connectUpstream(target, { name: "toolgate-mcp-proxy", version });
   } catch (error) {
-    throw new UpstreamStartError(`could not connect to the upstream MCP server (${name}): ${describeThrown(error)}`);
+    throw new ToolgateError("MCP_UPSTREAM_FAILED", `could not connect to the upstream MCP server (${name}): ${describeThrown(error)}`, { cause: error });
   }
 }
 

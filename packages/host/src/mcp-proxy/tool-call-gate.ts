@@ -1,5 +1,5 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { CallToolRequest, Result } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, McpError, type CallToolRequest, type Result } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolCall, ToolDefinition } from "@toolgate/plugin-sdk";
 import { mcpToolDefinition, mcpToolOutput, type McpToolInfo } from "../adapters/mcp-tools.js";
 import { describeThrown } from "../errors.js";
@@ -24,7 +24,8 @@ interface Exchange {
 export interface ToolCallGate {
   /** Host tools for the upstream's tools (pass them to `createHost`). */
   hostTools(tools: readonly McpToolInfo[]): Record<string, ToolDefinition>;
-  call(policy: Policy, params: CallParams, extra: DownstreamExtra): Promise<Result>;
+  /** `params` as the client sent them, unchecked: the SDK's own tools/call validation does not run here. */
+  call(policy: Policy, params: CallParams | undefined, extra: DownstreamExtra): Promise<Result>;
 }
 
 export function createToolCallGate(upstream: Client): ToolCallGate {
@@ -83,6 +84,7 @@ export function createToolCallGate(upstream: Client): ToolCallGate {
     },
 
     async call(policy, params, extra) {
+      if (params === undefined || typeof params.name !== "string") throw new McpError(ErrorCode.InvalidParams, "tools/call needs params.name, the tool's name");
       if (!policy.ok) return denied(`toolgate denies every tool call: ${policy.reason}`);
       const call: ToolCall = { id: `mcp-${++sequence}`, name: params.name, args: params.arguments ?? {}, kind: "mcp" };
       const exchange: Exchange = { params, extra };

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { isToolgateError } from "../../errors.js";
 import { CliError, exitCodes } from "../cli-error.js";
 import { resolveCwd, stderrLogger } from "../open-host.js";
 import { hostVersion } from "../versions.js";
@@ -35,13 +36,13 @@ export function registerMcpProxyCommand(program: Command): void {
       const target = upstreamTarget(command, options.url);
       const cwd = resolveCwd(options.cwd);
       // Loaded here, not at the top: the MCP SDK is for this command only, the others do not pay for it.
-      const { runMcpProxy, UpstreamStartError } = await import("../../mcp-proxy/run-mcp-proxy.js");
+      const { runMcpProxy } = await import("../../mcp-proxy/run-mcp-proxy.js");
       try {
         const code = await runMcpProxy({ cwd, target, logger: stderrLogger, version: hostVersion() });
         // The client or the upstream is gone; stdin or an HTTP agent may still hold the loop open.
         process.exit(code);
       } catch (error) {
-        if (error instanceof UpstreamStartError) throw new CliError(error.message, exitCodes.failure);
+        if (isToolgateError(error) && error.code === "MCP_UPSTREAM_FAILED") throw new CliError(error.message, exitCodes.failure);
         throw error;
       }
     });

@@ -24,13 +24,23 @@ export default {
 };
 `;
 
+/** Leaves a file behind when the host closes: the proxy ended its session properly. */
+const sessionEndSource = `
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+export default (_options, api) => ({
+  name: "session-end",
+  hooks: { on_session_end() { writeFileSync(join(api.cwd, "session-ended"), String(process.pid)); } },
+});
+`;
+
 let project: TempProject;
 let scratch: string;
 let proxied: Connection;
 let direct: Connection;
 
 beforeAll(async () => {
-  project = createTempProject({ "plugins/echo-policy.mjs": policySource });
+  project = createTempProject({ "plugins/echo-policy.mjs": policySource, "plugins/session-end.mjs": sessionEndSource });
   scratch = mkdtempSync(join(tmpdir(), "toolgate-echo-"));
   [proxied, direct] = await Promise.all([
     connectThroughProxy(project.dir, ["--", process.execPath, echoServerPath]),
@@ -134,7 +144,8 @@ describe("what passes through toolgate mcp-proxy untouched", () => {
 });
 
 describe("the proxy process", () => {
-  it("stdout carries only JSON-RPC, even with a plugin that logs on every call", async () => {
+  it("stdout carries only JSON-RPC, even with a plugin that logs on every call; a disconnect ends the session", async () => {
+    rmSync(project.path("session-ended"), { force: true });
     const run = await runProxyRaw(
       project.dir,
       ["--", process.execPath, echoServerPath],
@@ -149,6 +160,18 @@ describe("the proxy process", () => {
     expect(lines.map((line) => JSON.parse(line).id).sort()).toEqual([0, 1, 2]);
     expect(run.stderr).toContain("echo-policy saw echo");
     expect(run.code).toBe(0);
+    expect(existsSync(project.path("session-ended"))).toBe(true);
+  });
+
+  it("SIGTERM ends the session (on_session_end runs) and the upstream with it", async () => {
+    const connection = await connectThroughProxy(project.dir, ["--", process.execPath, echoServerPath]);
+    const answer = await connection.client.callTool({ name: "pid", arguments: {} });
+    const upstreamPid = Number((answer.content as { text: string }[])[0]!.text);
+    expect(isRunning(upstreamPid)).toBe(true);
+    process.kill(connection.pid!, "SIGTERM");
+    await expect.poll(() => isRunning(connection.pid!) || isRunning(upstreamPid), { timeout: 8000 }).toBe(false);
+    expect(readFileSync(project.path("session-ended"), "utf8")).toBe(String(connection.pid));
+    await connection.close();
   });
 
   it("exits non-zero and says so on stderr when the upstream dies", async () => {
@@ -189,3 +212,12 @@ describe("the proxy process", () => {
     expect(run.stderr).toContain("could not connect to the upstream MCP server");
   });
 });
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -17,6 +17,8 @@ export function proxyCommandLine(cwd: string, upstream: readonly string[]): { co
 
 export interface Connection {
   client: Client;
+  /** The process the client spawned (the proxy, or the server itself). */
+  pid: number | null;
   /** Everything the server process wrote to stderr so far. */
   stderr(): string;
   close(): Promise<void>;
@@ -29,7 +31,7 @@ export async function connectStdio(command: string, args: readonly string[]): Pr
   transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: "toolgate-test", version: "1.0.0" });
   await client.connect(transport);
-  return { client, stderr: () => stderr, close: () => client.close() };
+  return { client, pid: transport.pid, stderr: () => stderr, close: () => client.close() };
 }
 
 export function connectThroughProxy(cwd: string, upstream: readonly string[]): Promise<Connection> {

@@ -44,6 +44,9 @@ export async function runMcpProxy(options: McpProxyOptions): Promise<number> {
     upstream.onclose = () => end(1, `mcp-proxy: the upstream MCP server (${upstreamName}) closed the connection; exiting`);
     server.onclose = () => end(0);
     process.stdin.once("end", () => end(0));
+    // Clients stop servers with a signal as often as by closing stdin; the upstream is stopped either way.
+    process.once("SIGTERM", () => end(0));
+    process.once("SIGINT", () => end(0));
     server.connect(new StdioServerTransport(process.stdin, protocolOut)).catch((error: unknown) => end(1, `mcp-proxy: stdio failed: ${describeThrown(error)}`));
   });
 }

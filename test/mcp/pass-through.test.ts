@@ -197,6 +197,19 @@ describe("the proxy process", () => {
     }
   });
 
+  it("an invalid config: the proxy still serves, and denies every tool call with the cause", async () => {
+    const invalid = createTempProject({ "toolgate.config.mjs": "export default { hookTimeoutMs: -1 };" });
+    const connection = await connectThroughProxy(invalid.dir, ["--", process.execPath, echoServerPath]);
+    try {
+      const result = (await connection.client.callTool({ name: "echo", arguments: { text: "hi" } })) as CallToolResult;
+      expect(result.isError).toBe(true);
+      expect(result.content[0]).toMatchObject({ text: expect.stringMatching(/config could not be loaded: .*hookTimeoutMs/) });
+    } finally {
+      await connection.close();
+      invalid.remove();
+    }
+  });
+
   it("bad usage: no upstream, or both --url and a command", async () => {
     const none = await runProxyRaw(project.dir, [], () => {});
     expect(none.code).toBe(2);

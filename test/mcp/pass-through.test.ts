@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repoRoot } from "../cli/cli-harness.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 import { connectStdio, connectThroughProxy, echoServerPath, runProxyRaw, type Connection } from "./proxy-harness.js";
 
@@ -217,6 +218,13 @@ describe("the proxy process", () => {
     expect(none.stdout).toBe("");
     const both = await runProxyRaw(project.dir, ["--url", "http://127.0.0.1:1/mcp", "--", "node"], () => {});
     expect(both.code).toBe(2);
+  });
+
+  it("an upstream whose tools/list fails: reported, the upstream stopped, exit 1", async () => {
+    const unlistable = join(repoRoot, "test/mcp/fixtures/unlistable-server.mjs");
+    const run = await runProxyRaw(project.dir, ["--", process.execPath, unlistable], () => {});
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("could not list its tools: MCP error -32603: the tool registry is on fire");
   });
 
   it("an upstream that cannot start is reported and exits 1", async () => {

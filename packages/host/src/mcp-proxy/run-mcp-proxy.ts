@@ -28,8 +28,9 @@ export async function runMcpProxy(options: McpProxyOptions): Promise<number> {
   const protocolOut = reserveStdoutForProtocol();
   const upstreamName = describeUpstream(options.target);
   const upstream = await connect(options.target, options.version, upstreamName);
+  const tools = await listAllTools(upstream, upstreamName);
   const gate = createToolCallGate(upstream);
-  const policy = await openPolicy({ cwd: options.cwd, tools: gate.hostTools(await listAllTools(upstream)), logger });
+  const policy = await openPolicy({ cwd: options.cwd, tools: gate.hostTools(tools), logger });
   if (!policy.ok) logger.error(`mcp-proxy: every tool call will be denied: ${policy.reason}`);
   const server = createProxyServer({ upstream, gate, policy, logger });
 
@@ -59,14 +60,20 @@ async function connect(target: UpstreamTarget, version: string, name: string): P
   }
 }
 
-async function listAllTools(upstream: Client): Promise<Tool[]> {
+/** The upstream's tools, every page. A failure stops the upstream: a spawned server must not outlive us. */
+async function listAllTools(upstream: Client, name: string): Promise<Tool[]> {
   if (upstream.getServerCapabilities()?.tools === undefined) return [];
   const tools: Tool[] = [];
   let cursor: string | undefined;
-  do {
-    const page = await upstream.listTools(cursor === undefined ? undefined : { cursor });
-    tools.push(...page.tools);
-    cursor = page.nextCursor;
-  } while (cursor);
+  try {
+    do {
+      const page = await upstream.listTools(cursor === undefined ? undefined : { cursor });
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor);
+  } catch (error) {
+    await upstream.close().catch(() => {});
+    throw new ToolgateError("MCP_UPSTREAM_FAILED", `the upstream MCP server (${name}) could not list its tools: ${describeThrown(error)}`, { cause: error });
+  }
   return tools;
 }

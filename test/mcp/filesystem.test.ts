@@ -42,6 +42,9 @@ export default (_options, api) => ({
 });
 `;
 
+/** A 1×1 PNG. */
+const pixel = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
+
 let project: TempProject;
 let dataDir: string;
 let proxied: Connection;
@@ -51,6 +54,7 @@ beforeAll(async () => {
   project = createTempProject({ "plugins/fs-policy.mjs": policySource, "plugins/noisy.mjs": noisySource });
   dataDir = realpathSync(mkdtempSync(join(tmpdir(), "toolgate-fs-")));
   writeFileSync(join(dataDir, "notes.txt"), "the server's own bytes\n");
+  writeFileSync(join(dataDir, "pixel.png"), pixel);
   [proxied, direct] = await Promise.all([
     connectThroughProxy(project.dir, ["--", process.execPath, filesystemServerPath, dataDir]),
     connectStdio(process.execPath, [filesystemServerPath, dataDir]),
@@ -83,11 +87,18 @@ describe("toolgate mcp-proxy in front of @modelcontextprotocol/server-filesystem
     expect(existsSync(target)).toBe(false);
   });
 
-  it("read_file returns the server's own result, deep-equal to a direct connection's", async () => {
+  it.each(["read_file", "read_text_file"])("%s returns the server's own result, deep-equal to a direct connection's", async (name) => {
     const args = { path: join(dataDir, "notes.txt") };
-    const viaProxy = await proxied.client.callTool({ name: "read_text_file", arguments: args });
-    expect(viaProxy).toEqual(await direct.client.callTool({ name: "read_text_file", arguments: args }));
+    const viaProxy = await proxied.client.callTool({ name, arguments: args });
+    expect(viaProxy).toEqual(await direct.client.callTool({ name, arguments: args }));
     expect(JSON.stringify(viaProxy)).toContain("the server's own bytes");
+  });
+
+  it("read_media_file: the server's image content passes through untouched", async () => {
+    const args = { path: join(dataDir, "pixel.png") };
+    const viaProxy = await proxied.client.callTool({ name: "read_media_file", arguments: args });
+    expect(viaProxy).toEqual(await direct.client.callTool({ name: "read_media_file", arguments: args }));
+    expect(viaProxy.content).toEqual([expect.objectContaining({ type: "image", mimeType: "image/png", data: pixel.toString("base64") })]);
   });
 
   it("an allowed write happens, with the arguments as the plugins modified them", async () => {

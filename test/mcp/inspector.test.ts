@@ -61,15 +61,15 @@ describe("the MCP Inspector CLI through toolgate mcp-proxy", () => {
     expect(existsSync(target)).toBe(false);
   });
 
-  it("read_text_file and tools/list return what the server itself returns", async () => {
+  it("read_file and tools/list return what the server itself returns", async () => {
     const path = join(dataDir, "notes.txt");
     const [read, list] = await Promise.all([
-      inspect(["--method", "tools/call", "--tool-name", "read_text_file", "--tool-arg", `path=${path}`]),
+      inspect(["--method", "tools/call", "--tool-name", "read_file", "--tool-arg", `path=${path}`]),
       inspect(["--method", "tools/list"]),
     ]);
     const direct = await connectStdio(process.execPath, [filesystemServerPath, dataDir]);
     try {
-      expect(read).toEqual(await direct.client.callTool({ name: "read_text_file", arguments: { path } }));
+      expect(read).toEqual(await direct.client.callTool({ name: "read_file", arguments: { path } }));
       expect(list).toEqual(await direct.client.listTools());
       expect(readFileSync(path, "utf8")).toBe("read me through the inspector\n");
     } finally {

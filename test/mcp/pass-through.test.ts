@@ -1,5 +1,8 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
+  CreateMessageRequestSchema,
   ErrorCode,
+  ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
   ResultSchema,
   ToolListChangedNotificationSchema,
@@ -131,6 +134,22 @@ describe("what passes through toolgate mcp-proxy untouched", () => {
     expect(await proxied.client.callTool({ name: "late_echo", arguments: { text: "hi" } })).toEqual({ content: [{ type: "text", text: "late hi" }] });
     const blocked = await proxied.client.callTool({ name: "late_echo", arguments: { text: "forbidden" } });
     expect(blocked).toEqual({ content: [{ type: "text", text: expect.stringContaining("no forbidden echoes") }], isError: true });
+  });
+
+  it("the server's requests to the client (roots/list, sampling) reach a client that supports them", async () => {
+    const client = new Client({ name: "capable", version: "1.0.0" }, { capabilities: { roots: { listChanged: true }, sampling: {} } });
+    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: "file:///work", name: "work" }] }));
+    client.setRequestHandler(CreateMessageRequestSchema, () => ({ role: "assistant", content: { type: "text", text: "hi" }, model: "test-model" }));
+    const connection = await connectThroughProxy(project.dir, ["--", process.execPath, echoServerPath], client);
+    try {
+      const result = await client.callTool({ name: "ask_client", arguments: {} });
+      expect(JSON.parse((result.content as { text: string }[])[0]!.text)).toEqual({
+        roots: [{ uri: "file:///work", name: "work" }],
+        sampled: { type: "text", text: "hi" },
+      });
+    } finally {
+      await connection.close();
+    }
   });
 
   it("logging/setLevel, resources and prompts", async () => {

@@ -24,19 +24,22 @@ export interface Connection {
   close(): Promise<void>;
 }
 
-/** An MCP SDK client connected over stdio to a spawned server process. */
-export async function connectStdio(command: string, args: readonly string[]): Promise<Connection> {
+/** An MCP SDK client (a fresh one by default) connected over stdio to a spawned server process. */
+export async function connectStdio(
+  command: string,
+  args: readonly string[],
+  client = new Client({ name: "toolgate-test", version: "1.0.0" }),
+): Promise<Connection> {
   const transport = new StdioClientTransport({ command, args: [...args], stderr: "pipe", env: { ...stringEnv(), NO_COLOR: "1" } });
   let stderr = "";
   transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const client = new Client({ name: "toolgate-test", version: "1.0.0" });
   await client.connect(transport);
   return { client, pid: transport.pid, stderr: () => stderr, close: () => client.close() };
 }
 
-export function connectThroughProxy(cwd: string, upstream: readonly string[]): Promise<Connection> {
+export function connectThroughProxy(cwd: string, upstream: readonly string[], client?: Client): Promise<Connection> {
   const { command, args } = proxyCommandLine(cwd, upstream);
-  return connectStdio(command, args);
+  return connectStdio(command, args, client);
 }
 
 export interface RawRun {

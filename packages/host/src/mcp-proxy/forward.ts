@@ -1,9 +1,27 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { RequestHandlerExtra, RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import { McpError, ResultSchema, type JSONRPCRequest, type Result, type ServerNotification, type ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import {
+  McpError,
+  ResultSchema,
+  type JSONRPCRequest,
+  type ProgressNotification,
+  type Result,
+  type ServerNotification,
+  type ServerRequest,
+} from "@modelcontextprotocol/sdk/types.js";
 
 /** What the SDK hands a server-side request handler: the downstream request's signal, id and notifier. */
 export type DownstreamExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** The other side of a forwarded request: the upstream (a client's request) or the client (a server's). */
+interface RequestSender {
+  request(request: { method: string; params?: RequestParams }, resultSchema: typeof ResultSchema, options?: RequestOptions): Promise<Result>;
+}
+
+/** What forwarding needs from the handler's `extra`, on either side. */
+interface ForwardingExtra {
+  signal: AbortSignal;
+  sendNotification(notification: ProgressNotification): Promise<void>;
+}
 
 type RequestParams = NonNullable<JSONRPCRequest["params"]>;
 
@@ -15,7 +33,7 @@ const noTimeout = 2 ** 31 - 1;
  * be an object). Cancellation travels with `extra.signal`; progress comes back under the client's own
  * token; an upstream JSON-RPC error is rethrown with its code, message and data unchanged.
  */
-export async function forwardRequest(upstream: Client, method: string, params: RequestParams | undefined, extra: DownstreamExtra): Promise<Result> {
+export async function forwardRequest(upstream: RequestSender, method: string, params: RequestParams | undefined, extra: ForwardingExtra): Promise<Result> {
   const { progressToken, params: sent } = takeProgressToken(params);
   const options: RequestOptions = { signal: extra.signal, timeout: noTimeout, resetTimeoutOnProgress: true };
   // Progress is relayed in order, and all of it before the response: a client drops progress that

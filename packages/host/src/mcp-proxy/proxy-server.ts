@@ -38,6 +38,8 @@ export function createProxyServer({ upstream, gate, policy, logger }: ProxyServe
         return forwardRequest(upstream, request.method, request.params, extra);
     }
   };
+  // The server's own requests to the client (roots/list, sampling, elicitation) go the other way.
+  upstream.fallbackRequestHandler = (request, extra) => forwardRequest(server, request.method, request.params, extra);
   server.fallbackNotificationHandler = (notification) => relay(() => upstream.notification(notification), notification, logger);
   upstream.fallbackNotificationHandler = (notification) => relay(() => server.notification(notification), notification, logger);
   return server;

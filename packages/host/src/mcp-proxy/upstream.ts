@@ -2,6 +2,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { ClientCapabilities, Implementation } from "@modelcontextprotocol/sdk/types.js";
 
 /** The real MCP server behind the proxy: a command to spawn (stdio) or a Streamable HTTP endpoint. */
 export type UpstreamTarget = { command: string; args: string[] } | { url: URL };
@@ -10,9 +11,13 @@ export function describeUpstream(target: UpstreamTarget): string {
   return "url" in target ? target.url.href : [target.command, ...target.args].join(" ");
 }
 
-/** Connects to the upstream server as an MCP client (initialize and initialized included). */
-export async function connectUpstream(target: UpstreamTarget, clientInfo: { name: string; version: string }): Promise<Client> {
-  const client = new Client(clientInfo, { capabilities: {} });
+/**
+ * Connects to the upstream server as an MCP client (initialize and initialized included), declaring
+ * the capabilities the proxy's own client declared, so the server asks for roots, sampling or
+ * elicitation exactly when a direct connection would have let it.
+ */
+export async function connectUpstream(target: UpstreamTarget, clientInfo: Implementation, capabilities: ClientCapabilities): Promise<Client> {
+  const client = new Client(clientInfo, { capabilities });
   await client.connect(createTransport(target));
   return client;
 }

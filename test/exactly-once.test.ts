@@ -138,3 +138,25 @@ describe("the skip-flag cannot bypass the gate", () => {
     expect(countsFor("cross-host")).toEqual([2, 2, 2]);
   });
 });
+
+describe("remembered verdicts are bounded in memory", () => {
+  it("past about 32 MB of remembered arguments the oldest verdicts are dropped, and those calls are gated again", async () => {
+    let checks = 0;
+    const bounded = await createHost({
+      pluginsDir: false,
+      configFile: false,
+      logger: false,
+      tools,
+      plugins: [{ name: "count", hooks: { pre_tool_call: () => void checks++ } }],
+    });
+    const text = "x".repeat(64 * 1024);
+    // 600 unconsumed checks of 64 KB each is about 38 MB: more than the memo keeps.
+    for (let index = 0; index < 600; index++) await bounded.checkToolCall({ id: `m${index}`, name: "echo", args: { text } });
+    expect(checks).toBe(600);
+    await bounded.callTool({ id: "m0", name: "echo", args: { text } }, { skipPreToolCallHook: true });
+    expect(checks).toBe(601);
+    await bounded.callTool({ id: "m599", name: "echo", args: { text } }, { skipPreToolCallHook: true });
+    expect(checks).toBe(601);
+    await bounded.close();
+  });
+});

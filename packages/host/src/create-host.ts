@@ -4,9 +4,10 @@ import { resolvePluginEntries } from "./discovery/packages.js";
 import { createEventBus, type HostEmitter } from "./events.js";
 import { createToolCaller, type CallToolOptions } from "./execution/call-tool.js";
 import type { CallToolsOptions } from "./execution/call-tools.js";
-import { DecisionMemo } from "./gate/decision-memo.js";
 import { createGate } from "./gate/decide.js";
-import type { HookRuntime } from "./gate/run-hook.js";
+import type { ToolCallExplanation } from "./gate/explain.js";
+import { HookDeadlines } from "./gate/hook-deadlines.js";
+import { guardLogger, type HostRuntime } from "./host-runtime.js";
 import { runObservers } from "./gate/run-observers.js";
 import { loadPlugins } from "./loading/load-plugins.js";
 import { resolveHostLogger } from "./logger.js";
@@ -18,7 +19,11 @@ import type { PluginSource } from "./discovery/plugin-source.js";
 export interface Host {
   /** Every plugin found, in discovery order, loaded or failed. */
   readonly plugins: readonly PluginRecord[];
-  /** The typed event emitter (mitt). Listeners observe; they cannot change a decision. */
+  /**
+   * Subscribe (`on`) and unsubscribe (`off`) to host events; only the host emits. Listeners observe;
+   * they cannot change a decision. For events during `createHost` (plugin:loaded, plugin:error,
+   * session:start), pass listeners as `createHost({ on })`.
+   */
   readonly events: HostEmitter;
   readonly session: SessionInfo;
   /** The config file in use, if any. */
@@ -31,45 +36,61 @@ export interface Host {
   callTools(calls: readonly ToolCall[], options?: CallToolsOptions): Promise<ToolResult[]>;
   /** Gate only, for hosts that run tools themselves. Follow with `callTool(call, { skipPreToolCallHook: true })`. */
   checkToolCall(call: ToolCall): Promise<Verdict>;
-  /** Runs `on_session_end`, aborts hooks still running and refuses further calls. */
+  /**
+   * Why the gate decides what it decides: the verdict (before `onAsk`) and what every `pre_tool_call`
+   * plugin said, in plugin order, from the same policy loop. Emits no event and remembers nothing.
+   */
+  explainToolCall(call: ToolCall): Promise<ToolCallExplanation>;
+  /**
+   * Closes the host: from the moment it is called no tool starts; every call still being decided or
+   * waiting for `onAsk` ends blocked with a message naming the close (also in batches, and with
+   * `onHookError: "allow"`); hooks still running are aborted (`ctx.signal`); remembered verdicts are
+   * dropped. Then `on_session_end` runs. Later calls reject with HOST_CLOSED.
+   */
   close(): Promise<void>;
 }
 
 /** Finds, loads and validates the plugins, runs `on_session_start`, and returns a ready host. */
 export async function createHost(options: HostOptions = {}): Promise<Host> {
   const settings = await resolveSettings(options);
-  const logger = resolveHostLogger(options.logger);
-  const events = createEventBus(logger);
-  const registry = new PluginRegistry(options.tools);
-  const runtime: HookRuntime = { timeoutMs: settings.hookTimeoutMs, inFlight: new Set() };
+  const logger = guardLogger(resolveHostLogger(options.logger));
+  const events = createEventBus(logger, options.on);
   const closeController = new AbortController();
-  const { session } = settings;
-  const shared = { registry, runtime, events, logger, session };
-
-  const plugins = await loadPlugins(await collectSources(settings), { ...shared, cwd: settings.cwd, timeoutMs: settings.hookTimeoutMs });
-  const gate = createGate({ ...shared, onHookError: settings.onHookError });
-  const caller = createToolCaller({
-    ...shared,
-    gate,
-    memo: new DecisionMemo(),
-    onAsk: options.onAsk,
+  const runtime: HostRuntime = {
+    registry: new PluginRegistry(options.tools),
+    events,
+    logger,
+    session: settings.session,
+    deadlines: new HookDeadlines(settings.hookTimeoutMs),
+    onHookError: settings.onHookError,
     closeSignal: closeController.signal,
-  });
+    closed: false,
+  };
+  const { registry, session } = runtime;
+
+  const plugins = await loadPlugins(await collectSources(settings), { ...runtime, runtime: runtime.deadlines, cwd: settings.cwd });
+  const gate = createGate(runtime, { onAsk: options.onAsk });
+  const caller = createToolCaller(runtime, gate);
 
   events.emit("session:start", { session });
-  await runObservers(shared, "on_session_start", []);
+  await runObservers(runtime, "on_session_start", []);
 
   let closing: Promise<void> | undefined;
+  // Order matters: mark closed (no tool starts from here), settle every call still being decided or
+  // waiting for onAsk, abort the hooks still running, then let plugins say goodbye.
   const close = async () => {
+    runtime.closed = true;
     closeController.abort(new Error("host closed"));
-    for (const hook of [...runtime.inFlight]) hook.abort("host closed");
-    await runObservers(shared, "on_session_end", []);
+    gate.close();
+    runtime.deadlines.abortAll("host closed");
+    await runObservers(runtime, "on_session_end", []);
+    runtime.deadlines.stopWhenIdle();
     events.emit("session:end", { session });
   };
 
   return {
     plugins,
-    events: events.emitter,
+    events: events.subscriptions,
     session,
     configPath: settings.configPath,
     get toolNames() {
@@ -78,6 +99,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     callTool: caller.callTool,
     checkToolCall: caller.checkToolCall,
     callTools: caller.callTools,
+    explainToolCall: caller.explainToolCall,
     close: () => (closing ??= close()),
   };
 }

@@ -51,14 +51,21 @@ export function isToolgateError(value: unknown): value is ToolgateError {
   return typeof value === "object" && value !== null && toolgateErrorMarker in value;
 }
 
-/** The one-line text of anything thrown. */
+/**
+ * The one-line text of anything thrown. Never throws itself: what a plugin throws may be a Proxy, or an
+ * Error whose `message` getter throws.
+ */
 export function describeThrown(thrown: unknown): string {
-  if (thrown instanceof Error) return firstLine(thrown.message) || thrown.name;
-  if (typeof thrown === "string") return firstLine(thrown);
   try {
+    if (typeof thrown === "string") return firstLine(thrown);
+    if (thrown instanceof Error) return firstLine(String(thrown.message)) || String(thrown.name);
     return firstLine(JSON.stringify(thrown) ?? String(thrown));
   } catch {
-    return String(thrown);
+    try {
+      return firstLine(String(thrown));
+    } catch {
+      return "a value that cannot be read";
+    }
   }
 }
 

@@ -4,6 +4,7 @@ export {
   type AskHandler,
   type HostOptions,
   type PluginEntry,
+  type PluginHostSettings,
   type PluginSpecifier,
   type SessionOptions,
   type ToolgateConfig,
@@ -12,7 +13,8 @@ export type { CallToolOptions } from "./execution/call-tool.js";
 export type { CallToolsOptions } from "./execution/call-tools.js";
 export { mcpTools, type McpCallToolResult, type McpClientLike, type McpToolsOptions } from "./adapters/mcp-tools.js";
 export { errorCodes, isToolgateError, ToolgateError, type ErrorCode } from "./errors.js";
-export type { HostEmitter } from "./events.js";
+export { hostEventNames, type HostEmitter, type HostEventListeners } from "./events.js";
+export type { PluginExplanation, ToolCallExplanation } from "./gate/explain.js";
 export type { HostLogger } from "./logger.js";
 export {
   toToolMessage,

@@ -1,17 +1,25 @@
-import {
-  isPlainObject,
-  type Plugin,
-  type PluginFactory,
-  type PluginOptions,
-  type ToolCall,
-  type ToolDefinition,
-} from "@toolgate/plugin-sdk";
+import { isPlainObject, type Plugin, type PluginFactory, type PluginOptions, type ToolCall, type ToolDefinition } from "@toolgate/plugin-sdk";
 import * as v from "valibot";
+import { hostEventNames, type HostEventListeners } from "./events.js";
 import type { HostLogger } from "./logger.js";
 
 /** A plugin as named in options or config: an npm name, a path, an inline plugin, or any of them with options. */
 export type PluginSpecifier = string | Plugin<never> | PluginFactory<never>;
-export type PluginEntry = PluginSpecifier | readonly [PluginSpecifier, PluginOptions];
+export type PluginEntry =
+  | PluginSpecifier
+  | readonly [PluginSpecifier, PluginOptions]
+  | readonly [PluginSpecifier, PluginOptions, PluginHostSettings];
+
+/** How the host runs one plugin: the third element of a `plugins` entry. Unlike the options, the plugin never sees these. */
+export interface PluginHostSettings {
+  /**
+   * `"worker"` runs the plugin in its own worker thread, so a hook stuck in a loop is cut off at the hook
+   * timeout (the worker is restarted) instead of hanging the host. Only for plugins named by path or
+   * package name; each call then costs a message round trip. See "Isolation" in the host README.
+   * @default "none" (in the host's thread)
+   */
+  isolation?: "none" | "worker";
+}
 
 /** Metadata handed to hooks as `ctx.session`. */
 export interface SessionOptions {
@@ -25,11 +33,18 @@ export type AskHandler = (call: ToolCall, message: string) => boolean | Promise<
 
 /** What a `toolgate.config.*` file may set. */
 export interface ToolgateConfig {
-  /** npm package names, paths (relative to the config file), or `[nameOrPath, options]` pairs. */
+  /**
+   * npm package names, paths (relative to the config file), or `[nameOrPath, options]` pairs, optionally
+   * with host settings: `[nameOrPath, options, { isolation: "worker" }]`.
+   */
   plugins?: PluginEntry[];
   /** @default "plugins" (relative to the config file); `false` turns folder discovery off */
   pluginsDir?: string | false;
-  /** @default 5000 */
+  /**
+   * How long each hook (and each plugin factory) may take, in whole milliseconds from 1 to 2147483647
+   * (Node's timer limit; a larger value would fire after 1 ms). `Infinity` means no timeout.
+   * @default 5000
+   */
   hookTimeoutMs?: number;
   /** @default "block" */
   onHookError?: "block" | "allow";
@@ -43,10 +58,15 @@ export interface HostOptions extends ToolgateConfig {
   tools?: Record<string, ToolDefinition>;
   /** Decides `ask` verdicts. @default every ask is blocked */
   onAsk?: AskHandler;
-  /** Where host warnings go; `false` silences them. @default console */
+  /** Where host warnings and plugin logs go; `false` silences them. @default stderr, every level */
   logger?: HostLogger | false;
   /** A config file to load, or `false` to load none. @default the first `toolgate.config.{ts,mts,js,mjs}` in `cwd` */
   configFile?: string | false;
+  /**
+   * Event listeners by event name, attached before any plugin loads, so `plugin:loaded`, `plugin:error`
+   * and `session:start` (all emitted inside `createHost`) reach them. Later: `host.events.on`.
+   */
+  on?: HostEventListeners;
 }
 
 /** Identity helper that types a `toolgate.config.*` default export. */
@@ -54,21 +74,35 @@ export function defineConfig(config: ToolgateConfig): ToolgateConfig {
   return config;
 }
 
+/** The longest delay Node's timers honour; a larger one fires after 1 ms. */
+const maxTimerMs = 2 ** 31 - 1;
+
 const pluginSpecifier = v.union(
   [v.pipe(v.string(), v.nonEmpty()), v.function(), v.custom<object>(isPlainObject)],
   "must be a package name, a path, a plugin object or a factory",
 );
-const pluginEntry = v.union(
-  [pluginSpecifier, v.tuple([pluginSpecifier, v.custom<PluginOptions>(isPlainObject, "must be a plain object (the plugin's options)")])],
-  "must be a package name, a path, a plugin, or a [nameOrPath, options] pair",
+const pluginOptions = v.custom<PluginOptions>(isPlainObject, "must be a plain object (the plugin's options)");
+const pluginHostSettings = v.strictObject(
+  { isolation: v.optional(v.picklist(["none", "worker"], 'must be "none" or "worker"')) },
+  "is not a plugin setting (isolation)",
 );
+const pairOrTriple = v.pipe(
+  v.strictTuple(
+    [pluginSpecifier, pluginOptions, v.optional(pluginHostSettings)],
+    "must be a [nameOrPath, options] pair or a [nameOrPath, options, settings] triple",
+  ),
+  v.check(
+    ([specifier, , settings]) => settings?.isolation !== "worker" || typeof specifier === "string",
+    'isolation "worker" needs a plugin named by path or package name: an inline plugin object or function cannot be moved to a worker',
+  ),
+);
+// Chosen by shape rather than a union, so a bad item inside an entry is reported where it is.
+const pluginEntry = v.lazy((entry) => (Array.isArray(entry) ? pairOrTriple : pluginSpecifier));
 
 const configEntries = {
   plugins: v.optional(v.array(pluginEntry, "must be an array")),
   pluginsDir: v.optional(v.union([v.pipe(v.string(), v.nonEmpty()), v.literal(false)], "must be a path or false")),
-  hookTimeoutMs: v.optional(
-    v.pipe(v.number("must be a number"), v.gtValue(0, "must be greater than 0")),
-  ),
+  hookTimeoutMs: v.optional(v.custom<number>(isHookTimeout, `must be a whole number of milliseconds from 1 to ${maxTimerMs}, or Infinity for no timeout`)),
   onHookError: v.optional(v.picklist(["block", "allow"], 'must be "block" or "allow"')),
   session: v.optional(
     v.looseObject({
@@ -85,9 +119,26 @@ export const HostOptionsSchema = v.object({
   cwd: v.optional(v.pipe(v.string("must be a string"), v.nonEmpty())),
   tools: v.optional(v.record(v.string(), v.custom<ToolDefinition>(isToolDefinitionLike, "must be a tool with an execute function"))),
   onAsk: v.optional(v.function("must be a function")),
-  logger: v.optional(v.union([v.literal(false), v.custom<HostLogger>(isPlainObject)], "must be a logger object or false")),
+  logger: v.optional(v.union([v.literal(false), v.custom<HostLogger>(isLoggerLike)], "must be a logger (debug, info, warn and error functions) or false")),
   configFile: v.optional(v.union([v.pipe(v.string(), v.nonEmpty()), v.literal(false)], "must be a path or false")),
+  on: v.optional(
+    v.strictObject(
+      Object.fromEntries(hostEventNames.map((name) => [name, v.optional(v.function("must be a listener function"))])),
+      `is not an event name (${hostEventNames.join(", ")})`,
+    ),
+  ),
 });
+
+function isHookTimeout(value: unknown): boolean {
+  return value === Infinity || (Number.isInteger(value) && (value as number) >= 1 && (value as number) <= maxTimerMs);
+}
+
+// Class-based loggers (pino, winston) count: what matters is the four methods.
+function isLoggerLike(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  const logger = value as Record<keyof HostLogger, unknown>;
+  return typeof logger.debug === "function" && typeof logger.info === "function" && typeof logger.warn === "function" && typeof logger.error === "function";
+}
 
 function isToolDefinitionLike(value: unknown): boolean {
   return typeof value === "object" && value !== null && typeof (value as ToolDefinition).execute === "function";

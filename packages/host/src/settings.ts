@@ -19,7 +19,7 @@ export interface HostSettings {
   session: SessionInfo;
 }
 
-export const defaultHookTimeoutMs = 5000;
+const defaultHookTimeoutMs = 5000;
 
 export async function resolveSettings(options: HostOptions): Promise<HostSettings> {
   const parsed = v.safeParse(HostOptionsSchema, options);

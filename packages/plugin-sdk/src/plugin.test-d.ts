@@ -37,6 +37,7 @@ describe("definePlugin infers every hook's parameters without annotations", () =
   it("factory form: options typed from the factory's parameter, visible in ctx.options", () => {
     const factory = definePlugin((options: { max: number }, api) => {
       expectTypeOf(api).toEqualTypeOf<PluginApi>();
+      expectTypeOf(api.on("tool:end", (payload) => expectTypeOf(payload.status).toEqualTypeOf<ToolResult["status"]>())).toEqualTypeOf<() => void>();
       return {
         name: "limited",
         hooks: {

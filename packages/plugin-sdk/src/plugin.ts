@@ -38,8 +38,12 @@ export interface PluginApi {
   readonly cwd: string;
   readonly session: SessionInfo;
   readonly log: PluginLogger;
-  /** Subscribe to a host event (observe only; a listener cannot change a decision). */
-  on<Name extends HostEventName>(event: Name, listener: (payload: HostEvents[Name]) => void): void;
+  /**
+   * Subscribes to a host event (observe only; a listener cannot change a decision). Listeners go live
+   * once the plugin has validated and registered, and are dropped if it fails to load.
+   * @returns a function that unsubscribes the listener (calling it again does nothing)
+   */
+  on<Name extends HostEventName>(event: Name, listener: (payload: HostEvents[Name]) => void): () => void;
 }
 
 /** A plugin that needs options: called once per host with the configured options. */

@@ -121,7 +121,7 @@ describe("audit-log", () => {
   });
 
   it("has no pre_tool_call hook at all", async () => {
-    const plugin = await auditLog({}, { cwd, session: { id: "s" }, log: console, on: () => {} });
+    const plugin = await auditLog({}, { cwd, session: { id: "s" }, log: console, on: () => () => {} });
     expect(plugin.hooks?.pre_tool_call).toBeUndefined();
   });
 

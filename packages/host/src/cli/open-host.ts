@@ -1,15 +1,11 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { createHost, isToolgateError, type Host, type HostLogger, type HostOptions } from "../index.js";
+import { createConsoleLogger } from "../logger.js";
 import { CliError, exitCodes } from "./cli-error.js";
 
-/** Host warnings and plugin logs go to stderr, so stdout holds only the command's output. */
-export const stderrLogger: HostLogger = {
-  debug: (message, ...details) => console.error("[toolgate]", message, ...details),
-  info: (message, ...details) => console.error("[toolgate]", message, ...details),
-  warn: (message, ...details) => console.error("[toolgate]", message, ...details),
-  error: (message, ...details) => console.error("[toolgate]", message, ...details),
-};
+/** Host warnings and plugin logs go to stderr, escaped, so stdout holds only the command's output. */
+export const stderrLogger: HostLogger = createConsoleLogger();
 
 /** The `--cwd` option as an absolute folder; a missing folder is a usage error. */
 export function resolveCwd(option: string | undefined): string {

@@ -1,5 +1,6 @@
 import type { PluginRecord } from "@toolgate/plugin-sdk";
 import type { Host } from "../index.js";
+import { escapeControl } from "../escape-control.js";
 import { color, count, displayPath, printLine } from "./output.js";
 
 /** What `list --json` and `check --json` print. */
@@ -18,9 +19,10 @@ export function failedPlugins(plugins: readonly PluginRecord[]): PluginRecord[] 
 }
 
 /** The human report: a header, one block per plugin, a summary line. */
+/** The human report: a header, one block per plugin, a summary line. Plugin-supplied text is escaped. */
 export function printPluginReport(report: PluginReport): void {
-  const config = report.configFile ? ` (config: ${displayPath(report.configFile, report.cwd)})` : "";
-  printLine(`${color.bold("toolgate")} plugins in ${report.cwd}${config}`);
+  const config = report.configFile ? ` (config: ${escapeControl(displayPath(report.configFile, report.cwd))})` : "";
+  printLine(`${color.bold("toolgate")} plugins in ${escapeControl(report.cwd)}${config}`);
   if (report.plugins.length === 0) printLine(color.dim("  no plugins found (looked in plugins/ and toolgate.config.*)"));
   for (const record of report.plugins) printRecord(record, report.cwd);
   printLine(summarize(report.plugins));
@@ -28,11 +30,11 @@ export function printPluginReport(report: PluginReport): void {
 
 function printRecord(record: PluginRecord, cwd: string): void {
   const status = record.status === "loaded" ? color.green("loaded") : color.red("failed");
-  const version = record.version === undefined ? "" : color.dim(` ${record.version}`);
-  const path = record.path === undefined ? "" : `  ${displayPath(record.path, cwd)}`;
-  printLine(`  ${status}  ${color.bold(record.name)}${version}  ${color.dim(`[${record.source}]`)}${path}`);
-  if (record.error !== undefined) printLine(`          ${color.red("error:")} ${record.error}`);
-  for (const warning of record.warnings) printLine(`          ${color.yellow("warning:")} ${warning}`);
+  const version = record.version === undefined ? "" : color.dim(` ${escapeControl(record.version)}`);
+  const path = record.path === undefined ? "" : `  ${escapeControl(displayPath(record.path, cwd))}`;
+  printLine(`  ${status}  ${color.bold(escapeControl(record.name))}${version}  ${color.dim(`[${record.source}]`)}${path}`);
+  if (record.error !== undefined) printLine(`          ${color.red("error:")} ${escapeControl(record.error)}`);
+  for (const warning of record.warnings) printLine(`          ${color.yellow("warning:")} ${escapeControl(warning)}`);
 }
 
 function summarize(plugins: readonly PluginRecord[]): string {

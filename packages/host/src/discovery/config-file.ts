@@ -1,9 +1,11 @@
 import { existsSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
+import { isPlainObject } from "@toolgate/plugin-sdk";
 import * as v from "valibot";
 import { describeThrown, ToolgateError } from "../errors.js";
 import { importModule } from "../loading/import-module.js";
 import { ConfigSchema, type ToolgateConfig } from "../options.js";
+import { describeType } from "../validation/describe-type.js";
 import { summarizeIssues } from "../validation/summarize-issues.js";
 
 export const configFileNames = ["toolgate.config.ts", "toolgate.config.mts", "toolgate.config.js", "toolgate.config.mjs"];
@@ -32,8 +34,17 @@ export async function loadConfigFile(path: string): Promise<LoadedConfig> {
   } catch (error) {
     throw new ToolgateError("CONFIG_LOAD_FAILED", `${where} (${path}) could not be loaded: ${describeThrown(error)}`, { path, cause: error });
   }
-  const parsed = v.safeParse(ConfigSchema, namespace.default ?? {});
-  if (!parsed.success)
-    throw new ToolgateError("INVALID_CONFIG", `${where} (${path}) is invalid: ${summarizeIssues(parsed.issues)}`, { path });
+  const exported = namespace.default;
+  if (!isPlainObject(exported)) {
+    const what = exported === undefined ? "has no default export" : `exports ${describeType(exported)} as its default`;
+    throw new ToolgateError("INVALID_CONFIG", `${where} (${path}) ${what}; it must export a config object: export default defineConfig({ ... })`, { path });
+  }
+  let parsed: ReturnType<typeof v.safeParse<typeof ConfigSchema>>;
+  try {
+    parsed = v.safeParse(ConfigSchema, exported);
+  } catch (error) {
+    throw new ToolgateError("INVALID_CONFIG", `${where} (${path}): reading the config threw: ${describeThrown(error)}`, { path, cause: error });
+  }
+  if (!parsed.success) throw new ToolgateError("INVALID_CONFIG", `${where} (${path}) is invalid: ${summarizeIssues(parsed.issues)}`, { path });
   return { path, dir: dirname(path), config: parsed.output as ToolgateConfig };
 }

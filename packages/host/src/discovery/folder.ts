@@ -13,10 +13,7 @@ const skippedFiles = ["*.test.*", "*.spec.*", "*.d.ts", "*.d.mts"];
  */
 export async function discoverFolderPlugins(dir: string): Promise<PluginSource[]> {
   const options = { cwd: dir, absolute: true, dot: false, deep: 1, ignore: [...skippedFiles, "node_modules"] };
-  const [files, folders] = await Promise.all([
-    fastGlob(moduleFiles, { ...options, onlyFiles: true }),
-    fastGlob("*", { ...options, onlyDirectories: true }),
-  ]);
+  const [files, folders] = await Promise.all([fastGlob(moduleFiles, { ...options, onlyFiles: true }), fastGlob("*", { ...options, onlyDirectories: true })]);
   const fileSources = files.map((path): PluginSource => ({ origin: "folder", label: path, path, options: {} }));
   const folderSources = folders.filter(isPluginFolder).map(folderSource);
   return [...fileSources, ...folderSources].sort((a, b) => (a.path ?? "").localeCompare(b.path ?? ""));

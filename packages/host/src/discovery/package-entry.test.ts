@@ -5,7 +5,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { resolvePackageEntry } from "./package-entry.js";
 
 const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
 
 function folder(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), "toolgate-entry-"));

@@ -1,5 +1,7 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { isPlainObject } from "@toolgate/plugin-sdk";
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { describeType } from "../validation/describe-type.js";
 
 export interface PackageManifest {
   name?: string;
@@ -9,9 +11,7 @@ export interface PackageManifest {
   keywords?: string[];
 }
 
-export type EntryResolution =
-  | { ok: true; path: string; manifest?: PackageManifest }
-  | { ok: false; reason: string };
+export type EntryResolution = { ok: true; path: string; manifest?: PackageManifest } | { ok: false; reason: string };
 
 const exportConditions = ["import", "node", "default", "require"];
 const indexFiles = ["index.ts", "index.mts", "index.js", "index.mjs"];
@@ -27,21 +27,46 @@ export function isPluginFolder(dir: string): boolean {
  */
 export function resolvePackageEntry(dir: string): EntryResolution {
   const manifestPath = join(dir, "package.json");
-  if (!existsSync(manifestPath)) return fromIndexFile(dir, indexFiles);
-  let manifest: PackageManifest;
+  if (!existsSync(manifestPath)) return contained(dir, fromIndexFile(dir, indexFiles));
+  const read = readManifest(manifestPath);
+  if (!read.ok) return read;
+  const { manifest } = read;
+  const declared = entryFromExports(manifest.exports) ?? manifest.main;
+  if (declared !== undefined && isFile(resolve(dir, declared)))
+    return contained(dir, { ok: true, path: resolve(dir, declared), manifest }, `${manifestPath} names the entry "${declared}"`);
+  // A package whose declared entry is not built yet (dist/) still loads from its TypeScript source.
+  const fallback = fromIndexFile(dir, ["src/index.ts", ...indexFiles]);
+  if (fallback.ok) return contained(dir, { ...fallback, manifest });
+  if (declared === undefined) return fallback;
+  return { ok: false, reason: `${manifestPath} names the entry "${declared}", which does not exist, and there is no src/index.ts (build the package?)` };
+}
+
+function readManifest(manifestPath: string): { ok: true; manifest: PackageManifest } | { ok: false; reason: string } {
+  let manifest: unknown;
   try {
-    manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as PackageManifest;
+    manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
   } catch (error) {
     const detail = (error as Error).message.split("\n")[0]?.trim();
     return { ok: false, reason: `${manifestPath} is not valid JSON (${detail})` };
   }
-  const declared = entryFromExports(manifest.exports) ?? manifest.main;
-  if (declared !== undefined && isFile(resolve(dir, declared))) return { ok: true, path: resolve(dir, declared), manifest };
-  // A package whose declared entry is not built yet (dist/) still loads from its TypeScript source.
-  const fallback = fromIndexFile(dir, ["src/index.ts", ...indexFiles]);
-  if (fallback.ok) return { ...fallback, manifest };
-  if (declared === undefined) return fallback;
-  return { ok: false, reason: `${manifestPath} names the entry "${declared}", which does not exist, and there is no src/index.ts (build the package?)` };
+  if (!isPlainObject(manifest)) return { ok: false, reason: `${manifestPath} must hold a JSON object, got ${describeType(manifest)}` };
+  for (const field of ["name", "version", "main"] as const) {
+    const value = manifest[field];
+    if (value !== undefined && typeof value !== "string")
+      return { ok: false, reason: `${manifestPath}: "${field}" must be a string, got ${describeType(value)}` };
+  }
+  return { ok: true, manifest: manifest as PackageManifest };
+}
+
+/**
+ * The entry must lie inside the package folder, symlinks followed: a package.json cannot point the host
+ * at a file elsewhere on the machine (`"main": "../../other/index.js"`).
+ */
+function contained(dir: string, resolution: EntryResolution, naming = `the entry module`): EntryResolution {
+  if (!resolution.ok) return resolution;
+  const inside = relative(realpathSync(dir), realpathSync(resolution.path));
+  if (inside !== "" && inside !== ".." && !inside.startsWith(`..${sep}`) && !isAbsolute(inside)) return resolution;
+  return { ok: false, reason: `${naming} resolves to ${resolution.path}, outside the package folder ${dir}` };
 }
 
 function fromIndexFile(dir: string, candidates: string[]): EntryResolution {

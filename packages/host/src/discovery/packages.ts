@@ -2,7 +2,7 @@ import type { PluginOptions } from "@toolgate/plugin-sdk";
 import { existsSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { ToolgateError } from "../errors.js";
-import type { PluginEntry, PluginSpecifier } from "../options.js";
+import type { PluginEntry, PluginHostSettings, PluginSpecifier } from "../options.js";
 import { resolvePackageEntry } from "./package-entry.js";
 import type { PluginSource } from "./plugin-source.js";
 
@@ -12,16 +12,18 @@ import type { PluginSource } from "./plugin-source.js";
  */
 export function resolvePluginEntries(entries: readonly PluginEntry[], cwd: string, baseDir: string): PluginSource[] {
   return entries.map((entry, index) => {
-    const [specifier, options] = splitEntry(entry);
+    const [specifier, options, settings] = splitEntry(entry);
     if (typeof specifier !== "string") return { origin: "inline", label: `inline plugin #${index + 1}`, value: specifier, options };
-    return isPathSpecifier(specifier)
+    const source = isPathSpecifier(specifier)
       ? resolvePathSource(resolve(baseDir, specifier), specifier, options)
       : resolveNpmSource(specifier, cwd, options);
+    if (settings.isolation === "worker") source.isolation = "worker";
+    return source;
   });
 }
 
-function splitEntry(entry: PluginEntry): [PluginSpecifier, PluginOptions] {
-  return Array.isArray(entry) ? [entry[0], entry[1] ?? {}] : [entry as PluginSpecifier, {}];
+function splitEntry(entry: PluginEntry): [PluginSpecifier, PluginOptions, PluginHostSettings] {
+  return Array.isArray(entry) ? [entry[0], entry[1] ?? {}, entry[2] ?? {}] : [entry as PluginSpecifier, {}, {}];
 }
 
 function isPathSpecifier(specifier: string): boolean {
@@ -39,7 +41,16 @@ function resolvePathSource(path: string, label: string, options: PluginOptions):
   return { origin: "config", label, path, options, error: new ToolgateError("PLUGIN_NOT_FOUND", entry.reason, { path }) };
 }
 
+// npm's rules for a package name (old mixed-case names included): an optional `@scope/`, then a name that
+// does not start with a dot or underscore. No other slash, so no `..` segment, can leave node_modules.
+const npmPackageName = /^(?:@[a-z0-9~-][a-z0-9._~-]*\/)?[a-z0-9~-][a-z0-9._~-]*$/i;
+const maxPackageNameLength = 214;
+
 function resolveNpmSource(name: string, cwd: string, options: PluginOptions): PluginSource {
+  if (!npmPackageName.test(name) || name.length > maxPackageNameLength) {
+    const reason = `"${name}" is not a valid npm package name (a path must start with "./", "../" or "/")`;
+    return { origin: "npm", label: name, options, error: new ToolgateError("PLUGIN_NOT_FOUND", reason) };
+  }
   const packageDir = findInstalledPackage(name, cwd);
   if (!packageDir) {
     const reason = `npm package "${name}" is not installed in ${cwd} (run \`npm install ${name}\`, or check the name)`;

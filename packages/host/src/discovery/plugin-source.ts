@@ -11,6 +11,8 @@ export interface PluginSource {
   /** An inline plugin object or factory. */
   value?: unknown;
   options: PluginOptions;
+  /** `"worker"`: load and run the plugin in its own worker thread (isolation/). */
+  isolation?: "worker";
   /** Set when the source could not be resolved; the plugin is reported as failed. */
   error?: ToolgateError;
 }

@@ -1,7 +1,8 @@
 import type { ToolCall, ToolResult, Verdict } from "@toolgate/plugin-sdk";
+import { describeThrown } from "../errors.js";
 
 /** The result of a call the gate stopped: names the plugin and carries its message verbatim. */
-export function blockedResult(call: ToolCall, message: string, plugin: string | undefined): ToolResult {
+function blockedResult(call: ToolCall, message: string, plugin: string | undefined): ToolResult {
   const by = plugin === undefined ? "the tool gate" : `plugin "${plugin}"`;
   const result: ToolResult = { callId: call.id, name: call.name, status: "blocked", content: `Tool call blocked by ${by}: ${message}` };
   if (plugin !== undefined) result.blockedBy = plugin;
@@ -24,10 +25,33 @@ export function okResult(call: ToolCall, output: unknown): ToolResult {
   return { callId: call.id, name: call.name, status: "ok", content: toJson(output), data: output };
 }
 
+/**
+ * JSON of a tool's output, whatever it holds: a BigInt becomes its digits, an object met again inside
+ * itself becomes "[Circular]", and a value that cannot be read at all (a throwing getter or Proxy)
+ * gives a short note instead of a rejection. The model always gets text.
+ */
 function toJson(value: unknown): string {
   try {
     return JSON.stringify(value) ?? String(value);
   } catch {
-    return String(value);
+    // Cycles and BigInts: the slower, forgiving pass below.
   }
+  try {
+    return JSON.stringify(value, jsonSafeReplacer()) ?? String(value);
+  } catch (error) {
+    return `[a value that cannot be serialised: ${describeThrown(error)}]`;
+  }
+}
+
+function jsonSafeReplacer(): (this: unknown, key: string, value: unknown) => unknown {
+  // The objects on the path from the root to the value being written: met again, it is a cycle.
+  const path: unknown[] = [];
+  return function (this: unknown, _key, value) {
+    if (typeof value === "bigint") return value.toString();
+    if (typeof value !== "object" || value === null) return value;
+    while (path.length > 0 && path[path.length - 1] !== this) path.pop();
+    if (path.includes(value)) return "[Circular]";
+    path.push(value);
+    return value;
+  };
 }

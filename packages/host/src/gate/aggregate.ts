@@ -1,18 +1,20 @@
 import type { PreToolCallDecision, ToolArgs, Verdict } from "@toolgate/plugin-sdk";
-import { freezeArgs } from "./freeze-call.js";
+import { copyArgs, setOwn } from "./copy-args.js";
 
 /** What the plugins have said about one call so far, folded in plugin order. */
 export interface Aggregate {
   /** Always deeply frozen: later hooks and the verdict's holder read them, nobody changes them. */
   args: ToolArgs;
+  /** A rough size of every argument copy this call holds, for the decision memo's byte budget. */
+  bytes: number;
   block?: { message: string; plugin: string };
   ask?: { message: string; plugin: string };
   allow?: { reason: string | undefined; plugin: string };
 }
 
-/** `frozenArgs` come from `freezeArgs`. */
-export function createAggregate(frozenArgs: ToolArgs): Aggregate {
-  return { args: frozenArgs };
+/** `frozenArgs` come from `freezeArgs` or `copyArgs(…, true)`, which measured them as `bytes`. */
+export function createAggregate(frozenArgs: ToolArgs, bytes = 0): Aggregate {
+  return { args: frozenArgs, bytes };
 }
 
 /**
@@ -30,19 +32,24 @@ export function addDecision(aggregate: Aggregate, decision: PreToolCallDecision,
     case "allow":
       aggregate.allow ??= { reason: decision.reason, plugin };
       return;
-    case "modify":
-      aggregate.args = freezeArgs(mergeArgs(aggregate.args, decision.args));
+    case "modify": {
+      // The patch is the plugin's own object: it is read once, into a frozen copy, before it is merged.
+      const patch = copyArgs(decision.args, true);
+      aggregate.args = Object.freeze(mergeArgs(aggregate.args, patch.args));
+      aggregate.bytes += patch.bytes;
       return;
+    }
   }
 }
 
-/** Shallow merge where a key set to `undefined` is removed. */
+/** Shallow merge where a key set to `undefined` is removed; `__proto__` stays an own key. */
 export function mergeArgs(current: ToolArgs, patch: ToolArgs): ToolArgs {
-  const merged: ToolArgs = { ...current };
-  for (const key of Object.keys(patch)) {
-    if (patch[key] === undefined) delete merged[key];
-    else merged[key] = patch[key];
+  const merged: ToolArgs = {};
+  for (const key of Object.keys(current)) {
+    if (!Object.hasOwn(patch, key)) setOwn(merged, key, current[key]);
+    else if (patch[key] !== undefined) setOwn(merged, key, patch[key]);
   }
+  for (const key of Object.keys(patch)) if (!Object.hasOwn(current, key) && patch[key] !== undefined) setOwn(merged, key, patch[key]);
   return merged;
 }
 
@@ -51,6 +58,9 @@ export function toVerdict(aggregate: Aggregate): Verdict {
   const { args, block, ask, allow } = aggregate;
   if (block) return { action: "block", message: block.message, plugin: block.plugin, args };
   if (ask) return { action: "ask", message: ask.message, plugin: ask.plugin, args };
-  if (allow) return allow.reason === undefined ? { action: "allow", plugin: allow.plugin, args } : { action: "allow", message: allow.reason, plugin: allow.plugin, args };
+  if (allow)
+    return allow.reason === undefined
+      ? { action: "allow", plugin: allow.plugin, args }
+      : { action: "allow", message: allow.reason, plugin: allow.plugin, args };
   return { action: "allow", args };
 }

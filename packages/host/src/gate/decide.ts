@@ -1,119 +1,195 @@
-import { PreToolCallDecisionSchema, type SessionInfo, type ToolArgs, type ToolCall, type Verdict } from "@toolgate/plugin-sdk";
+import { type PreToolCallDecision, PreToolCallDecisionSchema, type ToolArgs, type Verdict } from "@toolgate/plugin-sdk";
 import * as v from "valibot";
-import type { EventBus } from "../events.js";
-import type { HostLogger } from "../logger.js";
-import type { HookEntry, PluginRegistry } from "../registry/registry.js";
+import { describeThrown } from "../errors.js";
+import type { HostRuntime } from "../host-runtime.js";
+import type { AskHandler } from "../options.js";
+import type { HookEntry } from "../registry/registry.js";
 import { validationMessage } from "../validation/summarize-issues.js";
-import { addDecision, createAggregate, toVerdict, type Aggregate } from "./aggregate.js";
-import type { DecisionMemo } from "./decision-memo.js";
-import { callView, freezeArgs } from "./freeze-call.js";
+import { addDecision, toVerdict } from "./aggregate.js";
+import { DecisionMemo, type MemoLimits } from "./decision-memo.js";
+import type { PluginExplanation, ToolCallExplanation } from "./explain.js";
+import { callView } from "./freeze-call.js";
 import { HookInvocationContext } from "./hook-context.js";
-import { HookFailure, runHook, type HookRuntime } from "./run-hook.js";
-import { isThenable } from "./is-thenable.js";
+import { PolicyRun, type CallSnapshot } from "./policy-run.js";
+import { AskResolver } from "./resolve-ask.js";
+import { failure, HookFailure, PendingHook, runHook } from "./run-hook.js";
 
-export interface GateDependencies {
-  registry: PluginRegistry;
-  runtime: HookRuntime;
-  events: EventBus;
-  logger: HostLogger;
-  session: SessionInfo;
-  onHookError: "block" | "allow";
-}
-
-/** The one choke point: every execution path asks `decide` and nothing else runs `pre_tool_call`. */
+/** The one choke point: every execution path asks the gate, and nothing else runs `pre_tool_call`. */
 export interface Gate {
+  /** `checkToolCall`: the plugins' verdict (an `ask` stays an `ask`), remembered for one `skipPreToolCallHook` call. */
+  check(snapshot: CallSnapshot): Verdict | Promise<Verdict>;
   /**
-   * Runs every plugin's `pre_tool_call` once, in plugin order, and folds the answers into a verdict. With
-   * `memo`, the verdict is remembered there before it is returned (for `skipPreToolCallHook`).
+   * The verdict a call runs on, `allow` or `block`: the remembered one (with `skipPreToolCallHook`) or
+   * one decided now, an `ask` resolved through `onAsk`, and `block` once the host is closed.
    */
-  decide(call: ToolCall, memo?: DecisionMemo): Verdict | Promise<Verdict>;
+  admit(snapshot: CallSnapshot, skipPreToolCallHook: boolean): Verdict | Promise<Verdict>;
+  /** The verdict and every plugin's part in it, by the same loop; no event, no memo. */
+  explain(snapshot: CallSnapshot): Promise<ToolCallExplanation>;
+  /**
+   * Settles every open question to `onAsk` as blocked and forgets every remembered verdict. Decisions
+   * still running end blocked as their pending hooks are aborted (`HookDeadlines.abortAll`).
+   */
+  close(): void;
 }
 
-export function createGate(deps: GateDependencies): Gate {
+export interface GateOptions {
+  onAsk: AskHandler | undefined;
+  memo?: Partial<MemoLimits>;
+}
+
+const closedMessage = "host closed (host.close()) before this call could run";
+
+/** The verdict of every call the host has not run when it closes. */
+export function closedVerdict(args: ToolArgs): Verdict {
+  return { action: "block", message: closedMessage, args };
+}
+
+export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
+  const memo = new DecisionMemo(options.memo);
+  const asks = new AskResolver(options.onAsk);
   const warnedInvalid = new Set<string>();
 
-  function absorb(outcome: unknown, entry: HookEntry, aggregate: Aggregate, call: ToolCall): void {
-    if (outcome === undefined) return;
-    if (outcome instanceof HookFailure) return absorbFailure(outcome, entry, aggregate, call);
-    const parsed = v.safeParse(PreToolCallDecisionSchema, outcome);
-    if (parsed.success) return addDecision(aggregate, parsed.output, entry.plugin);
-    reportInvalid(outcome, validationMessage(parsed.issues), entry, call);
-  }
-
-  function absorbFailure(failure: HookFailure, entry: HookEntry, aggregate: Aggregate, call: ToolCall): void {
-    const { error } = failure;
-    if (failure.timedOut) deps.events.emit("hook:timeout", { plugin: entry.plugin, hook: entry.hook, call, timeoutMs: deps.runtime.timeoutMs });
-    deps.events.emit("hook:error", { plugin: entry.plugin, hook: entry.hook, call, error });
-    if (deps.onHookError === "block") {
-      addDecision(aggregate, { action: "block", message: `${error.message} (failing closed)` }, entry.plugin);
-    } else {
-      deps.logger.warn(`${error.message}; onHookError is "allow", so the call goes on`);
-    }
-  }
-
-  function reportInvalid(value: unknown, reason: string, entry: HookEntry, call: ToolCall): void {
-    deps.events.emit("hook:invalid", { plugin: entry.plugin, hook: entry.hook, call, value, reason });
-    if (warnedInvalid.has(entry.plugin)) return;
-    warnedInvalid.add(entry.plugin);
-    deps.logger.warn(`plugin "${entry.plugin}": pre_tool_call returned an invalid result (${reason}); it is ignored as no opinion`);
-  }
-
-  function invoke(entry: HookEntry, view: ToolCall) {
-    const ctx = new HookInvocationContext(entry.plugin, deps.session, entry.owner.options, entry.owner.log);
-    return runHook(entry, ctx, deps.runtime, [view, ctx]);
-  }
-
-  /** Hooks see the arguments as merged so far; a new view is made only after a `modify`. */
-  function viewFor(call: ToolCall, aggregate: Aggregate, view: ToolCall): ToolCall {
-    return aggregate.args === view.args ? view : callView(call, aggregate.args);
-  }
-
   /**
-   * `seen` is the frozen copy of the arguments as the caller gave them, taken before any hook ran: the
-   * memo compares a later call against it, never against `call.args`, which the caller may change.
+   * The policy loop, the only one: runs hooks from `run.next` on, in plugin order, and stops at the first
+   * pending async hook (returned) or after the last one. `resume` re-enters it at the next index.
    */
-  function conclude(call: ToolCall, aggregate: Aggregate, memo: DecisionMemo | undefined, seen: ToolArgs): Verdict {
-    const verdict = toVerdict(aggregate);
-    memo?.remember(call, verdict, seen);
+  function advance(run: PolicyRun): PendingHook | undefined {
+    const { hooks } = run;
+    while (run.next < hooks.length) {
+      const entry = hooks[run.next++]!;
+      const outcome = invoke(entry, run);
+      if (PendingHook.is(outcome)) {
+        run.awaiting = entry;
+        return outcome;
+      }
+      absorb(outcome, entry, run);
+    }
+    return undefined;
+  }
+
+  function decide(run: PolicyRun): Verdict | Promise<Verdict> {
+    const pending = advance(run);
+    if (pending === undefined) return conclude(run);
+    return new Promise<Verdict>((resolve) => {
+      run.resolve = resolve;
+      run.resume = (outcome) => resume(run, outcome);
+      pending.whenSettled(run.resume);
+    });
+  }
+
+  function resume(run: PolicyRun, outcome: unknown): void {
+    absorb(outcome, run.awaiting!, run);
+    // After close no more plugin code runs for this call: it ends blocked.
+    const pending = runtime.closed ? undefined : advance(run);
+    if (pending !== undefined) pending.whenSettled(run.resume!);
+    else run.resolve!(conclude(run));
+  }
+
+  function invoke(entry: HookEntry, run: PolicyRun): unknown {
+    if (run.view.args !== run.aggregate.args) run.view = callView(run.call, run.aggregate.args);
+    const ctx = new HookInvocationContext(entry.plugin, runtime.session, entry.owner.options, entry.owner.log);
+    // One arguments array per call, refilled per hook: `apply` copies it, so no hook ever holds it.
+    const args = run.hookArgs;
+    args[0] = run.view;
+    args[1] = ctx;
+    return runHook(entry, ctx, runtime.deadlines, args);
+  }
+
+  function conclude(run: PolicyRun): Verdict {
+    const verdict = runtime.closed ? closedVerdict(run.aggregate.args) : toVerdict(run.aggregate);
+    if (run.remember && !runtime.closed) memo.remember(run.call, verdict, run.aggregate.bytes);
     return verdict;
   }
 
-  async function finishAsync(
-    pending: Promise<unknown>,
-    index: number,
-    call: ToolCall,
-    aggregate: Aggregate,
-    view: ToolCall,
-    memo: DecisionMemo | undefined,
-    seen: ToolArgs,
-  ): Promise<Verdict> {
-    const hooks = deps.registry.hooks("pre_tool_call");
-    absorb(await pending, hooks[index]!, aggregate, view);
-    for (let i = index + 1; i < hooks.length; i++) {
-      view = viewFor(call, aggregate, view);
-      const entry = hooks[i]!;
-      let outcome = invoke(entry, view);
-      if (isThenable(outcome)) outcome = await outcome;
-      absorb(outcome, entry, aggregate, view);
+  /** Folds one outcome in; never throws, since it runs inside a hook's settlement. */
+  function absorb(outcome: unknown, entry: HookEntry, run: PolicyRun): void {
+    try {
+      absorbOutcome(outcome, entry, run);
+    } catch (error) {
+      absorbFailure(failure(entry, `returned a value that cannot be read: ${describeThrown(error)}`, "HOOK_FAILED", error), entry, run);
     }
-    return conclude(call, aggregate, memo, seen);
+  }
+
+  function absorbOutcome(outcome: unknown, entry: HookEntry, run: PolicyRun): void {
+    if (outcome === undefined) {
+      run.trace?.push({ plugin: entry.plugin, outcome: "none" });
+      return;
+    }
+    if (HookFailure.is(outcome)) {
+      absorbFailure(outcome, entry, run);
+      return;
+    }
+    const parsed = v.safeParse(PreToolCallDecisionSchema, outcome);
+    if (!parsed.success) {
+      reportInvalid(outcome, validationMessage(parsed.issues), entry, run);
+      return;
+    }
+    addDecision(run.aggregate, parsed.output, entry.plugin);
+    if (run.trace) run.trace.push(explainDecision(parsed.output, entry.plugin, run));
+  }
+
+  function explainDecision(decision: PreToolCallDecision, plugin: string, run: PolicyRun): PluginExplanation {
+    if (decision.action === "modify") return { plugin, outcome: "modify", args: run.aggregate.args };
+    const message = decision.action === "allow" ? decision.reason : decision.message;
+    return message === undefined ? { plugin, outcome: decision.action } : { plugin, outcome: decision.action, message };
+  }
+
+  function absorbFailure(outcome: HookFailure, entry: HookEntry, run: PolicyRun): void {
+    const { error } = outcome;
+    if (run.trace) run.trace.push({ plugin: entry.plugin, outcome: "error", message: error.message });
+    else {
+      const about = { plugin: entry.plugin, hook: entry.hook, call: run.view };
+      if (outcome.timedOut) runtime.events.emit("hook:timeout", { ...about, timeoutMs: runtime.deadlines.timeoutMs });
+      runtime.events.emit("hook:error", { ...about, error });
+    }
+    if (runtime.onHookError === "block") addDecision(run.aggregate, { action: "block", message: `${error.message} (failing closed)` }, entry.plugin);
+    // After close() the call ends blocked whatever the setting: saying it goes on would be wrong.
+    else if (!run.trace && !runtime.closed) runtime.logger.warn(`${error.message}; onHookError is "allow", so the call goes on`);
+  }
+
+  function reportInvalid(value: unknown, reason: string, entry: HookEntry, run: PolicyRun): void {
+    if (run.trace) {
+      run.trace.push({ plugin: entry.plugin, outcome: "invalid", message: reason });
+      return;
+    }
+    runtime.events.emit("hook:invalid", { plugin: entry.plugin, hook: entry.hook, call: run.view, value, reason });
+    if (warnedInvalid.has(entry.plugin)) return;
+    warnedInvalid.add(entry.plugin);
+    runtime.logger.warn(`plugin "${entry.plugin}": pre_tool_call returned an invalid result (${reason}); it is ignored as no opinion`);
+  }
+
+  function finish(snapshot: CallSnapshot, verdict: Verdict): Verdict | Promise<Verdict> {
+    if (runtime.closed) return closedVerdict(verdict.args);
+    return verdict.action === "ask" ? asks.resolve(snapshot.call, verdict) : verdict;
+  }
+
+  /** The plugins' verdict on a call; with no `pre_tool_call` at all, the call is allowed as it came. */
+  function verdictOn(snapshot: CallSnapshot, remember: boolean): Verdict | Promise<Verdict> {
+    const hooks = runtime.registry.hooks("pre_tool_call");
+    if (hooks.length > 0) return decide(new PolicyRun(snapshot.call, snapshot.bytes, hooks, remember));
+    const verdict: Verdict = { action: "allow", args: snapshot.call.args };
+    if (remember) memo.remember(snapshot.call, verdict, snapshot.bytes);
+    return verdict;
   }
 
   return {
-    decide(call, memo) {
-      const hooks = deps.registry.hooks("pre_tool_call");
-      const seen = freezeArgs(call.args);
-      const aggregate = createAggregate(seen);
-      if (hooks.length === 0) return conclude(call, aggregate, memo, seen);
-      let view = callView(call, seen);
-      for (let i = 0; i < hooks.length; i++) {
-        view = viewFor(call, aggregate, view);
-        const entry = hooks[i]!;
-        const outcome = invoke(entry, view);
-        if (isThenable(outcome)) return finishAsync(outcome as Promise<unknown>, i, call, aggregate, view, memo, seen);
-        absorb(outcome, entry, aggregate, view);
-      }
-      return conclude(call, aggregate, memo, seen);
+    check(snapshot) {
+      if (runtime.closed) return closedVerdict(snapshot.call.args);
+      return verdictOn(snapshot, true);
+    },
+    admit(snapshot, skipPreToolCallHook) {
+      if (runtime.closed) return closedVerdict(snapshot.call.args);
+      const verdict = (skipPreToolCallHook ? memo.take(snapshot.call) : undefined) ?? verdictOn(snapshot, false);
+      return verdict instanceof Promise ? verdict.then((decided) => finish(snapshot, decided)) : finish(snapshot, verdict);
+    },
+    async explain(snapshot) {
+      const plugins: PluginExplanation[] = [];
+      const verdict = await decide(new PolicyRun(snapshot.call, snapshot.bytes, runtime.registry.hooks("pre_tool_call"), false, plugins));
+      return { verdict, plugins };
+    },
+    close() {
+      memo.clear();
+      asks.close((asked) => closedVerdict(asked.args));
     },
   };
 }

@@ -10,5 +10,7 @@ import { isPlainObject, type ToolCall } from "@toolgate/plugin-sdk";
 export function isWellFormedCall(call: unknown): call is ToolCall {
   if (typeof call !== "object" || call === null || Array.isArray(call)) return false;
   const { id, name, args, kind } = call as Record<string, unknown>;
-  return typeof id === "string" && id !== "" && typeof name === "string" && name !== "" && isPlainObject(args) && (kind === undefined || typeof kind === "string");
+  return (
+    typeof id === "string" && id !== "" && typeof name === "string" && name !== "" && isPlainObject(args) && (kind === undefined || typeof kind === "string")
+  );
 }

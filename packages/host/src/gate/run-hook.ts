@@ -1,26 +1,24 @@
 import { describeThrown, pluginLabel, ToolgateError } from "../errors.js";
 import type { HookInvocationContext } from "./hook-context.js";
-import { isThenable } from "./is-thenable.js";
+import type { Expirable, HookDeadlines } from "./hook-deadlines.js";
 
-/** A hook that threw, rejected, timed out or was aborted by `host.close()`. */
+/** A hook that threw, rejected, timed out, was aborted by `host.close()`, or returned an unreadable value. */
 export class HookFailure {
+  readonly #brand = true;
+
   constructor(
     readonly error: ToolgateError,
     readonly timedOut: boolean,
   ) {}
+
+  /** A brand check: unlike `instanceof`, it runs no trap of a Proxy a hook returned. */
+  static is(value: unknown): value is HookFailure {
+    return typeof value === "object" && value !== null && #brand in value;
+  }
 }
 
-export type HookOutcome = unknown;
-
-/** A hook still running; `host.close()` settles every one of these. */
-export interface InFlightHook {
-  abort(reason: string): void;
-}
-
-export interface HookRuntime {
-  timeoutMs: number;
-  readonly inFlight: Set<InFlightHook>;
-}
+/** What `runHook` needs of the host: the timeout and the pending hooks (loading passes it for factories). */
+export type HookRuntime = HookDeadlines;
 
 export interface HookCall {
   plugin: string;
@@ -31,76 +29,108 @@ export interface HookCall {
 }
 
 /**
- * The only place plugin hook code is called (`args` ends with `ctx`). A synchronous hook returns its value (or a HookFailure)
- * synchronously, with no promise made; an async one is raced against the timeout and `host.close()`.
- * Errors never escape: they come back as a HookFailure naming the plugin and hook.
+ * The only place plugin hook code is called (`args` ends with `ctx`). A synchronous hook's value (or a
+ * HookFailure) comes back as is, with no promise made. For a thenable, `then` is read once and called
+ * once, and a PendingHook comes back: it settles with the value, a rejection, the timeout, or
+ * `host.close()`, whichever comes first. Errors never escape: they come back as a HookFailure naming
+ * the plugin and hook.
  */
-export function runHook(
-  target: HookCall,
-  ctx: HookInvocationContext,
-  runtime: HookRuntime,
-  args: readonly unknown[],
-): HookOutcome | HookFailure | Promise<HookOutcome | HookFailure> {
+export function runHook(target: HookCall, ctx: HookInvocationContext, deadlines: HookDeadlines, args: readonly unknown[]): unknown {
   let value: unknown;
+  let then: unknown;
   try {
     value = target.fn.apply(target.thisArg, args as unknown[]);
   } catch (error) {
     return failure(target, `threw: ${describeThrown(error)}`, "HOOK_FAILED", error);
   }
-  return isThenable(value) ? settle(value, target, ctx, runtime) : value;
-}
-
-function settle(
-  pending: PromiseLike<unknown>,
-  target: HookCall,
-  ctx: HookInvocationContext,
-  runtime: HookRuntime,
-): Promise<HookOutcome | HookFailure> {
-  return new Promise((resolve) => {
-    const hook = new PendingHook(target, ctx, runtime, resolve);
-    pending.then(
-      (value) => hook.finish(value),
-      (error: unknown) => hook.finish(failure(target, `rejected: ${describeThrown(error)}`, "HOOK_FAILED", error)),
+  if (value === null || (typeof value !== "object" && typeof value !== "function")) return value;
+  try {
+    then = (value as { then?: unknown }).then;
+    // A `then` that is there but not callable (or a getter that shows one only on a later read) is no
+    // result a policy would return: it fails closed instead of passing as "no opinion".
+    if (typeof then !== "function" && (then !== undefined || "then" in value))
+      return failure(target, "returned a thenable-like value whose then is not a function", "HOOK_FAILED");
+  } catch (error) {
+    return failure(target, `returned a value whose "then" threw: ${describeThrown(error)}`, "HOOK_FAILED", error);
+  }
+  if (typeof then !== "function") return value;
+  const pending = new PendingHook(target, ctx, deadlines);
+  try {
+    then.call(
+      value,
+      (settled: unknown) => pending.settle(settled),
+      (error: unknown) => pending.settle(failure(target, `rejected: ${describeThrown(error)}`, "HOOK_FAILED", error)),
     );
-  });
+  } catch (error) {
+    pending.settle(failure(target, `returned a thenable whose "then" threw: ${describeThrown(error)}`, "HOOK_FAILED", error));
+  }
+  return pending;
 }
 
 /**
- * An async hook in flight, settled by the first of: its value, its rejection, its timeout, `host.close()`.
- * A class rather than closures, so each async hook allocates one object instead of a closure per path.
+ * An async hook in flight. Whoever waits registers one continuation (`whenSettled`), called once with
+ * the outcome: the policy loop resumes there without a promise of its own per hook.
  */
-class PendingHook implements InFlightHook {
-  readonly #timer: ReturnType<typeof setTimeout> | undefined;
+export class PendingHook implements Expirable {
+  deadline = 0;
+  previous: Expirable | undefined;
+  next: Expirable | undefined;
+  #settled = false;
+  #outcome: unknown;
+  #continuation: ((outcome: unknown) => void) | undefined;
 
   constructor(
     readonly target: HookCall,
     readonly ctx: HookInvocationContext,
-    readonly runtime: HookRuntime,
-    readonly resolve: (outcome: HookOutcome | HookFailure) => void,
+    readonly deadlines: HookDeadlines,
   ) {
-    runtime.inFlight.add(this);
-    if (Number.isFinite(runtime.timeoutMs)) this.#timer = setTimeout(timeOut, runtime.timeoutMs, this);
+    deadlines.track(this);
   }
 
-  finish(outcome: HookOutcome | HookFailure): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.runtime.inFlight.delete(this);
-    this.resolve(outcome);
+  static is(value: unknown): value is PendingHook {
+    return typeof value === "object" && value !== null && #settled in value;
+  }
+
+  /** The first outcome wins; later ones (a value after the timeout) are dropped. */
+  settle(outcome: unknown): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#outcome = outcome;
+    this.deadlines.untrack(this);
+    const continuation = this.#continuation;
+    this.#continuation = undefined;
+    continuation?.(outcome);
+  }
+
+  whenSettled(continuation: (outcome: unknown) => void): void {
+    if (this.#settled) continuation(this.#outcome);
+    else this.#continuation = continuation;
+  }
+
+  /** Thenable, so a caller off the hot path (a plugin factory) may simply await it. It never rejects. */
+  // biome-ignore lint/suspicious/noThenProperty: being awaitable is the point
+  then(onValue: (outcome: unknown) => unknown): void {
+    this.whenSettled(onValue);
+  }
+
+  expire(): void {
+    const outcome = failure(this.target, `timed out after ${this.deadlines.timeoutMs} ms`, "HOOK_TIMEOUT");
+    this.ctx.abort(outcome.error);
+    this.settle(outcome);
   }
 
   abort(reason: string): void {
     this.ctx.abort(new Error(reason));
-    this.finish(failure(this.target, `was aborted: ${reason}`, "HOOK_ABORTED"));
+    this.settle(failure(this.target, `was aborted: ${reason}`, "HOOK_ABORTED"));
   }
 }
 
-function timeOut(hook: PendingHook): void {
-  const outcome = failure(hook.target, `timed out after ${hook.runtime.timeoutMs} ms`, "HOOK_TIMEOUT");
-  hook.ctx.abort(outcome.error);
-  hook.finish(outcome);
+/** A pending hook's outcome as a promise, for callers off the hot path (observers, explain). */
+export function whenSettled(pending: PendingHook): Promise<unknown> {
+  return new Promise((resolve) => pending.whenSettled(resolve));
 }
 
-function failure(target: HookCall, what: string, code: ToolgateError["code"], cause?: unknown): HookFailure {
+export function failure(target: HookCall, what: string, code: ToolgateError["code"], cause?: unknown): HookFailure {
   const message = `${pluginLabel(target.plugin, target.path)}: ${target.hook} ${what}`;
   const error = new ToolgateError(code, message, { plugin: target.plugin, hook: target.hook, path: target.path, cause });
   return new HookFailure(error, code === "HOOK_TIMEOUT");

@@ -51,10 +51,10 @@ export interface ToolMessageFormats {
 export type ToolMessageFormat = keyof ToolMessageFormats;
 
 const formatters: { [Format in ToolMessageFormat]: (result: ToolResult) => ToolMessageFormats[Format] } = {
-  openai: (result) => ({ role: "tool", tool_call_id: result.callId, content: result.content }),
-  responses: (result) => ({ type: "function_call_output", call_id: result.callId, output: result.content }),
-  anthropic: (result) => ({ type: "tool_result", tool_use_id: result.callId, content: result.content, is_error: result.status !== "ok" }),
-  mcp: (result) => ({ content: [{ type: "text", text: result.content }], isError: result.status !== "ok" }),
+  openai: (result) => ({ role: "tool", tool_call_id: result.callId, content: contentOf(result) }),
+  responses: (result) => ({ type: "function_call_output", call_id: result.callId, output: contentOf(result) }),
+  anthropic: (result) => ({ type: "tool_result", tool_use_id: result.callId, content: contentOf(result), is_error: result.status !== "ok" }),
+  mcp: (result) => ({ content: [{ type: "text", text: contentOf(result) }], isError: result.status !== "ok" }),
   "ai-sdk": (result) => ({ type: "tool-result", toolCallId: result.callId, toolName: result.name, output: aiSdkOutput(result) }),
 };
 
@@ -68,7 +68,36 @@ export function toToolMessage<Format extends ToolMessageFormat>(result: ToolResu
 }
 
 function aiSdkOutput(result: ToolResult): AiSdkToolResult["output"] {
-  if (result.status === "blocked") return { type: "execution-denied", reason: result.content };
-  if (result.status === "error") return { type: "error-text", value: result.content };
-  return result.data === undefined ? { type: "text", value: result.content } : { type: "json", value: result.data };
+  if (result.status === "blocked") return { type: "execution-denied", reason: contentOf(result) };
+  if (result.status === "error") return { type: "error-text", value: contentOf(result) };
+  const json = result.data === undefined ? undefined : jsonCopy(result.data);
+  return json === undefined ? { type: "text", value: contentOf(result) } : { type: "json", value: json.value };
+}
+
+/**
+ * The result's text, always a string: a message must serialise whatever the result holds, so a result
+ * built by hand with other content is turned into text, never passed on.
+ */
+function contentOf(result: ToolResult): string {
+  const { content } = result;
+  if (typeof content === "string") return content;
+  return jsonCopy(content)?.text ?? safeString(content);
+}
+
+/** The value as JSON carries it, or undefined when it has none (a cycle, a BigInt, a throwing toJSON). */
+function jsonCopy(value: unknown): { text: string; value: unknown } | undefined {
+  try {
+    const text = JSON.stringify(value);
+    return text === undefined ? undefined : { text, value: JSON.parse(text) as unknown };
+  } catch {
+    return undefined;
+  }
+}
+
+function safeString(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return "";
+  }
 }

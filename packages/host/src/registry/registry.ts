@@ -1,19 +1,11 @@
-import {
-  hookNames,
-  isHookName,
-  type HookName,
-  type Plugin,
-  type PluginLogger,
-  type PluginOptions,
-  type PluginRecord,
-  type ToolDefinition,
-} from "@toolgate/plugin-sdk";
+import { hookNames, type HookName, type PluginLogger, type PluginOptions, type PluginRecord, type ToolDefinition } from "@toolgate/plugin-sdk";
 import { pluginLabel, ToolgateError } from "../errors.js";
 import type { HookCall } from "../gate/run-hook.js";
+import type { PluginSnapshot } from "../validation/validate-plugin.js";
 
 /** A plugin that loaded and validated, with what the host needs to call it. */
 export interface RegisteredPlugin {
-  readonly plugin: Plugin;
+  readonly plugin: PluginSnapshot;
   readonly options: PluginOptions;
   readonly record: PluginRecord;
   readonly log: PluginLogger;
@@ -35,35 +27,39 @@ export interface RegisteredTool {
  * hook name, and the tools from the agent and the plugins.
  */
 export class PluginRegistry {
-  readonly #plugins: RegisteredPlugin[] = [];
-  readonly #hooks = new Map<HookName, HookEntry[]>();
+  readonly #byName = new Map<string, RegisteredPlugin>();
   readonly #tools = new Map<string, RegisteredTool>();
+  // Sorted and tabled once, on first use after the last add: adding n plugins stays linear.
+  #ordered: RegisteredPlugin[] | undefined;
+  #hooks: Map<HookName, HookEntry[]> | undefined;
 
   constructor(agentTools: Record<string, ToolDefinition> = {}) {
     for (const [name, definition] of Object.entries(agentTools)) this.#tools.set(name, { definition });
-    for (const name of hookNames) this.#hooks.set(name, []);
   }
 
   /** Adds a plugin, or returns the error that rejects it (a name already taken). */
   add(candidate: RegisteredPlugin): ToolgateError | undefined {
     const { name } = candidate.plugin;
-    const taken = this.#plugins.find((existing) => existing.plugin.name === name);
+    const taken = this.#byName.get(name);
     if (taken) {
       const message = `duplicate plugin name "${name}": ${describeOrigin(candidate.record)} conflicts with ${describeOrigin(taken.record)}, which loaded first`;
       return new ToolgateError("PLUGIN_DUPLICATE", message, { plugin: name, path: candidate.record.path });
     }
-    this.#plugins.push(candidate);
-    this.#plugins.sort(compareRunOrder);
-    this.#rebuildHooks();
+    this.#byName.set(name, candidate);
+    this.#ordered = undefined;
+    this.#hooks = undefined;
     this.#addTools(candidate);
     return undefined;
   }
 
+  /** The registered plugins in run order. */
   get plugins(): readonly RegisteredPlugin[] {
-    return this.#plugins;
+    if (this.#ordered === undefined) this.#ordered = [...this.#byName.values()].sort(compareRunOrder);
+    return this.#ordered;
   }
 
   hooks(name: HookName): readonly HookEntry[] {
+    if (this.#hooks === undefined) this.#hooks = this.#buildHooks();
     return this.#hooks.get(name) ?? [];
   }
 
@@ -75,20 +71,17 @@ export class PluginRegistry {
     return [...this.#tools.keys()];
   }
 
-  #rebuildHooks(): void {
-    for (const name of hookNames) this.#hooks.set(name, []);
-    for (const owner of this.#plugins) {
-      const hooks = owner.plugin.hooks ?? {};
-      for (const [hook, fn] of Object.entries(hooks)) {
-        if (!isHookName(hook) || typeof fn !== "function") continue;
-        const entry: HookEntry = { owner, plugin: owner.plugin.name, path: owner.record.path, hook, fn: fn as HookCall["fn"], thisArg: hooks };
-        this.#hooks.get(hook)?.push(entry);
-      }
+  #buildHooks(): Map<HookName, HookEntry[]> {
+    const tables = new Map<HookName, HookEntry[]>(hookNames.map((name) => [name, []]));
+    for (const owner of this.plugins) {
+      for (const { hook, fn, thisArg } of owner.plugin.hooks)
+        tables.get(hook)?.push({ owner, plugin: owner.plugin.name, path: owner.record.path, hook, fn, thisArg });
     }
+    return tables;
   }
 
   #addTools(owner: RegisteredPlugin): void {
-    for (const [name, definition] of Object.entries(owner.plugin.tools ?? {})) {
+    for (const [name, definition] of Object.entries(owner.plugin.tools)) {
       const existing = this.#tools.get(name);
       if (existing) {
         const holder = existing.contributedBy ? pluginLabel(existing.contributedBy) : "the agent's own tools";
@@ -101,7 +94,7 @@ export class PluginRegistry {
 }
 
 function compareRunOrder(a: RegisteredPlugin, b: RegisteredPlugin): number {
-  const byOrder = (a.plugin.order ?? 0) - (b.plugin.order ?? 0);
+  const byOrder = a.plugin.order - b.plugin.order;
   if (byOrder !== 0) return byOrder;
   return a.plugin.name < b.plugin.name ? -1 : a.plugin.name > b.plugin.name ? 1 : 0;
 }

@@ -1,14 +1,17 @@
 import type { BaseIssue } from "valibot";
 
-/** One line for the first few valibot issues: `hooks.pre_tool_call: each hook must be a function`. */
-export function summarizeIssues(issues: readonly BaseIssue<unknown>[], limit = 3): string {
-  const lines = issues.slice(0, limit).map(describeIssue);
+/**
+ * One line for the first few valibot issues: `hooks.pre_tool_call: each hook must be a function`.
+ * `prefix` names where the checked value sits (`tools.search`).
+ */
+export function summarizeIssues(issues: readonly BaseIssue<unknown>[], limit = 3, prefix = ""): string {
+  const lines = issues.slice(0, limit).map((issue) => describeIssue(issue, prefix));
   const more = issues.length > limit ? ` (and ${issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
 
-function describeIssue(issue: BaseIssue<unknown>): string {
-  const path = formatPath(issue);
+function describeIssue(issue: BaseIssue<unknown>, prefix: string): string {
+  const path = formatPath(issue, prefix);
   if (issue.received === "undefined" && issue.message.startsWith("Invalid key")) return `${path || "a key"} is required`;
   const message = issue.message.startsWith("Invalid ") ? `expected ${issue.expected}, got ${issue.received}` : issue.message;
   if (!path) return message;
@@ -16,8 +19,8 @@ function describeIssue(issue: BaseIssue<unknown>): string {
   return /^(must|is) /.test(message) ? `${path} ${message}` : `${path}: ${message}`;
 }
 
-function formatPath(issue: BaseIssue<unknown>): string {
-  let text = "";
+function formatPath(issue: BaseIssue<unknown>, prefix: string): string {
+  let text = prefix;
   for (const item of issue.path ?? []) {
     const key = item.key;
     if (typeof key === "number") text += `[${key}]`;

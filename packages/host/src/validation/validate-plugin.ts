@@ -1,31 +1,47 @@
-import { hookNames, isHookName, PluginSchema, type Plugin } from "@toolgate/plugin-sdk";
-import { closest } from "fastest-levenshtein";
+import { PluginSchema, type ToolDefinition } from "@toolgate/plugin-sdk";
 import * as v from "valibot";
+import { collectHooks, type HookBinding } from "./collect-hooks.js";
+import { describeType } from "./describe-type.js";
+import { readField } from "./read-field.js";
+import { readTools } from "./read-tools.js";
 import { summarizeIssues } from "./summarize-issues.js";
 
-export type ValidationResult =
-  | { ok: true; plugin: Plugin; warnings: string[] }
-  | { ok: false; reason: string };
+/**
+ * A plugin as the host holds it: every field read once from the author's object, so a getter that answers
+ * differently later, or throws, changes nothing after loading.
+ */
+export interface PluginSnapshot {
+  readonly name: string;
+  readonly version: string | undefined;
+  readonly description: string | undefined;
+  readonly order: number;
+  readonly hooks: readonly HookBinding[];
+  readonly tools: Readonly<Record<string, ToolDefinition>>;
+}
+
+export type ValidationResult = { ok: true; plugin: PluginSnapshot; warnings: string[] } | { ok: false; reason: string };
+
+const scalarFields = ["name", "version", "description", "order"] as const;
+const ScalarSchema = v.pick(PluginSchema, scalarFields);
 
 /** Checks a plugin's shape; unknown hook names are warnings that suggest the closest valid name. */
 export function validatePlugin(candidate: unknown): ValidationResult {
   if (typeof candidate !== "object" || candidate === null || Array.isArray(candidate))
     return { ok: false, reason: `expected a plugin object, got ${describeType(candidate)}` };
-  const parsed = v.safeParse(PluginSchema, candidate);
+  const fields: Record<string, unknown> = {};
+  for (const key of [...scalarFields, "hooks", "tools"]) {
+    const read = readField(candidate, key, key);
+    if (!read.ok) return read;
+    // Left out when undefined, so that a missing name reads "name is required".
+    if (read.value !== undefined) fields[key] = read.value;
+  }
+  const parsed = v.safeParse(ScalarSchema, fields);
   if (!parsed.success) return { ok: false, reason: summarizeIssues(parsed.issues) };
-  // valibot's object() returns a copy without unknown keys; keep the author's object so `this` works in hooks.
-  const plugin = candidate as Plugin;
-  return { ok: true, plugin, warnings: unknownHookWarnings(plugin) };
-}
-
-function unknownHookWarnings(plugin: Plugin): string[] {
-  return Object.keys(plugin.hooks ?? {})
-    .filter((name) => !isHookName(name))
-    .map((name) => `unknown hook "${name}"; did you mean "${closest(name, hookNames)}"? It will never be called`);
-}
-
-function describeType(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  return typeof value;
+  const hooks = collectHooks(fields.hooks);
+  if (!hooks.ok) return hooks;
+  const tools = readTools(fields.tools);
+  if (!tools.ok) return tools;
+  const { name, version, description, order } = parsed.output;
+  const plugin: PluginSnapshot = Object.freeze({ name, version, description, order: order ?? 0, hooks: hooks.hooks, tools: tools.tools });
+  return { ok: true, plugin, warnings: hooks.warnings };
 }

@@ -3,7 +3,8 @@ import { Option, type Command } from "commander";
 import { toolMessageFormats, toToolMessage, type Host, type ToolMessageFormat } from "../../index.js";
 import { exitCodes, type ExitCode } from "../cli-error.js";
 import { openHost, resolveCwd, stderrLogger } from "../open-host.js";
-import { color, count, printError, printJsonLine, printLine } from "../output.js";
+import { escapeControl } from "../../escape-control.js";
+import { color, count, printError, printJsonLine, printLine, safeJson } from "../output.js";
 import { failedPlugins } from "../plugin-report.js";
 import { addProjectOptions, type ProjectOptions } from "../project-options.js";
 import { readCalls } from "../read-calls.js";
@@ -68,18 +69,19 @@ async function replay(host: Host, call: ToolCall, format: ToolMessageFormat): Pr
   return { call, verdict, message: toToolMessage(result, format) };
 }
 
+// Ids, names and messages come from the calls file and from plugins: escaped, or JSON made terminal-safe.
 function printOutcome({ call, verdict, message }: RunOutcome, format: ToolMessageFormat): void {
-  printLine(`${color.bold(call.id)}  ${call.name}  ${color.dim(JSON.stringify(call.args))}`);
-  const by = verdict.plugin === undefined ? "" : ` by ${color.bold(verdict.plugin)}`;
+  printLine(`${color.bold(escapeControl(call.id))}  ${escapeControl(call.name)}  ${color.dim(safeJson(call.args))}`);
+  const by = verdict.plugin === undefined ? "" : ` by ${color.bold(escapeControl(verdict.plugin))}`;
   if (verdict.action === "block") {
-    printLine(`  ${color.red("BLOCK")}${by}: ${verdict.message ?? "blocked"}`);
-    printLine(`  ${color.dim(`${format} message:`)} ${JSON.stringify(message)}`);
+    printLine(`  ${color.red("BLOCK")}${by}: ${escapeControl(verdict.message ?? "blocked")}`);
+    printLine(`  ${color.dim(`${format} message:`)} ${safeJson(message)}`);
   } else if (verdict.action === "ask") {
-    printLine(`  ${color.yellow("ASK")}${by}: ${verdict.message ?? "approval needed"}`);
+    printLine(`  ${color.yellow("ASK")}${by}: ${escapeControl(verdict.message ?? "approval needed")}`);
   } else {
     const modified = JSON.stringify(verdict.args) !== JSON.stringify(call.args);
-    printLine(`  ${color.green("ALLOW")}${by}${verdict.message === undefined ? "" : `: ${verdict.message}`}`);
-    printLine(`  ${color.dim(modified ? "args (modified):" : "args:")} ${JSON.stringify(verdict.args)}`);
+    printLine(`  ${color.green("ALLOW")}${by}${verdict.message === undefined ? "" : `: ${escapeControl(verdict.message)}`}`);
+    printLine(`  ${color.dim(modified ? "args (modified):" : "args:")} ${safeJson(verdict.args)}`);
   }
   printLine();
 }

@@ -1,0 +1,79 @@
+import type { ToolCall } from "@toolgate/plugin-sdk";
+import { describeThrown, isToolgateError, ToolgateError } from "../errors.js";
+import { ArgsShapeError, type ArgsCopy, copyArgs } from "../gate/copy-args.js";
+import { isWellFormedCall } from "../gate/is-well-formed-call.js";
+import type { CallSnapshot } from "../gate/policy-run.js";
+import { assertValidCall } from "./validate-call.js";
+
+/** The kind a registered tool was declared with, or undefined for a tool the host does not know. */
+type KindOf = (name: string) => string | undefined;
+
+/**
+ * Reads a caller's call once, into the host's own frozen snapshot: `id`, `name`, `kind` and `args` are
+ * each read a single time and the arguments deep-copied, so a getter that answers differently on a
+ * second read cannot change the call after the hooks judged it. Throws INVALID_CALL naming the field
+ * for a malformed call, and naming `args` for cyclic, too deep or unreadable arguments. For a tool this
+ * host runs, the kind it was registered with is what policies see: a call cannot pass a shell off as a
+ * plain function.
+ */
+export function snapshotCall(call: unknown, kindOf: KindOf, where = "tool call"): CallSnapshot {
+  try {
+    return readCall(call, kindOf, where);
+  } catch (error) {
+    if (isToolgateError(error)) throw error;
+    throw new ToolgateError("INVALID_CALL", `${where} could not be read: ${describeThrown(error)}`, { cause: error });
+  }
+}
+
+function readCall(call: unknown, kindOf: KindOf, where: string): CallSnapshot {
+  if (typeof call !== "object" || call === null || Array.isArray(call))
+    throw new ToolgateError("INVALID_CALL", `${where} must be an object with id, name and args`);
+  const fields = readFields(call as Record<string, unknown>, where);
+  // The schema runs only when the quick check cannot vouch for the call, so it alone words the errors.
+  if (!isWellFormedCall(fields)) assertValidCall(fields, where);
+  let copy: ArgsCopy;
+  try {
+    copy = copyArgs(fields.args, true);
+  } catch (error) {
+    const reason = error instanceof ArgsShapeError ? error.message : `args could not be read: ${describeThrown(error)}`;
+    throw new ToolgateError("INVALID_CALL", `${where} is malformed: ${reason}`, { cause: error });
+  }
+  const kind = kindOf(fields.name) ?? fields.kind;
+  const snapshot: { -readonly [Key in keyof ToolCall]: ToolCall[Key] } = { id: fields.id, name: fields.name, args: copy.args };
+  if (kind !== undefined) snapshot.kind = kind;
+  return { call: Object.freeze(snapshot), bytes: copy.bytes };
+}
+
+/** Each field read exactly once; a getter that throws is named. */
+function readFields(source: Record<string, unknown>, where: string): Record<"id" | "name" | "args" | "kind", unknown> {
+  let field = "id";
+  try {
+    const id = source.id;
+    field = "name";
+    const name = source.name;
+    field = "args";
+    const args = source.args;
+    field = "kind";
+    const kind = source.kind;
+    return { id, name, args, kind };
+  } catch (error) {
+    throw new ToolgateError("INVALID_CALL", `${where}: ${field} could not be read: ${describeThrown(error)}`, { cause: error });
+  }
+}
+
+/** Snapshots a whole batch before anything runs: every call well-formed, no id twice. */
+export function snapshotBatch(calls: unknown, kindOf: KindOf): CallSnapshot[] {
+  if (!Array.isArray(calls)) throw new ToolgateError("INVALID_CALL", "callTools expects an array of tool calls");
+  const seen = new Map<string, number>();
+  const snapshots: CallSnapshot[] = [];
+  for (let index = 0; index < calls.length; index++) {
+    const snapshot = snapshotCall(calls[index], kindOf, `tool call [${index}]`);
+    const { id } = snapshot.call;
+    const earlier = seen.get(id);
+    if (earlier !== undefined)
+      throw new ToolgateError("INVALID_CALL", `tool call [${index}] repeats the id "${id}" of tool call [${earlier}]; every call in a batch needs its own id`);
+    seen.set(id, index);
+    snapshots.push(snapshot);
+  }
+  return snapshots;
+}

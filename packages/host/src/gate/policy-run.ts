@@ -1,0 +1,41 @@
+import type { ToolCall, Verdict } from "@toolgate/plugin-sdk";
+import type { HookEntry } from "../registry/registry.js";
+import { createAggregate, type Aggregate } from "./aggregate.js";
+import type { PluginExplanation } from "./explain.js";
+
+/** A call as the host snapshotted it at the entry: frozen, its arguments copied once, and their size. */
+export interface CallSnapshot {
+  readonly call: ToolCall;
+  readonly bytes: number;
+}
+
+/**
+ * One call's way through every plugin's `pre_tool_call`: where it stands (`next`), what has been said
+ * so far, and how to resume after an async hook. The policy loop keeps all of its state here.
+ */
+export class PolicyRun {
+  readonly aggregate: Aggregate;
+  /** The call as hooks see it: a new view is made only after a `modify`. */
+  view: ToolCall;
+  /** The index of the next hook to run. */
+  next = 0;
+  /** The hook being awaited. */
+  awaiting: HookEntry | undefined;
+  resolve: ((verdict: Verdict) => void) | undefined;
+  resume: ((outcome: unknown) => void) | undefined;
+  /** `[call, ctx]` for the hook being invoked. */
+  readonly hookArgs: unknown[] = [undefined, undefined];
+
+  constructor(
+    readonly call: ToolCall,
+    bytes: number,
+    readonly hooks: readonly HookEntry[],
+    /** Keep the verdict for one later `skipPreToolCallHook` call. */
+    readonly remember: boolean,
+    /** Set by `explainToolCall`: every outcome is recorded, and nothing is emitted or logged. */
+    readonly trace?: PluginExplanation[],
+  ) {
+    this.aggregate = createAggregate(call.args, bytes);
+    this.view = call;
+  }
+}

@@ -1,0 +1,35 @@
+import type { SessionInfo } from "@toolgate/plugin-sdk";
+import type { EventBus } from "./events.js";
+import type { HookDeadlines } from "./gate/hook-deadlines.js";
+import type { HostLogger } from "./logger.js";
+import type { PluginRegistry } from "./registry/registry.js";
+
+/** What every part of a running host shares: one object, handed to the gate, execution and observers. */
+export interface HostRuntime {
+  readonly registry: PluginRegistry;
+  readonly events: EventBus;
+  /** Never throws: a throwing logger must not break the gate (see `guardLogger`). */
+  readonly logger: HostLogger;
+  readonly session: SessionInfo;
+  /** Pending async hooks, their timeout, and the one timer behind them. */
+  readonly deadlines: HookDeadlines;
+  readonly onHookError: "block" | "allow";
+  /** Aborted by `host.close()`; tools receive it as `ctx.signal`. */
+  readonly closeSignal: AbortSignal;
+  /** Set by `host.close()`: nothing gated after it runs. A plain field, read on every call. */
+  closed: boolean;
+}
+
+/** A logger whose methods never throw: a warning about a plugin must not turn into a host failure. */
+export function guardLogger(logger: HostLogger): HostLogger {
+  const guard =
+    (write: HostLogger["warn"]): HostLogger["warn"] =>
+    (message, ...details) => {
+      try {
+        write.call(logger, message, ...details);
+      } catch {
+        // Nowhere left to report it.
+      }
+    };
+  return { debug: guard(logger.debug), info: guard(logger.info), warn: guard(logger.warn), error: guard(logger.error) };
+}

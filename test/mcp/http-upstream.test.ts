@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
-import { connectThroughProxy, type Connection } from "./proxy-harness.js";
+import { connectThroughProxy, runProxyRaw, type Connection } from "./proxy-harness.js";
 
 const policySource = `
 export default {
@@ -45,6 +45,7 @@ let direct: Client;
 beforeAll(async () => {
   project = createTempProject({ "plugins/no-deletes.mjs": policySource });
   http = createServer(async (request, response) => {
+    if (request.headers.authorization !== "Bearer let-me-in") return void response.writeHead(401).end();
     const server = createUpstream();
     const transport = new StreamableHTTPServerTransport({}); // no sessionIdGenerator: stateless;
     response.on("close", () => void Promise.all([transport.close(), server.close()]));
@@ -54,7 +55,10 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
   url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
   direct = new Client({ name: "direct", version: "1.0.0" });
-  [proxied] = await Promise.all([connectThroughProxy(project.dir, ["--url", url]), direct.connect(new StreamableHTTPClientTransport(new URL(url)))]);
+  [proxied] = await Promise.all([
+    connectThroughProxy(project.dir, ["--url", url, "--header", "Authorization: Bearer let-me-in"]),
+    direct.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: "Bearer let-me-in" } } })),
+  ]);
 });
 
 afterAll(async () => {
@@ -69,6 +73,12 @@ describe("toolgate mcp-proxy --url (Streamable HTTP upstream)", () => {
     const viaProxy = await proxied.client.callTool({ name: "greet", arguments: { name: "Ada" } });
     expect(viaProxy).toEqual(await direct.callTool({ name: "greet", arguments: { name: "Ada" } }));
     expect(viaProxy.structuredContent).toEqual({ greeting: "hello Ada" });
+  });
+
+  it("without the header the upstream refuses, and the proxy reports it and exits 1", async () => {
+    const run = await runProxyRaw(project.dir, ["--url", url], () => {});
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`could not connect to the upstream MCP server (${url})`);
   });
 
   it("a blocked call never reaches the upstream", async () => {

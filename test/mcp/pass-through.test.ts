@@ -230,13 +230,15 @@ describe("the proxy process", () => {
     }
   });
 
-  it("bad usage: no upstream, or both --url and a command", async () => {
+  it("bad usage: no upstream, both --url and a command, a malformed --header", async () => {
     const none = await runProxyRaw(project.dir, [], () => {});
     expect(none.code).toBe(2);
     expect(none.stderr).toContain("needs the upstream server");
     expect(none.stdout).toBe("");
     const both = await runProxyRaw(project.dir, ["--url", "http://127.0.0.1:1/mcp", "--", "node"], () => {});
     expect(both.code).toBe(2);
+    const badHeader = await runProxyRaw(project.dir, ["--url", "http://127.0.0.1:1/mcp", "--header", "no-colon"], () => {});
+    expect(badHeader).toMatchObject({ code: 2, stderr: expect.stringContaining('--header "no-colon" is not "Name: value"') });
   });
 
   it("an upstream whose tools/list fails: reported, the upstream stopped, exit 1", async () => {

@@ -5,7 +5,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ClientCapabilities, Implementation } from "@modelcontextprotocol/sdk/types.js";
 
 /** The real MCP server behind the proxy: a command to spawn (stdio) or a Streamable HTTP endpoint. */
-export type UpstreamTarget = { command: string; args: string[] } | { url: URL };
+export type UpstreamTarget = { command: string; args: string[] } | { url: URL; headers?: Record<string, string> };
 
 export function describeUpstream(target: UpstreamTarget): string {
   return "url" in target ? target.url.href : [target.command, ...target.args].join(" ");
@@ -23,7 +23,7 @@ export async function connectUpstream(target: UpstreamTarget, clientInfo: Implem
 }
 
 function createTransport(target: UpstreamTarget): Transport {
-  if ("url" in target) return new StreamableHTTPClientTransport(target.url);
+  if ("url" in target) return new StreamableHTTPClientTransport(target.url, target.headers === undefined ? {} : { requestInit: { headers: target.headers } });
   // The upstream gets this process's whole environment (the SDK passes only a few variables by
   // default): MCP client configs set the server's variables on the command they launch, which is us.
   // stderr is inherited, so the upstream's logs land on ours.

@@ -15,6 +15,7 @@ export const errorCodes = {
   HOOK_TIMEOUT: "a hook ran past its timeout",
   HOOK_ABORTED: "a hook was cut short by host.close()",
   STORE_UNAVAILABLE: "the store (api.store) failed or could not be reached",
+  MCP_UPSTREAM_FAILED: "mcp-proxy could not start or reach the upstream MCP server",
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;

@@ -11,7 +11,7 @@ export {
 } from "./options.js";
 export type { CallToolOptions } from "./execution/call-tool.js";
 export type { CallToolsOptions } from "./execution/call-tools.js";
-export { mcpTools, type McpClientLike, type McpToolsOptions } from "./adapters/mcp-tools.js";
+export { mcpTools, type McpCallToolResult, type McpClientLike, type McpToolsOptions } from "./adapters/mcp-tools.js";
 export { errorCodes, isToolgateError, ToolgateError, type ErrorCode } from "./errors.js";
 export { hostEventNames, type HostEmitter, type HostEventListeners } from "./events.js";
 export type { PluginExplanation, ToolCallExplanation } from "./gate/explain.js";

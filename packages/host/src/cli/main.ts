@@ -5,6 +5,7 @@ import { CliError, exitCodes, type ExitCode } from "./cli-error.js";
 import { registerAddCommand } from "./commands/add.js";
 import { registerCheckCommand } from "./commands/check.js";
 import { registerListCommand } from "./commands/list.js";
+import { registerMcpProxyCommand } from "./commands/mcp-proxy.js";
 import { registerNewCommand } from "./commands/new.js";
 import { registerRunCommand } from "./commands/run.js";
 import { printError } from "./output.js";
@@ -31,6 +32,7 @@ export function createProgram(): Command {
   registerRunCommand(program);
   registerNewCommand(program);
   registerAddCommand(program);
+  registerMcpProxyCommand(program);
   return program;
 }
 

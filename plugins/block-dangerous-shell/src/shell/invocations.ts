@@ -1,155 +1,352 @@
+import { posix } from "node:path";
+import { analyzeInterpreter } from "./interpreters.js";
 import { parseScript, type Command, type Redirect, type Script, type Word } from "./parse.js";
+import { inputWrappers, isAssignment, unwrap } from "./unwrap.js";
 
 /** One command that would run, seen through wrappers (`sudo`, `env`, `xargs`, …). */
 export interface Invocation {
   /** The command's name without its folder (`rm` for `/bin/rm`); empty for a bare assignment. */
   name: string;
-  /** The arguments after the name, quotes removed. */
+  /** The arguments after the name, quotes removed, known variables expanded. */
   args: string[];
   /** The wrappers it runs under, outermost first: `["sudo", "env"]` for `sudo env A=1 rm …`. */
   wrappers: string[];
   redirects: Redirect[];
   /** Every command piped into this one, from earlier in its pipeline. */
   upstream: Invocation[];
-  /** Commands this one runs from its arguments: `$(…)` and `<(…)` in them, `sh -c '…'`, `eval …`. */
+  /** Commands this one runs: `$(…)` and `<(…)` in its words, `sh -c '…'`, `eval …`, `find -exec`, one-liners. */
   nested: Invocation[];
+  /** The shell's folder when it runs; undefined after a `cd` to a place that cannot be known. */
+  cwd: string | undefined;
+  /** How it is reached, outermost first: `[]` on the command line, `["bash -c", "$(…)"]` deeper. */
+  via: string[];
+  /** More operands arrive at run time: from standard input (xargs, parallel), or `{}` is find's results. */
+  input?: "stdin" | "find";
+  /** The command as it reads, for messages (an interpreter's delete call for synthesized deletes). */
+  text: string;
 }
-
-export const shells = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "busybox"]);
-
-// Words that run the rest of the command line as a command, each with the options that take a value
-// (`sudo -u root …`), so the command itself can be found after them.
-const wrapperOptionsWithValue: Record<string, readonly string[]> = {
-  sudo: ["-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T", "-R"],
-  doas: ["-u", "-C"],
-  env: ["-u", "-C", "-S"],
-  nice: ["-n"],
-  ionice: ["-c", "-n", "-p"],
-  xargs: ["-I", "-n", "-P", "-L", "-s", "-d", "-a", "-E"],
-  stdbuf: ["-i", "-o", "-e"],
-  timeout: ["-s", "-k"],
-  nohup: [],
-  exec: ["-a"],
-  command: [],
-  builtin: [],
-  time: [],
-  then: [],
-  else: [],
-  elif: [],
-  do: [],
-  if: [],
-  while: [],
-  until: [],
-  "!": [],
-};
-const maxDepth = 8;
 
 /** What a command line would run. */
 export interface Analysis {
+  source: string;
   /** The command line and every script nested in it (`sh -c '…'`, `$(…)`, heredocs to a shell, …). */
   scripts: string[];
   /** Every command it would run, nested ones included, in source order. */
   invocations: Invocation[];
+  /** Why the line (or a script in it) cannot be read with confidence; empty when it can. */
+  problems: string[];
 }
 
-export function analyze(command: string): Analysis {
-  const analysis: Analysis = { scripts: [], invocations: [] };
-  collectSource(command, analysis, 0);
+export interface AnalysisEnvironment {
+  /** The folder the command starts in (absolute). */
+  cwd: string;
+  home: string;
+  tmp: string;
+}
+
+interface ShellState {
+  cwd: string | undefined;
+  /** Variables set in the script: their possible values, or null when set from something unknowable. */
+  vars: Map<string, readonly string[] | null>;
+}
+
+export const shells = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh", "rbash"]);
+const maxDepth = 8;
+const maxVariants = 16;
+const maxInvocations = 5_000;
+
+export function analyze(source: string, environment: AnalysisEnvironment): Analysis {
+  const analysis: Analysis = { source, scripts: [], invocations: [], problems: [] };
+  const collector = new Collector(analysis, environment);
+  collector.source(source, 0, { cwd: environment.cwd, vars: new Map() }, []);
   return analysis;
 }
 
-function collectSource(source: string, analysis: Analysis, depth: number): Invocation[] {
-  analysis.scripts.push(source);
-  return collectScript(parseScript(source), [], analysis, depth);
-}
+class Collector {
+  constructor(
+    readonly analysis: Analysis,
+    readonly environment: AnalysisEnvironment,
+  ) {}
 
-function collectScript(script: Script, upstream: Invocation[], analysis: Analysis, depth: number): Invocation[] {
-  const found: Invocation[] = [];
-  for (const pipeline of script) {
-    const before: Invocation[] = [...upstream];
-    for (const command of pipeline) {
-      const own = collectCommand(command, [...before], analysis, depth);
-      found.push(...own);
-      before.push(...own);
+  source(text: string, depth: number, state: ShellState, via: readonly string[]): Invocation[] {
+    if (depth > maxDepth) {
+      this.problem(`scripts are nested more than ${maxDepth} levels deep`);
+      return [];
+    }
+    const { script, problem } = parseScript(text);
+    if (problem !== undefined) this.problem(via.length === 0 ? problem : `${problem} (in ${via.join(" → ")})`);
+    this.analysis.scripts.push(text);
+    return this.script(script, depth, state, via);
+  }
+
+  problem(text: string): void {
+    if (!this.analysis.problems.includes(text)) this.analysis.problems.push(text);
+  }
+
+  script(script: Script, depth: number, state: ShellState, via: readonly string[]): Invocation[] {
+    const found: Invocation[] = [];
+    for (const pipeline of script) {
+      const before: Invocation[] = [];
+      // Each part of a pipeline runs in its own subshell: a `cd` there does not last.
+      const own = pipeline.length > 1;
+      for (const command of pipeline) {
+        const invocations = this.command(command, [...before], depth, own ? copy(state) : state, via);
+        found.push(...invocations);
+        before.push(...invocations);
+      }
+    }
+    return found;
+  }
+
+  command(command: Command, upstream: Invocation[], depth: number, state: ShellState, via: readonly string[]): Invocation[] {
+    if (command.type === "group") {
+      const inner = this.script(command.script, depth, command.subshell ? copy(state) : state, via);
+      for (const invocation of inner) invocation.redirects.push(...command.redirects);
+      return inner;
+    }
+    if (this.analysis.invocations.length >= maxInvocations) {
+      this.problem(`the command runs more than ${maxInvocations} commands`);
+      return [];
+    }
+    if (command.words.length > 0 && command.words.every((word) => isAssignment(word.text))) {
+      for (const word of command.words) assign(word.text, state, this.environment);
+    }
+    const found: Invocation[] = [];
+    for (const argv of this.expandWords(command.words, state)) {
+      const invocation = this.invocation(argv, command.redirects, upstream, state, via);
+      found.push(invocation, ...this.nested(invocation, command.words, command.redirects, depth, state));
+    }
+    this.track(found[0], state);
+    return found;
+  }
+
+  invocation(argv: string[], redirects: Redirect[], upstream: Invocation[], state: ShellState, via: readonly string[]): Invocation {
+    const { name, args, wrappers } = unwrap(argv);
+    const invocation: Invocation = {
+      name,
+      args,
+      wrappers,
+      redirects: [...redirects],
+      upstream,
+      nested: [],
+      cwd: state.cwd,
+      via: [...via],
+      text: argv.join(" "),
+    };
+    if (wrappers.some((wrapper) => inputWrappers.has(wrapper))) invocation.input = "stdin";
+    this.analysis.invocations.push(invocation);
+    return invocation;
+  }
+
+  /** Runs what an invocation runs in turn, one level deeper. */
+  nested(invocation: Invocation, words: readonly Word[], redirects: readonly Redirect[], depth: number, state: ShellState): Invocation[] {
+    const inner = copy(state);
+    const via = invocation.via;
+    for (const word of [...words, ...redirects.map((redirect) => redirect.target)]) {
+      for (const substitution of word.substitutions) invocation.nested.push(...this.source(substitution, depth + 1, copy(state), [...via, "$(…)"]));
+    }
+    for (const [script, how] of this.scriptsRunBy(invocation, words, state)) {
+      invocation.nested.push(...this.source(script, depth + 1, inner, [...via, how]));
+    }
+    for (const argv of findExecCommands(invocation)) {
+      const child = this.invocation(argv, [], [], state, [...via, "find -exec"]);
+      child.input = "find";
+      invocation.nested.push(child, ...this.nested(child, argv.map((text) => ({ text, substitutions: [] })), [], depth + 1, state));
+    }
+    const code = analyzeInterpreter(invocation, () => stdinTexts(invocation));
+    if (code) {
+      for (const script of code.scripts) invocation.nested.push(...this.source(script, depth + 1, inner, [...via, code.how]));
+      for (const deletion of code.deletions) {
+        const argv = ["rm", deletion.recursive ? "-r" : "-f", "--", deletion.target ?? "$(unknown)"];
+        const child = this.invocation(argv, [], [], state, [...via, code.how]);
+        child.text = deletion.call;
+        invocation.nested.push(child);
+      }
+    }
+    return invocation.nested;
+  }
+
+  /** Command text a shell-like invocation runs: `sh -c '…'`, `eval …`, heredocs, here-strings, piped text. */
+  scriptsRunBy(invocation: Invocation, words: readonly Word[], state: ShellState): [string, string][] {
+    const { name, args } = invocation;
+    const withStatic = (text: string) => this.substituteStatic(text, words, state);
+    if (name === "eval") return [[withStatic(args.join(" ")), "eval"]];
+    if ((name === "source" || name === ".") && args[0] !== undefined) return this.fileScripts(args[0], name, words, state);
+    if (name === "su" || name === "script" || name === "runuser") {
+      const flag = args.findIndex((arg) => arg === "-c" || arg === "--command");
+      return flag === -1 || args[flag + 1] === undefined ? [] : [[withStatic(args[flag + 1]!), `${name} -c`]];
+    }
+    if (name === "watch") {
+      const command = args.filter((arg) => !arg.startsWith("-"));
+      return command.length === 0 ? [] : [[command.join(" "), "watch"]];
+    }
+    if (name === "ssh") return [];
+    if (!shells.has(name)) return [];
+    const scripts: [string, string][] = [];
+    const flagIndex = args.findIndex(isCommandFlag);
+    if (flagIndex !== -1) {
+      const script = args.slice(flagIndex + 1).find((arg) => !arg.startsWith("-") || arg.length === 1);
+      if (script !== undefined) scripts.push([withStatic(script), `${name} -c`]);
+      return scripts;
+    }
+    const file = args.find((arg) => !arg.startsWith("-") && arg !== "-");
+    if (file !== undefined) return this.fileScripts(file, name, words, state);
+    for (const text of stdinTexts(invocation)) scripts.push([text, `${name} (stdin)`]);
+    return scripts;
+  }
+
+  /** A script file: only `<(…)` with text known in advance (`bash <(echo …)`) can be read. */
+  fileScripts(file: string, name: string, words: readonly Word[], state: ShellState): [string, string][] {
+    if (!/^[<>]\(/.test(file)) return [];
+    const word = words.find((candidate) => candidate.text === file);
+    const output = word?.substitutions.length === 1 ? this.staticOutputOf(word.substitutions[0]!, state) : undefined;
+    return output === undefined ? [] : [[output, `${name} <(…)`]];
+  }
+
+
+  /** `$(cat <<EOF … EOF)` or `$(echo …)` inside a script argument: its output is known, so use it. */
+  substituteStatic(text: string, words: readonly Word[], state: ShellState): string {
+    let result = text;
+    for (const word of words) {
+      for (const substitution of word.substitutions) {
+        const output = this.staticOutputOf(substitution, state);
+        if (output !== undefined) result = result.replace(`$(${substitution})`, output).replace(`\`${substitution}\``, output);
+      }
+    }
+    return result;
+  }
+
+  staticOutputOf(script: string, state: ShellState): string | undefined {
+    const { script: parsed } = parseScript(script);
+    if (parsed.length !== 1 || parsed[0]!.length !== 1) return undefined;
+    const command = parsed[0]![0]!;
+    if (command.type !== "simple") return undefined;
+    const argv = this.expandWords(command.words, state)[0] ?? [];
+    const { name, args, wrappers } = unwrap(argv);
+    const probe: Invocation = { name, args, wrappers, redirects: command.redirects, upstream: [], nested: [], cwd: state.cwd, via: [], text: "" };
+    return staticOutput(probe, (redirect) => staticInput(redirect));
+  }
+
+  /** Every argv a command may run with: one per value of a `for` loop variable, at most `maxVariants`. */
+  expandWords(words: readonly Word[], state: ShellState): string[][] {
+    let variants: string[][] = [[]];
+    for (const word of words) {
+      const values = expand(word.text, state, this.environment);
+      variants = variants.flatMap((argv) => values.map((value) => [...argv, value])).slice(0, maxVariants);
+    }
+    return variants;
+  }
+
+  /** Keeps the shell's folder and variables up to date: `cd`, `X=…`, `export X=…`, `for x in …`, `read x`. */
+  track(invocation: Invocation | undefined, state: ShellState): void {
+    if (!invocation) return;
+    const { name, args } = invocation;
+    if (name === "") return;
+    if (name === "cd" || name === "pushd") return void (state.cwd = changeDirectory(state.cwd, args, this.environment));
+    if (name === "popd") return void (state.cwd = undefined);
+    if (["export", "declare", "local", "readonly", "typeset"].includes(name)) {
+      for (const arg of args.filter(isAssignment)) assign(arg, state, this.environment);
+    } else if (name === "for" && args[1] === "in") {
+      state.vars.set(args[0]!, args.slice(2));
+    } else if (name === "read" || name === "mapfile" || name === "readarray") {
+      for (const arg of args.filter((candidate) => /^[A-Za-z_]\w*$/.test(candidate))) state.vars.set(arg, null);
     }
   }
-  return found;
 }
 
-function collectCommand(command: Command, upstream: Invocation[], analysis: Analysis, depth: number): Invocation[] {
-  if (command.type === "group") {
-    const inner = collectScript(command.script, upstream, analysis, depth);
-    for (const invocation of inner) invocation.redirects.push(...command.redirects);
-    return inner;
-  }
-  const invocation = unwrap(command.words, command.redirects, upstream);
-  analysis.invocations.push(invocation);
-  if (depth < maxDepth) {
-    const substitutions = [...command.words, ...command.redirects.map((redirect) => redirect.target)].flatMap((word) => word.substitutions);
-    const scripts = [...substitutions, ...scriptsRunBy(invocation)];
-    for (const script of scripts) invocation.nested.push(...collectSource(script, analysis, depth + 1));
-  }
-  return [invocation, ...invocation.nested];
+function copy(state: ShellState): ShellState {
+  return { cwd: state.cwd, vars: new Map(state.vars) };
 }
 
-function unwrap(words: Word[], redirects: Redirect[], upstream: Invocation[]): Invocation {
-  const texts = words.map((word) => word.text);
-  const wrappers: string[] = [];
-  let index = 0;
-  while (index < texts.length) {
-    const word = texts[index]!;
-    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) {
-      index++;
-      continue;
-    }
-    const name = baseName(word);
-    const valued = wrapperOptionsWithValue[name];
-    if (!valued || (name === "command" && /^-[vV]$/.test(texts[index + 1] ?? ""))) break; // `command -v x` only looks x up
-    wrappers.push(name);
-    index++;
-    if (name === "timeout") index = skipOptions(texts, index, valued) + 1; // and the duration
-    else index = skipOptions(texts, index, valued);
-  }
-  const name = index < texts.length ? baseName(texts[index]!) : "";
-  return { name, args: texts.slice(index + 1), wrappers, redirects: [...redirects], upstream, nested: [] };
+function assign(word: string, state: ShellState, environment: AnalysisEnvironment): void {
+  const equals = word.indexOf("=");
+  const name = word.slice(0, equals).replace(/\+$/, "");
+  const value = word.slice(equals + 1);
+  state.vars.set(name, /\$\(|`/.test(value) ? null : expand(value, state, environment));
 }
 
-/** Skips `-x`, `--long`, `-x value` and `A=1` words; returns the index of the first other word. */
-function skipOptions(texts: readonly string[], start: number, valued: readonly string[]): number {
-  let index = start;
-  while (index < texts.length) {
-    const word = texts[index]!;
-    if (word === "--") return index + 1;
-    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) index++;
-    else if (word.startsWith("-") && word.length > 1) index += valued.includes(word) ? 2 : 1;
-    else return index;
+const variable = /\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))/g;
+
+/** A word with the variables whose values are known replaced; unknown ones stay as written. */
+export function expand(text: string, state: ShellState, environment: AnalysisEnvironment): readonly string[] {
+  if (!text.includes("$")) return [text];
+  let variants = [""];
+  let last = 0;
+  for (const match of text.matchAll(variable)) {
+    const values = valuesOf(match[1] ?? match[2]!, state, environment) ?? [match[0]];
+    const literal = text.slice(last, match.index);
+    variants = variants.flatMap((prefix) => values.map((value) => prefix + literal + value)).slice(0, maxVariants);
+    last = match.index + match[0].length;
   }
-  return index;
+  const rest = text.slice(last);
+  return variants.map((variant) => variant + rest);
 }
 
-/** Command text an invocation hands to a shell: `sh -c '…'`, `eval …`, `bash <<< '…'`, a heredoc to a shell. */
-function scriptsRunBy(invocation: Invocation): string[] {
-  if (invocation.name === "eval") return [invocation.args.join(" ")];
-  if (!shells.has(invocation.name)) return [];
-  const scripts: string[] = [];
-  const flagIndex = invocation.args.findIndex(isCommandFlag);
-  if (flagIndex !== -1) {
-    const script = invocation.args.slice(flagIndex + 1).find((arg) => !arg.startsWith("-"));
-    if (script !== undefined) scripts.push(script);
-  }
+function valuesOf(name: string, state: ShellState, environment: AnalysisEnvironment): readonly string[] | undefined {
+  if (state.vars.has(name)) return state.vars.get(name) ?? undefined;
+  if (name === "HOME") return [environment.home];
+  if (name === "PWD") return state.cwd === undefined ? undefined : [state.cwd];
+  if (name === "TMPDIR") return [environment.tmp];
+  return undefined;
+}
+
+function changeDirectory(cwd: string | undefined, args: readonly string[], environment: AnalysisEnvironment): string | undefined {
+  const target = args.find((arg) => !arg.startsWith("-") || arg === "-");
+  if (target === undefined) return environment.home;
+  if (target === "-" || target.includes("$") || target.includes("`")) return undefined;
+  const expanded = target === "~" || target.startsWith("~/") ? environment.home + target.slice(1) : target;
+  if (expanded.startsWith("/")) return posix.resolve(expanded);
+  return cwd === undefined ? undefined : posix.resolve(cwd, expanded);
+}
+
+/** What reaches an invocation's standard input, when it is known: heredocs, here-strings, `echo … |`. */
+export function stdinTexts(invocation: Invocation): string[] {
+  const texts: string[] = [];
   for (const redirect of invocation.redirects) {
-    if (redirect.operator === "<<<") scripts.push(redirect.target.text);
-    if (redirect.body !== undefined) scripts.push(redirect.body);
+    const text = staticInput(redirect);
+    if (text !== undefined) texts.push(text);
   }
-  return scripts;
+  for (const upstream of invocation.upstream) {
+    if (upstream.via.length !== invocation.via.length) continue; // only the pipeline's own members
+    const output = staticOutput(upstream, staticInput);
+    if (output !== undefined) texts.push(output);
+  }
+  return texts;
+}
+
+function staticInput(redirect: Redirect): string | undefined {
+  return redirect.operator === "<<<" ? redirect.target.text : redirect.body;
+}
+
+/** What a command prints when that is known from its words alone: `echo`, `printf`, `cat <<EOF`. */
+export function staticOutput(invocation: Invocation, inputOf: (redirect: Redirect) => string | undefined): string | undefined {
+  const { name, args } = invocation;
+  if (name === "echo") return args.filter((arg) => !/^-[neE]+$/.test(arg)).join(" ").replace(/\\n/g, "\n");
+  if (name === "printf") return args.filter((arg) => arg !== "--").join(" ").replace(/\\n/g, "\n").replace(/%[sb]/g, "");
+  if (name === "cat" && args.every((arg) => arg === "-" || arg.startsWith("-"))) {
+    for (const redirect of invocation.redirects) {
+      const text = inputOf(redirect);
+      if (text !== undefined) return text;
+    }
+  }
+  return undefined;
+}
+
+/** The commands `find … -exec cmd … {} ;` runs (also `-execdir`, `-ok`, `-okdir`). */
+function findExecCommands(invocation: Invocation): string[][] {
+  if (invocation.name !== "find") return [];
+  const commands: string[][] = [];
+  const { args } = invocation;
+  for (let index = 0; index < args.length; index++) {
+    if (!/^-(exec|execdir|ok|okdir)$/.test(args[index]!)) continue;
+    const end = args.findIndex((arg, position) => position > index && (arg === ";" || arg === "+"));
+    commands.push(args.slice(index + 1, end === -1 ? args.length : end));
+    if (end !== -1) index = end;
+  }
+  return commands;
 }
 
 /** `-c`, or a cluster that holds it (`-lc`, `-ec`). */
 export function isCommandFlag(arg: string): boolean {
   return /^-[A-Za-z]*c[A-Za-z]*$/.test(arg);
-}
-
-export function baseName(word: string): string {
-  const slash = word.lastIndexOf("/");
-  return slash === -1 || slash === word.length - 1 ? word : word.slice(slash + 1);
 }

@@ -16,9 +16,10 @@ export interface SimpleCommand {
   redirects: Redirect[];
 }
 
-/** `( … )` or `{ …; }`. */
+/** `( … )` (a subshell: `cd` inside it does not last) or `{ …; }`. */
 export interface GroupCommand {
   type: "group";
+  subshell: boolean;
   script: Script;
   redirects: Redirect[];
 }
@@ -33,9 +34,17 @@ const listSeparators = new Set([";", "&", "&&", "||", "\n", ";;"]);
 // Deeper groups are read as if their brackets were not there, so hostile input cannot exhaust the stack.
 const maxGroupDepth = 64;
 
+export interface ParseResult {
+  script: Script;
+  /** Why bash would refuse the text (unterminated quote, unclosed group, nesting too deep), when it would. */
+  problem?: string;
+}
+
 /** Parses a command line into pipelines of commands. Total: any input gives a (possibly empty) script. */
-export function parseScript(source: string): Script {
-  const tokens = lex(source);
+export function parseScript(source: string): ParseResult {
+  const lexed = lex(source);
+  const { tokens } = lexed;
+  let problem = lexed.problem;
   let position = 0;
   const peek = (): Token | undefined => tokens[position];
   const isOperator = (token: Token | undefined, value: string) => token?.kind === "operator" && token.value === value;
@@ -55,6 +64,7 @@ export function parseScript(source: string): Script {
       }
       script.push(pipeline(depth));
     }
+    if (close !== undefined) problem ??= `a group opened with "${close === ")" ? "(" : "{"}" is never closed`;
     return script;
   }
 
@@ -71,8 +81,11 @@ export function parseScript(source: string): Script {
     const opens = isOperator(peek(), "(") ? ")" : isWord(peek(), "{") ? "}" : undefined;
     if (opens !== undefined) {
       position++;
-      if (depth >= maxGroupDepth) return { type: "simple", words: [], redirects: [] };
-      return { type: "group", script: list(opens, depth + 1), redirects: redirects() };
+      if (depth >= maxGroupDepth) {
+        problem ??= `groups are nested more than ${maxGroupDepth} levels deep`;
+        return { type: "simple", words: [], redirects: [] };
+      }
+      return { type: "group", subshell: opens === ")", script: list(opens, depth + 1), redirects: redirects() };
     }
     const simple: SimpleCommand = { type: "simple", words: [], redirects: [] };
     for (let token = peek(); token !== undefined; token = peek()) {
@@ -106,5 +119,6 @@ export function parseScript(source: string): Script {
     return token.body === undefined ? { operator: token.operator, target } : { operator: token.operator, target, body: token.body };
   }
 
-  return list(undefined, 0);
+  const script = list(undefined, 0);
+  return problem === undefined ? { script } : { script, problem };
 }

@@ -1,0 +1,80 @@
+import { posix } from "node:path";
+
+/**
+ * Where a delete lands. `root`, `system`, `home` and `project` (the project root, its `.git`, or a
+ * folder that contains the project) are catastrophic; `outside` is outside the project and the temp
+ * folders; `unknown` is a target only known at run time (a variable, a command's output, stdin).
+ */
+export type TargetKind = "root" | "system" | "home" | "project" | "inside" | "temp" | "allowed" | "outside" | "unknown";
+
+export interface ClassifiedTarget {
+  /** The operand as written (variables expanded). */
+  raw: string;
+  /** The absolute path it denotes, when known. */
+  path?: string;
+  kind: TargetKind;
+}
+
+export interface PathContext {
+  /** The project root (the host's cwd), absolute. */
+  projectRoot: string;
+  home: string;
+  /** Temp folders: deletes strictly inside them are fine. */
+  tempDirs: readonly string[];
+  /** More folders where recursive deletes are allowed (option `allowDeleteIn`), absolute. */
+  allowDeleteIn: readonly string[];
+}
+
+export const catastrophicKinds: ReadonlySet<TargetKind> = new Set(["root", "system", "home", "project"]);
+
+const topLevelSystem = new Set(
+  "bin boot dev etc home lib lib32 lib64 libx32 media mnt opt proc root run sbin srv sys usr var snap nix Applications Library System Users Volumes private cores".split(" "),
+);
+// Folders whose direct children are system folders too (`/usr/lib`, `/var/lib`, `/System/Library`).
+const systemParents = new Set(["/usr", "/usr/local", "/var", "/System", "/Library", "/private", "/private/var", "/etc", "/opt/homebrew"]);
+const notSystem = new Set(["/var/tmp", "/private/tmp", "/private/var/tmp", "/private/var/folders", "/var/folders"]);
+
+export function classifyTarget(raw: string, cwd: string | undefined, context: PathContext): ClassifiedTarget {
+  if (/\$|`/.test(raw) || raw === "") return { raw, kind: "unknown" };
+  const absolute = absolutePath(raw, cwd, context);
+  if (absolute === undefined) return { raw, kind: "unknown" };
+  const segments = absolute.split("/").filter(Boolean);
+  const glob = segments.findIndex((segment) => /[*?[]/.test(segment));
+  if (glob === -1) return { raw, path: absolute, kind: classifyPath(absolute, context) };
+  const base = `/${segments.slice(0, glob).join("/")}`;
+  // `dir/*` empties dir, the same as deleting it; `dir/*.log` deletes some things inside it.
+  const everything = /^[.*?]+$/.test(segments[glob]!) || /^\{[.*?,]+\}$/.test(segments[glob]!);
+  if (everything || base === "/") return { raw, path: base, kind: classifyPath(base, context) };
+  return { raw, path: absolute, kind: classifyPath(posix.join(base, "-"), context) };
+}
+
+function absolutePath(raw: string, cwd: string | undefined, context: PathContext): string | undefined {
+  let path = raw;
+  if (path === "~" || path.startsWith("~/")) path = context.home + path.slice(1);
+  else if (/^~[\w.-]+(\/|$)/.test(path)) path = `/home/${path.slice(1)}`;
+  if (path.startsWith("/")) return posix.resolve(path);
+  return cwd === undefined ? undefined : posix.resolve(cwd, path);
+}
+
+export function classifyPath(path: string, context: PathContext): TargetKind {
+  const { projectRoot, home } = context;
+  if (path === "/") return "root";
+  if (path === home || /^\/(home|Users)\/[^/]+$/.test(path) || path === "/root") return "home";
+  if (isSystem(path)) return "system";
+  if (isWithin(projectRoot, path) || path === posix.join(projectRoot, ".git")) return "project";
+  if (isWithin(path, projectRoot) && path !== projectRoot) return "inside";
+  if (context.tempDirs.some((temp) => isWithin(path, temp) && path !== temp)) return "temp";
+  if (context.allowDeleteIn.some((folder) => isWithin(path, folder))) return "allowed";
+  return "outside";
+}
+
+function isSystem(path: string): boolean {
+  if (notSystem.has(path)) return false;
+  const parent = posix.dirname(path);
+  return (parent === "/" && topLevelSystem.has(path.slice(1))) || systemParents.has(parent);
+}
+
+/** Whether `path` is `folder` or inside it. */
+export function isWithin(path: string, folder: string): boolean {
+  return path === folder || path.startsWith(folder.endsWith("/") ? folder : `${folder}/`);
+}

@@ -1,0 +1,190 @@
+import { posix } from "node:path";
+import { classifyTarget } from "../paths.js";
+import { maskQuoted } from "../shell/lex.js";
+import { isCommandFlag, shells, type Invocation } from "../shell/invocations.js";
+import { firstMessage, hasFlag, positionals, show, type Facts, type Rule } from "./rule.js";
+
+const privilegeCommands = new Set(["sudo", "doas", "su", "pkexec", "run0"]);
+const downloaders = new Set(["curl", "wget", "fetch", "http", "xh", "aria2c"]);
+const interpreters = /^(python(\d+(\.\d+)*)?|node|ruby|perl|php|bun|deno)$/;
+// `name(){ name|name& };name`, with any function name, optional spaces and the `function` keyword.
+const forkBomb = /(?:^|[\s;&|('"`])(?:function\s+)?([^\s(){};&|<>'"`]+)\s*(?:\(\s*\)\s*)?\{\s*\1\s*\|\s*\1\s*&?\s*;?\s*\}/;
+const diskDevice = /^\/dev\/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|md\d|dm-\d|mapper\/|loop\d)/;
+const writingRedirects = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
+
+const each = (check: (invocation: Invocation, facts: Facts) => string | undefined) => (facts: Facts) =>
+  firstMessage(facts.analysis.invocations, (invocation) => check(invocation, facts));
+
+export const systemRules: readonly Rule[] = [
+  {
+    id: "fork-bomb",
+    pack: "core",
+    catastrophic: true,
+    summary: "fork bombs (`:(){ :|:& };:`, any function name)",
+    // On each script with its quoted text blanked: `echo ':(){ :|:& };:'` only prints one.
+    check: ({ analysis }) =>
+      analysis.scripts.some((script) => forkBomb.test(maskQuoted(script)))
+        ? "refusing to run a fork bomb (a function that pipes itself into itself in the background): it would exhaust the machine's processes. Run the command you actually need instead."
+        : undefined,
+  },
+  {
+    id: "disk-overwrite",
+    pack: "core",
+    catastrophic: true,
+    summary: "raw writes to a disk device (`dd of=/dev/sda`, `> /dev/nvme0n1`, `shred /dev/sda`)",
+    check: each((invocation) =>
+      overwritesDisk(invocation)
+        ? `refusing to write directly to a disk device: ${show(invocation)} would destroy the filesystem on it. Write to a regular file inside the project instead.`
+        : undefined,
+    ),
+  },
+  {
+    id: "mkfs",
+    pack: "core",
+    catastrophic: true,
+    summary: "formatting a filesystem (`mkfs`, `mkfs.ext4`, `mke2fs`, `wipefs`)",
+    check: each((invocation) =>
+      /^(mkfs(\..+)?|mke2fs|mkswap|wipefs)$/.test(invocation.name)
+        ? `refusing to format or wipe a device: ${show(invocation)} erases everything on it. Ask the user to do it if it is really needed.`
+        : undefined,
+    ),
+  },
+  {
+    id: "permissions-recursive",
+    pack: "core",
+    catastrophic: true,
+    summary: "recursive `chmod`/`chown` of `/`, a system folder or the home folder",
+    check: each((invocation, facts) => {
+      if (!/^(chmod|chown|chgrp)$/.test(invocation.name) || !hasFlag(invocation.args, "R", "--recursive")) return undefined;
+      const hit = positionals(invocation.args)
+        .slice(1)
+        .map((operand) => classifyTarget(operand, invocation.cwd, facts.context))
+        .find((target) => target.kind === "root" || target.kind === "system" || target.kind === "home");
+      return hit === undefined
+        ? undefined
+        : `refusing to change permissions recursively on ${hit.path}: ${show(invocation)} can make the machine unusable or its files readable by anyone. Change the permissions of specific files inside the project instead.`;
+    }),
+  },
+  {
+    id: "pipe-to-shell",
+    pack: "core",
+    summary: "a downloaded script run straight in a shell (`curl … | sh`, `bash <(curl …)`, `sh -c \"$(curl …)\"`)",
+    check: each((invocation) =>
+      runsDownloadedScript(invocation)
+        ? `refusing to run a downloaded script straight in a shell: ${show(invocation)}. Download it to a file, read it, and run only the steps you need.`
+        : undefined,
+    ),
+  },
+  {
+    id: "decode-to-shell",
+    pack: "core",
+    summary: "encoded text decoded into a shell (`echo … | base64 -d | sh`)",
+    check: each((invocation) =>
+      runsDecodedScript(invocation)
+        ? `refusing to run decoded text in a shell: ${show(invocation)} hides what it runs. Write the command out in plain text instead.`
+        : undefined,
+    ),
+  },
+  {
+    id: "write-etc",
+    pack: "core",
+    summary: "changes under `/etc` (redirects, `tee`, `cp`/`mv`, `sed -i`, …)",
+    check: each((invocation) =>
+      writesUnderEtc(invocation)
+        ? `refusing to change system configuration in /etc: ${show(invocation)}. Write to a file inside the project instead, or ask the user to make the change.`
+        : undefined,
+    ),
+  },
+];
+
+export const sudoRule: Rule = {
+  id: "sudo",
+  pack: "core",
+  summary: "commands run with elevated privileges (`sudo`, `doas`, `su`, `pkexec`)",
+  check: each((invocation) =>
+    [invocation.name, ...invocation.wrappers].some((name) => privilegeCommands.has(name))
+      ? `refusing to run a command with elevated privileges: ${show(invocation)}. Run it without sudo, or ask the user to run it themselves.`
+      : undefined,
+  ),
+};
+
+function downloads(invocations: readonly Invocation[]): boolean {
+  return invocations.some((other) => downloaders.has(other.name));
+}
+
+function readsStdin(invocation: Invocation): boolean {
+  if (shells.has(invocation.name) && hasFlag(invocation.args, "s")) return true;
+  return !invocation.args.some((arg) => isCommandFlag(arg) || /^-(e|r|p|-eval)$/.test(arg)) && positionals(invocation.args).filter((arg) => arg !== "-").length === 0;
+}
+
+function runsDownloadedScript(invocation: Invocation): boolean {
+  const { name } = invocation;
+  if (name === "source" || name === "." || name === "eval") return downloads(invocation.nested);
+  if (!shells.has(name) && !interpreters.test(name)) return false;
+  return downloads(invocation.nested) || (readsStdin(invocation) && downloads(invocation.upstream));
+}
+
+function runsDecodedScript(invocation: Invocation): boolean {
+  const decodes = (invocations: readonly Invocation[]) =>
+    invocations.some(
+      (other) =>
+        ((other.name === "base64" || other.name === "base32" || other.name === "basenc") && hasFlag(other.args, "d", "--decode")) ||
+        (other.name === "xxd" && hasFlag(other.args, "r", "--revert")) ||
+        (other.name === "openssl" && other.args.includes("-d")),
+    );
+  if (invocation.name === "eval" || invocation.name === "source") return decodes(invocation.nested);
+  if (!shells.has(invocation.name)) return false;
+  return decodes(invocation.nested) || (readsStdin(invocation) && decodes(invocation.upstream));
+}
+
+function isUnderEtc(path: string): boolean {
+  if (!path.startsWith("/")) return false;
+  const normalized = posix.normalize(path);
+  return normalized === "/etc" || normalized.startsWith("/etc/") || normalized.startsWith("/private/etc/");
+}
+
+function writesUnderEtc(invocation: Invocation): boolean {
+  if (invocation.redirects.some((redirect) => writingRedirects.has(redirect.operator) && isUnderEtc(redirect.target.text))) return true;
+  const operands = invocation.args.filter((arg) => !arg.startsWith("-"));
+  switch (invocation.name) {
+    case "tee":
+    case "touch":
+    case "truncate":
+    case "rm":
+    case "rmdir":
+    case "unlink":
+    case "mkdir":
+    case "chmod":
+    case "chown":
+      return operands.some(isUnderEtc);
+    case "cp":
+    case "mv":
+    case "install":
+    case "ln":
+    case "rsync":
+      return isUnderEtc(targetOf(invocation.args, operands));
+    case "sed":
+    case "perl":
+      return invocation.args.some((arg) => /^(-[a-zA-Z]*i|--in-place)/.test(arg)) && operands.some(isUnderEtc);
+    case "dd":
+      return invocation.args.some((arg) => arg.startsWith("of=") && isUnderEtc(arg.slice(3)));
+    default:
+      return false;
+  }
+}
+
+/** Where `cp`/`mv`/… write: `-t DIR`, `--target-directory=DIR`, or the last operand. */
+function targetOf(args: readonly string[], operands: readonly string[]): string {
+  const flag = args.findIndex((arg) => arg === "-t" || arg === "--target-directory");
+  if (flag !== -1) return args[flag + 1] ?? "";
+  const long = args.find((arg) => arg.startsWith("--target-directory="));
+  if (long) return long.slice("--target-directory=".length);
+  return operands.length >= 2 ? operands[operands.length - 1]! : "";
+}
+
+function overwritesDisk(invocation: Invocation): boolean {
+  if (invocation.redirects.some((redirect) => writingRedirects.has(redirect.operator) && diskDevice.test(redirect.target.text))) return true;
+  if (invocation.name === "dd") return invocation.args.some((arg) => arg.startsWith("of=") && diskDevice.test(arg.slice(3)));
+  if (invocation.name === "shred" || invocation.name === "wipefs" || invocation.name === "blkdiscard") return invocation.args.some((arg) => diskDevice.test(arg));
+  return false;
+}

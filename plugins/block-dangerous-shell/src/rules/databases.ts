@@ -18,7 +18,19 @@ const statementOptions: Record<string, readonly string[]> = {
 };
 const positionalClients = new Set(["sqlite3", "duckdb", "redis-cli", "valkey-cli", "keydb-cli"]);
 
+const clients = new Set([...Object.keys(statementOptions), ...positionalClients]);
+
+/** `docker exec db psql -c '…'`, `kubectl exec pod -- mysql -e '…'`: the client inside the container. */
+function insideContainer(invocation: Invocation): Invocation | undefined {
+  if (!/^(docker|podman|kubectl|oc)$/.test(invocation.name) || !invocation.args.includes("exec")) return undefined;
+  const client = invocation.args.findIndex((arg) => clients.has(arg));
+  if (client === -1) return undefined;
+  return { ...invocation, name: invocation.args[client]!, args: invocation.args.slice(client + 1) };
+}
+
 function statementsOf(invocation: Invocation): string[] {
+  const inner = insideContainer(invocation);
+  if (inner) return statementsOf(inner);
   const { name, args } = invocation;
   const statements: string[] = [];
   const options = statementOptions[name];

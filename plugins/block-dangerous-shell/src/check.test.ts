@@ -499,6 +499,8 @@ table("text is data", [
   ["git commit -m 'rm -rf / is dangerous'", "allow"],
   ["git commit -m \"$(cat <<'EOF'\nDon't run rm -rf / or git reset --hard.\nIt's bad (really).\nEOF\n)\"", "allow"],
   ['git commit -m "$(cat <<EOF\nfix: sudo rm -rf ~ guard\nEOF\n)"', "allow"],
+  ["git commit -m \"$(cat <<'EOF'\nfix: don't drop the cache\n\nCloses #12 :)\nEOF\n)\"", "allow"],
+  ["gh pr create --body \"$(cat <<'EOF'\n## Summary\n- it's a fix (see #3\nEOF\n)\"", "allow"],
   ["grep -r 'rm -rf /' .", "allow"],
   ["grep -E 'sudo|rm -rf' *.sh", "allow"],
   ["rg 'shutil.rmtree' src", "allow"],

@@ -152,10 +152,12 @@ const deleteCalls: [RegExp, boolean][] = [
   [/\bDeno\.remove(?:Sync)?\s*\(/g, false],
 ];
 
+const maxCalls = 64;
+
 function deletionsIn(code: string): CodeDeletion[] {
   const deletions: CodeDeletion[] = [];
   for (const [pattern, recursive] of deleteCalls) {
-    for (const match of code.matchAll(pattern)) {
+    for (const match of [...code.matchAll(pattern)].slice(0, maxCalls)) {
       const start = match.index + match[0].length;
       const args = callArguments(code, start, match[0].endsWith("("));
       const call = code.slice(match.index, Math.min(code.length, start + args.length + 1)).trim();

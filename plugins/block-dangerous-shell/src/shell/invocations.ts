@@ -54,6 +54,7 @@ export const shells = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash"
 const maxDepth = 8;
 const maxVariants = 16;
 const maxInvocations = 5_000;
+const maxExpandedLength = 4_096;
 
 export function analyze(source: string, environment: AnalysisEnvironment): Analysis {
   const analysis: Analysis = { source, scripts: [], invocations: [], problems: [] };
@@ -90,6 +91,7 @@ class Collector {
       // Each part of a pipeline runs in its own subshell: a `cd` there does not last.
       const own = pipeline.length > 1;
       for (const command of pipeline) {
+        if (this.overBudget()) return found;
         const invocations = this.command(command, [...before], depth, own ? copy(state) : state, via);
         found.push(...invocations);
         before.push(...invocations);
@@ -113,11 +115,20 @@ class Collector {
     }
     const found: Invocation[] = [];
     for (const argv of this.expandWords(command.words, state)) {
+      if (this.overBudget()) break;
       const invocation = this.invocation(argv, command.redirects, upstream, state, via);
-      found.push(invocation, ...this.nested(invocation, command.words, command.redirects, depth, state));
+      found.push(invocation, ...this.runs(invocation, command.words, depth, state));
     }
+    // Substitutions do not depend on a loop variable's value: read them once, under the first variant.
+    if (found[0]) found.push(...this.substitutions(found[0], command.words, command.redirects, depth, state));
     this.track(found[0], state);
     return found;
+  }
+
+  overBudget(): boolean {
+    if (this.analysis.invocations.length < maxInvocations) return false;
+    this.problem(`the command runs more than ${maxInvocations} commands`);
+    return true;
   }
 
   invocation(argv: string[], redirects: Redirect[], upstream: Invocation[], state: ShellState, via: readonly string[]): Invocation {
@@ -138,20 +149,31 @@ class Collector {
     return invocation;
   }
 
-  /** Runs what an invocation runs in turn, one level deeper. */
-  nested(invocation: Invocation, words: readonly Word[], redirects: readonly Redirect[], depth: number, state: ShellState): Invocation[] {
+  /** Runs the scripts in `$(…)`, backticks and `<(…)` of a command's words, one level deeper. */
+  substitutions(invocation: Invocation, words: readonly Word[], redirects: readonly Redirect[], depth: number, state: ShellState): Invocation[] {
+    const found: Invocation[] = [];
+    for (const word of [...words, ...redirects.map((redirect) => redirect.target)]) {
+      for (const substitution of word.substitutions) found.push(...this.source(substitution, depth + 1, copy(state), [...invocation.via, "$(…)"]));
+    }
+    invocation.nested.push(...found);
+    return found;
+  }
+
+  /** Runs what an invocation runs in turn, one level deeper: `sh -c`, `eval`, `find -exec`, one-liners. */
+  runs(invocation: Invocation, words: readonly Word[], depth: number, state: ShellState): Invocation[] {
+    if (depth > maxDepth) {
+      this.problem(`scripts are nested more than ${maxDepth} levels deep`);
+      return [];
+    }
     const inner = copy(state);
     const via = invocation.via;
-    for (const word of [...words, ...redirects.map((redirect) => redirect.target)]) {
-      for (const substitution of word.substitutions) invocation.nested.push(...this.source(substitution, depth + 1, copy(state), [...via, "$(…)"]));
-    }
     for (const [script, how] of this.scriptsRunBy(invocation, words, state)) {
       invocation.nested.push(...this.source(script, depth + 1, inner, [...via, how]));
     }
     for (const argv of findExecCommands(invocation)) {
       const child = this.invocation(argv, [], [], state, [...via, "find -exec"]);
       child.input = "find";
-      invocation.nested.push(child, ...this.nested(child, argv.map((text) => ({ text, substitutions: [] })), [], depth + 1, state));
+      invocation.nested.push(child, ...this.runs(child, argv.map((text) => ({ text, substitutions: [] })), depth + 1, state));
     }
     const code = analyzeInterpreter(invocation, () => stdinTexts(invocation));
     if (code) {
@@ -229,10 +251,11 @@ class Collector {
 
   /** Every argv a command may run with: one per value of a `for` loop variable, at most `maxVariants`. */
   expandWords(words: readonly Word[], state: ShellState): string[][] {
+    const values = words.map((word) => expand(word.text, state, this.environment));
+    if (values.every((choices) => choices.length === 1)) return [values.map((choices) => choices[0]!)];
     let variants: string[][] = [[]];
-    for (const word of words) {
-      const values = expand(word.text, state, this.environment);
-      variants = variants.flatMap((argv) => values.map((value) => [...argv, value])).slice(0, maxVariants);
+    for (const choices of values) {
+      variants = variants.flatMap((argv) => choices.map((value) => [...argv, value])).slice(0, maxVariants);
     }
     return variants;
   }
@@ -269,7 +292,7 @@ const variable = /\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))/g;
 
 /** A word with the variables whose values are known replaced; unknown ones stay as written. */
 export function expand(text: string, state: ShellState, environment: AnalysisEnvironment): readonly string[] {
-  if (!text.includes("$")) return [text];
+  if (!text.includes("$") || text.length > maxExpandedLength) return [text];
   let variants = [""];
   let last = 0;
   for (const match of text.matchAll(variable)) {
@@ -279,6 +302,8 @@ export function expand(text: string, state: ShellState, environment: AnalysisEnv
     last = match.index + match[0].length;
   }
   const rest = text.slice(last);
+  // `X=$X$X` repeated doubles X each time: past a size, keep the word unexpanded (an unknown value).
+  if (variants.some((variant) => variant.length + rest.length > maxExpandedLength)) return [text];
   return variants.map((variant) => variant + rest);
 }
 
@@ -339,9 +364,10 @@ function findExecCommands(invocation: Invocation): string[][] {
   const { args } = invocation;
   for (let index = 0; index < args.length; index++) {
     if (!/^-(exec|execdir|ok|okdir)$/.test(args[index]!)) continue;
-    const end = args.findIndex((arg, position) => position > index && (arg === ";" || arg === "+"));
-    commands.push(args.slice(index + 1, end === -1 ? args.length : end));
-    if (end !== -1) index = end;
+    let end = index + 1;
+    while (end < args.length && args[end] !== ";" && args[end] !== "+") end++;
+    commands.push(args.slice(index + 1, end));
+    index = end;
   }
   return commands;
 }

@@ -4,8 +4,10 @@ import { resolvePluginEntries } from "./discovery/packages.js";
 import { createEventBus, type HostEmitter } from "./events.js";
 import { createToolCaller, type CallToolOptions } from "./execution/call-tool.js";
 import type { CallToolsOptions } from "./execution/call-tools.js";
+import { assertValidCall } from "./execution/validate-call.js";
 import { DecisionMemo } from "./gate/decision-memo.js";
 import { createGate } from "./gate/decide.js";
+import { explainToolCall, type ToolCallExplanation } from "./gate/explain.js";
 import type { HookRuntime } from "./gate/run-hook.js";
 import { runObservers } from "./gate/run-observers.js";
 import { loadPlugins } from "./loading/load-plugins.js";
@@ -31,6 +33,8 @@ export interface Host {
   callTools(calls: readonly ToolCall[], options?: CallToolsOptions): Promise<ToolResult[]>;
   /** Gate only, for hosts that run tools themselves. Follow with `callTool(call, { skipPreToolCallHook: true })`. */
   checkToolCall(call: ToolCall): Promise<Verdict>;
+  /** Why a call would be decided as it would: each plugin's answer and `explain` details. A diagnostic: no events, nothing remembered. */
+  explainToolCall(call: ToolCall): Promise<ToolCallExplanation>;
   /** Runs `on_session_end`, aborts hooks still running and refuses further calls. */
   close(): Promise<void>;
 }
@@ -77,6 +81,10 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     },
     callTool: caller.callTool,
     checkToolCall: caller.checkToolCall,
+    explainToolCall: async (call) => {
+      assertValidCall(call);
+      return explainToolCall({ ...shared, onHookError: settings.onHookError }, call);
+    },
     callTools: caller.callTools,
     close: () => (closing ??= close()),
   };

@@ -9,6 +9,7 @@ export {
   type ToolgateConfig,
 } from "./options.js";
 export type { CallToolOptions } from "./execution/call-tool.js";
+export type { PluginExplanation, PluginOutcome, ToolCallExplanation } from "./gate/explain.js";
 export type { CallToolsOptions } from "./execution/call-tools.js";
 export { mcpTools, type McpClientLike, type McpToolsOptions } from "./adapters/mcp-tools.js";
 export { errorCodes, isToolgateError, ToolgateError, type ErrorCode } from "./errors.js";

@@ -535,6 +535,10 @@ table("text is data", [
   ["npm test 2>&1 | tee test.log", "allow"],
   ["echo $((1 + 2))", "allow"],
   ["case $x in a) echo a;; esac", "allow"],
+  ["constructor", "allow"],
+  ["toString -rf /", "allow"],
+  ["__proto__ x", "allow"],
+  ["hasOwnProperty run rm", "allow"],
 ]);
 
 table("other core rules", [

@@ -1,7 +1,7 @@
 import { posix } from "node:path";
 import type { PathContext } from "./paths.js";
 import { collectDeletes } from "./rules/deletes.js";
-import type { Delete, Rule } from "./rules/rule.js";
+import { indexByName, type Delete, type Rule } from "./rules/rule.js";
 import { analyze, type Analysis } from "./shell/invocations.js";
 
 /** Everything a decision needs besides the command: the active rules and where things are. */
@@ -36,7 +36,7 @@ export function checkCommand(command: string, guard: Guard, cwd?: string): Check
   const start = cwd === undefined ? context.projectRoot : posix.resolve(context.projectRoot, cwd);
   const analysis = analyze(command, { cwd: start, home: context.home, tmp: guard.tmp });
   const deletes = collectDeletes(analysis.invocations, context);
-  const facts = { analysis, deletes, context };
+  const facts = { analysis, deletes, context, named: indexByName(analysis.invocations) };
   for (const rule of guard.rules) {
     const message = rule.check(facts);
     if (message !== undefined) return { analysis, deletes, violation: { rule: rule.id, message } };

@@ -1,5 +1,3 @@
-import { posix } from "node:path";
-
 /**
  * Where a delete lands. `root`, `system`, `home` and `project` (the project root, its `.git`, or a
  * folder that contains the project) are catastrophic; `outside` is outside the project and the temp
@@ -45,15 +43,31 @@ export function classifyTarget(raw: string, cwd: string | undefined, context: Pa
   // `dir/*` empties dir, the same as deleting it; `dir/*.log` deletes some things inside it.
   const everything = /^[.*?]+$/.test(segments[glob]!) || /^\{[.*?,]+\}$/.test(segments[glob]!);
   if (everything || base === "/") return { raw, path: base, kind: classifyPath(base, context) };
-  return { raw, path: absolute, kind: classifyPath(posix.join(base, "-"), context) };
+  return { raw, path: absolute, kind: classifyPath(base === "/" ? "/-" : `${base}/-`, context) };
 }
 
 function absolutePath(raw: string, cwd: string | undefined, context: PathContext): string | undefined {
   let path = raw;
   if (path === "~" || path.startsWith("~/")) path = context.home + path.slice(1);
-  else if (/^~[\w.-]+(\/|$)/.test(path)) path = `/home/${path.slice(1)}`;
-  if (path.startsWith("/")) return posix.resolve(path);
-  return cwd === undefined ? undefined : posix.resolve(cwd, path);
+  else if (path.startsWith("~") && /^~[\w.-]+(\/|$)/.test(path)) path = `/home/${path.slice(1)}`;
+  if (!path.startsWith("/")) {
+    if (cwd === undefined) return undefined;
+    // The common case, a plain relative path (`build`, `dist/x`): no `.` segment or `//` to normalize.
+    if (/^[^./][^/]*(\/[^./][^/]*)*$/.test(path)) return cwd === "/" ? `/${path}` : `${cwd}/${path}`;
+    return normalize(`${cwd}/${path}`);
+  }
+  return normalize(path);
+}
+
+/** `posix.resolve` for a path that is already absolute: `.`, `..` and `//` folded, no trailing `/`. */
+function normalize(path: string): string {
+  const segments: string[] = [];
+  for (const segment of path.split("/")) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") segments.pop();
+    else segments.push(segment);
+  }
+  return `/${segments.join("/")}`;
 }
 
 export function classifyPath(path: string, context: PathContext): TargetKind {
@@ -61,7 +75,7 @@ export function classifyPath(path: string, context: PathContext): TargetKind {
   if (path === "/") return "root";
   if (path === home || /^\/(home|Users)\/[^/]+$/.test(path) || path === "/root") return "home";
   if (isSystem(path)) return "system";
-  if (isWithin(projectRoot, path) || path === posix.join(projectRoot, ".git")) return "project";
+  if (isWithin(projectRoot, path) || path === `${projectRoot}/.git`) return "project";
   if (isWithin(path, projectRoot) && path !== projectRoot) return "inside";
   if (context.tempDirs.some((temp) => isWithin(path, temp) && path !== temp)) return "temp";
   if (context.allowDeleteIn.some((folder) => isWithin(path, folder))) return "allowed";
@@ -70,7 +84,7 @@ export function classifyPath(path: string, context: PathContext): TargetKind {
 
 function isSystem(path: string): boolean {
   if (notSystem.has(path)) return false;
-  const parent = posix.dirname(path);
+  const parent = path.slice(0, path.lastIndexOf("/")) || "/";
   return (parent === "/" && topLevelSystem.has(path.slice(1))) || systemParents.has(parent);
 }
 

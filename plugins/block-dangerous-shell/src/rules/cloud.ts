@@ -5,8 +5,8 @@ export const cloudRules: readonly Rule[] = [
     id: "cloud-destroy",
     pack: "cloud",
     summary: "`aws … delete-*/terminate-*`, `aws s3 rm --recursive`, `aws s3 rb`, `gcloud … delete`, `gsutil rm -r`, `az … delete`",
-    check: ({ analysis }) =>
-      firstMessage(analysis.invocations, (invocation) => {
+    check: ({ named }) =>
+      firstMessage(named(["aws", "gcloud", "az", "gsutil"]), (invocation) => {
         const { name, args } = invocation;
         const words = positionals(args, ["--region", "--profile", "--output", "--endpoint-url", "--query", "--project", "--subscription", "-g", "--resource-group", "--configuration", "--format", "--account"]);
         let reason: string | undefined;

@@ -7,8 +7,8 @@ export const containerRules: readonly Rule[] = [
     id: "containers-destroy",
     pack: "containers",
     summary: "`docker system prune`, `docker volume prune/rm`, mass `docker rm -f $(docker ps -aq)`, `docker compose down -v`",
-    check: ({ analysis }) =>
-      firstMessage(analysis.invocations, (invocation) => {
+    check: ({ named }) =>
+      firstMessage(named([...engines, "docker-compose", "podman-compose"]), (invocation) => {
         const { name, args } = invocation;
         const compose = name === "docker-compose" || name === "podman-compose" ? args : engines.has(name) && args[0] === "compose" ? args.slice(1) : undefined;
         let reason: string | undefined;

@@ -28,6 +28,8 @@ function insideContainer(invocation: Invocation): Invocation | undefined {
   return { ...invocation, name: invocation.args[client]!, args: invocation.args.slice(client + 1) };
 }
 
+const databaseCommands = [...clients, "dropdb", "mysqladmin", "docker", "podman", "kubectl", "oc"];
+
 function statementsOf(invocation: Invocation): string[] {
   const inner = insideContainer(invocation);
   if (inner) return statementsOf(inner);
@@ -51,8 +53,8 @@ export const databaseRules: readonly Rule[] = [
     id: "database-destroy",
     pack: "databases",
     summary: "`DROP DATABASE/TABLE`, `TRUNCATE`, `DELETE FROM` without `WHERE` (psql, mysql, sqlite3, …), `FLUSHALL`, `dropDatabase()`, `dropdb`",
-    check: ({ analysis }) =>
-      firstMessage(analysis.invocations, (invocation) => {
+    check: ({ named }) =>
+      firstMessage(named(databaseCommands), (invocation) => {
         const statement = statementsOf(invocation)
           .map((text) => destructiveStatement.exec(text)?.[0])
           .find((match) => match !== undefined);

@@ -25,7 +25,7 @@ function gitRule(id: string, summary: string, check: (git: GitCommand) => string
     pack: "git",
     summary,
     check: (facts: Facts) =>
-      firstMessage(facts.analysis.invocations, (invocation) => {
+      firstMessage(facts.named(["git"]), (invocation) => {
         const git = gitCommand(invocation);
         if (git === undefined || hasFlag(git.args, undefined, "--help")) return undefined;
         return check(git);

@@ -7,8 +7,8 @@ export const kubernetesRules: readonly Rule[] = [
     id: "kubernetes-destroy",
     pack: "kubernetes",
     summary: "`kubectl delete namespace|node|pv|crd …`, `kubectl delete --all` / `-A`, `kubectl drain`, `helm uninstall`",
-    check: ({ analysis }) =>
-      firstMessage(analysis.invocations, (invocation) => {
+    check: ({ named }) =>
+      firstMessage(named(["kubectl", "oc", "k3s", "microk8s", "helm"]), (invocation) => {
         const { name, args } = invocation;
         let reason: string | undefined;
         if (name === "kubectl" || name === "oc" || name === "k3s" || name === "microk8s") {

@@ -28,6 +28,25 @@ export interface Facts {
   analysis: Analysis;
   deletes: readonly Delete[];
   context: PathContext;
+  /** The invocations of these commands, in source order: rules look only at the commands they know. */
+  named(names: readonly string[]): readonly Invocation[];
+}
+
+/** `Facts.named` over an analysis: an index by command name, built once per decision. */
+export function indexByName(invocations: readonly Invocation[]): Facts["named"] {
+  const byName = new Map<string, Invocation[]>();
+  for (const invocation of invocations) {
+    const list = byName.get(invocation.name);
+    if (list) list.push(invocation);
+    else byName.set(invocation.name, [invocation]);
+  }
+  return (names) => {
+    const found: Invocation[] = [];
+    for (const name of names) found.push(...(byName.get(name) ?? []));
+    if (found.length < 2 || names.length < 2) return found;
+    const wanted = new Set(found);
+    return invocations.filter((invocation) => wanted.has(invocation));
+  };
 }
 
 /** The first message `check` gives for an invocation, in source order. */

@@ -23,7 +23,7 @@ export const systemRules: readonly Rule[] = [
     summary: "fork bombs (`:(){ :|:& };:`, any function name)",
     // On each script with its quoted text blanked: `echo ':(){ :|:& };:'` only prints one.
     check: ({ analysis }) =>
-      analysis.scripts.some((script) => forkBomb.test(maskQuoted(script)))
+      analysis.scripts.some((script) => script.includes("|") && script.includes("{") && forkBomb.test(maskQuoted(script)))
         ? "refusing to run a fork bomb (a function that pipes itself into itself in the background): it would exhaust the machine's processes. Run the command you actually need instead."
         : undefined,
   },
@@ -54,8 +54,8 @@ export const systemRules: readonly Rule[] = [
     pack: "core",
     catastrophic: true,
     summary: "recursive `chmod`/`chown` of `/`, a system folder or the home folder",
-    check: each((invocation, facts) => {
-      if (!/^(chmod|chown|chgrp)$/.test(invocation.name) || !hasFlag(invocation.args, "R", "--recursive")) return undefined;
+    check: (facts) => firstMessage(facts.named(["chmod", "chown", "chgrp"]), (invocation) => {
+      if (!hasFlag(invocation.args, "R", "--recursive")) return undefined;
       const hit = positionals(invocation.args)
         .slice(1)
         .map((operand) => classifyTarget(operand, invocation.cwd, facts.context))
@@ -69,21 +69,23 @@ export const systemRules: readonly Rule[] = [
     id: "pipe-to-shell",
     pack: "core",
     summary: "a downloaded script run straight in a shell (`curl … | sh`, `bash <(curl …)`, `sh -c \"$(curl …)\"`)",
-    check: each((invocation) =>
-      runsDownloadedScript(invocation)
-        ? `refusing to run a downloaded script straight in a shell: ${show(invocation)}. Download it to a file, read it, and run only the steps you need.`
-        : undefined,
-    ),
+    check: ({ named }) =>
+      firstMessage(named(scriptRunners), (invocation) =>
+        runsDownloadedScript(invocation)
+          ? `refusing to run a downloaded script straight in a shell: ${show(invocation)}. Download it to a file, read it, and run only the steps you need.`
+          : undefined,
+      ),
   },
   {
     id: "decode-to-shell",
     pack: "core",
     summary: "encoded text decoded into a shell (`echo … | base64 -d | sh`)",
-    check: each((invocation) =>
-      runsDecodedScript(invocation)
-        ? `refusing to run decoded text in a shell: ${show(invocation)} hides what it runs. Write the command out in plain text instead.`
-        : undefined,
-    ),
+    check: ({ named }) =>
+      firstMessage(named(scriptRunners), (invocation) =>
+        runsDecodedScript(invocation)
+          ? `refusing to run decoded text in a shell: ${show(invocation)} hides what it runs. Write the command out in plain text instead.`
+          : undefined,
+      ),
   },
   {
     id: "write-etc",
@@ -109,8 +111,23 @@ export const sudoRule: Rule = {
 };
 
 function downloads(invocations: readonly Invocation[]): boolean {
-  return invocations.some((other) => downloaders.has(other.name));
+  return invocations.some(isDownload);
 }
+
+function isDownload(invocation: Invocation): boolean {
+  return downloaders.has(invocation.name);
+}
+
+function isDecode(other: Invocation): boolean {
+  return (
+    ((other.name === "base64" || other.name === "base32" || other.name === "basenc") && hasFlag(other.args, "d", "--decode")) ||
+    (other.name === "xxd" && hasFlag(other.args, "r", "--revert")) ||
+    (other.name === "openssl" && other.args.includes("-d"))
+  );
+}
+
+// What can run a script it is handed: shells, interpreters, `source`, `eval`.
+const scriptRunners = [...shells, "source", ".", "eval", "python", "python3", "python2", "node", "ruby", "perl", "php", "bun", "deno"];
 
 function readsStdin(invocation: Invocation): boolean {
   if (shells.has(invocation.name) && hasFlag(invocation.args, "s")) return true;
@@ -125,16 +142,9 @@ function runsDownloadedScript(invocation: Invocation): boolean {
 }
 
 function runsDecodedScript(invocation: Invocation): boolean {
-  const decodes = (invocations: readonly Invocation[]) =>
-    invocations.some(
-      (other) =>
-        ((other.name === "base64" || other.name === "base32" || other.name === "basenc") && hasFlag(other.args, "d", "--decode")) ||
-        (other.name === "xxd" && hasFlag(other.args, "r", "--revert")) ||
-        (other.name === "openssl" && other.args.includes("-d")),
-    );
-  if (invocation.name === "eval" || invocation.name === "source") return decodes(invocation.nested);
+  if (invocation.name === "eval" || invocation.name === "source") return invocation.nested.some(isDecode);
   if (!shells.has(invocation.name)) return false;
-  return decodes(invocation.nested) || (readsStdin(invocation) && decodes(invocation.upstream));
+  return invocation.nested.some(isDecode) || (readsStdin(invocation) && invocation.upstream.some(isDecode));
 }
 
 function isUnderEtc(path: string): boolean {

@@ -7,8 +7,8 @@ export const terraformRules: readonly Rule[] = [
     id: "terraform-destroy",
     pack: "terraform",
     summary: "`terraform destroy`, `terraform apply -destroy` (also tofu, terragrunt, pulumi, cdk)",
-    check: ({ analysis }) =>
-      firstMessage(analysis.invocations, (invocation) => {
+    check: ({ named }) =>
+      firstMessage(named([...tools]), (invocation) => {
         if (!tools.has(invocation.name)) return undefined;
         const words = positionals(invocation.args);
         const destroys = words.includes("destroy") || (words.includes("apply") && (hasFlag(invocation.args, undefined, "--destroy") || invocation.args.includes("-destroy")));

@@ -154,7 +154,11 @@ const deleteCalls: [RegExp, boolean][] = [
 
 const maxCalls = 64;
 
+// Any of the delete calls below: most code has none, so the patterns need not run.
+const anyDeleteCall = /rmtree|remove_tree|rm_rf|rm_r\b|remove_dir|remove_entry|rimraf|\.remove|emptyDir|rmSync|rmdir|\brm\s*\(|Deno\.remove/;
+
 function deletionsIn(code: string): CodeDeletion[] {
+  if (!anyDeleteCall.test(code)) return [];
   const deletions: CodeDeletion[] = [];
   for (const [pattern, recursive] of deleteCalls) {
     for (const match of [...code.matchAll(pattern)].slice(0, maxCalls)) {

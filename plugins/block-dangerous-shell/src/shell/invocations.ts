@@ -19,7 +19,7 @@ export interface Invocation {
   /** The shell's folder when it runs; undefined after a `cd` to a place that cannot be known. */
   cwd: string | undefined;
   /** How it is reached, outermost first: `[]` on the command line, `["bash -c", "$(…)"]` deeper. */
-  via: string[];
+  via: readonly string[];
   /** More operands arrive at run time: from standard input (xargs, parallel), or `{}` is find's results. */
   input?: "stdin" | "find";
   /** The command as it reads, for messages (an interpreter's delete call for synthesized deletes). */
@@ -52,6 +52,8 @@ interface ShellState {
 
 export const shells = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh", "rbash"]);
 const maxDepth = 8;
+const runsScripts = new Set(["eval", "source", ".", "su", "script", "runuser", "watch"]);
+const interpreterNames = /^(python[\d.]*|pypy\d*|node|nodejs|bun|deno|ruby|perl|php|awk|gawk|mawk|nawk)$/;
 const maxVariants = 16;
 const maxInvocations = 5_000;
 const maxExpandedLength = 4_096;
@@ -137,11 +139,11 @@ class Collector {
       name,
       args,
       wrappers,
-      redirects: [...redirects],
+      redirects: redirects.length === 0 ? [] : [...redirects],
       upstream,
       nested: [],
       cwd: state.cwd,
-      via: [...via],
+      via,
       text: argv.join(" "),
     };
     if (wrappers.some((wrapper) => inputWrappers.has(wrapper))) invocation.input = "stdin";
@@ -165,9 +167,10 @@ class Collector {
       this.problem(`scripts are nested more than ${maxDepth} levels deep`);
       return [];
     }
-    const inner = copy(state);
     const via = invocation.via;
-    for (const [script, how] of this.scriptsRunBy(invocation, words, state)) {
+    const scripts = this.scriptsRunBy(invocation, words, state);
+    const inner = scripts.length > 0 || interpreterNames.test(invocation.name) ? copy(state) : state;
+    for (const [script, how] of scripts) {
       invocation.nested.push(...this.source(script, depth + 1, inner, [...via, how]));
     }
     for (const argv of findExecCommands(invocation)) {
@@ -175,7 +178,7 @@ class Collector {
       child.input = "find";
       invocation.nested.push(child, ...this.runs(child, argv.map((text) => ({ text, substitutions: [] })), depth + 1, state));
     }
-    const code = analyzeInterpreter(invocation, () => stdinTexts(invocation));
+    const code = interpreterNames.test(invocation.name) ? analyzeInterpreter(invocation, () => stdinTexts(invocation)) : undefined;
     if (code) {
       for (const script of code.scripts) invocation.nested.push(...this.source(script, depth + 1, inner, [...via, code.how]));
       for (const deletion of code.deletions) {
@@ -191,6 +194,7 @@ class Collector {
   /** Command text a shell-like invocation runs: `sh -c '…'`, `eval …`, heredocs, here-strings, piped text. */
   scriptsRunBy(invocation: Invocation, words: readonly Word[], state: ShellState): [string, string][] {
     const { name, args } = invocation;
+    if (!runsScripts.has(name) && !shells.has(name)) return [];
     const withStatic = (text: string) => this.substituteStatic(text, words, state);
     if (name === "eval") return [[withStatic(args.join(" ")), "eval"]];
     if ((name === "source" || name === ".") && args[0] !== undefined) return this.fileScripts(args[0], name, words, state);

@@ -59,6 +59,28 @@ function operatorAt(source: string, index: number): string | undefined {
 
 const wordBreak = new Set([" ", "\t", "\r", "\n", ";", "&", "|", "(", ")", "<", ">"]);
 
+// Characters that end a run of plain word characters: breaks, quotes, escapes and expansions.
+const special = new Uint8Array(128);
+for (const char of " \t\r\n;&|()<>'\"\\$`") special[char.charCodeAt(0)] = 1;
+// Inside double quotes only these matter.
+const specialInDoubleQuotes = new Uint8Array(128);
+for (const char of '"\\$`') specialInDoubleQuotes[char.charCodeAt(0)] = 1;
+
+// Inside `$(…)` and friends: closers, openers, quotes, escapes, comments and heredocs.
+const specialWhenNested = new Uint8Array(128);
+for (const char of '\\()}"\'`$#<\n') specialWhenNested[char.charCodeAt(0)] = 1;
+
+/** The end of the run of characters from `start` that `table` does not mark. */
+function plainRun(source: string, start: number, table: Uint8Array): number {
+  let i = start;
+  while (i < source.length) {
+    const code = source.charCodeAt(i);
+    if (code < 128 && table[code] === 1) return i;
+    i++;
+  }
+  return i;
+}
+
 interface PendingHeredoc {
   token: RedirectToken | undefined;
   delimiter: string;
@@ -159,6 +181,12 @@ function readWord(lexer: Lexer, start: number): [Word, number] {
     i = end;
   }
   while (i < source.length && !wordBreak.has(source[i]!)) {
+    const run = plainRun(source, i, special);
+    if (run > i) {
+      word.text += source.slice(i, run);
+      i = run;
+      continue;
+    }
     const char = source[i]!;
     if (char === "'") {
       const end = source.indexOf("'", i + 1);
@@ -184,6 +212,12 @@ function readDoubleQuoted(lexer: Lexer, start: number, word: Word): number {
   const { source } = lexer;
   let i = start;
   while (i < source.length && source[i] !== '"') {
+    const run = plainRun(source, i, specialInDoubleQuotes);
+    if (run > i) {
+      word.text += source.slice(i, run);
+      i = run;
+      continue;
+    }
     const char = source[i]!;
     if (char === "\\" && '"\\$`\n'.includes(source[i + 1] ?? "")) {
       word.text += source[i + 1] === "\n" ? "" : source[i + 1];
@@ -249,6 +283,11 @@ function skipNested(lexer: Lexer, start: number, opened: Context): number {
   const heredocs: PendingHeredoc[] = [];
   let i = start;
   while (i < source.length) {
+    const run = plainRun(source, i, specialWhenNested);
+    if (run > i) {
+      i = run;
+      continue;
+    }
     const top = stack[stack.length - 1]!;
     const char = source[i]!;
     if (char === "\\") {

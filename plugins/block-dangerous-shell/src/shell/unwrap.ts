@@ -3,7 +3,7 @@
  * runs `rm`. Each wrapper lists the options that take a value, so the command can be found after them.
  */
 
-const wrapperOptionsWithValue: Record<string, readonly string[]> = {
+const wrapperOptionsWithValue = new Map<string, readonly string[]>(Object.entries({
   sudo: ["-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T", "-R", "--user", "--group", "--host", "--prompt", "--chdir"],
   doas: ["-u", "-C"],
   run0: ["-u", "--user", "-g", "--group", "-D", "--chdir"],
@@ -46,13 +46,13 @@ const wrapperOptionsWithValue: Record<string, readonly string[]> = {
   until: [],
   "!": [],
   "{": [],
-};
+}));
 
 /** Wrappers that take positional words before the command: the number of words to skip. */
-const positionalWords: Record<string, number> = { timeout: 1, chroot: 1, flock: 1, chrt: 1, taskset: 1 };
+const positionalWords = new Map<string, number>(Object.entries({ timeout: 1, chroot: 1, flock: 1, chrt: 1, taskset: 1 }));
 
 /** `uv run x`, `poetry run x`, `bundle exec x`, `pnpm exec x`: a tool, a subcommand, then the command. */
-const runSubcommands: Record<string, readonly string[]> = {
+const runSubcommands = new Map<string, readonly string[]>(Object.entries({
   uv: ["run"],
   poetry: ["run"],
   pipenv: ["run"],
@@ -68,7 +68,7 @@ const runSubcommands: Record<string, readonly string[]> = {
   asdf: ["exec"],
   direnv: ["exec"],
   nix: ["run", "shell"],
-};
+}));
 
 export const inputWrappers = new Set(["xargs", "parallel"]);
 
@@ -102,16 +102,16 @@ export function unwrap(words: readonly string[]): Unwrapped {
       index++;
       continue;
     }
-    const subcommands = runSubcommands[name];
+    const subcommands = runSubcommands.get(name);
     if (subcommands?.includes(next)) {
       wrappers.push(`${name} ${next}`);
       index = skipOptions(texts, index + 2, []);
       continue;
     }
-    const valued = wrapperOptionsWithValue[name];
+    const valued = wrapperOptionsWithValue.get(name);
     if (!valued || (name === "command" && /^-[vV]+$/.test(next)) || isHelpFor(name, next)) break;
     wrappers.push(name);
-    index = skipOptions(texts, index + 1, valued) + (positionalWords[name] ?? 0);
+    index = skipOptions(texts, index + 1, valued) + (positionalWords.get(name) ?? 0);
   }
   const name = index < texts.length ? baseName(texts[index]!) : "";
   return { name, args: texts.slice(index + 1), wrappers, assignments };
@@ -124,6 +124,7 @@ function isHelpFor(name: string, next: string): boolean {
 
 /** `env -S 'rm -rf /'` splits its string into words: do the same, so the command is seen. */
 function splitEnvString(words: readonly string[]): readonly string[] {
+  if (!words.some((word) => word === "-S" || word === "--split-string")) return words;
   const env = words.findIndex((word) => baseName(word) === "env");
   if (env === -1) return words;
   const split = words.findIndex((word, index) => index > env && (word === "-S" || word === "--split-string"));

@@ -20,18 +20,19 @@ const short = 'git add -A && git commit -m "fix: handle empty input" && git push
 
 /** A 10 KB line of the kind agents write: chained builds, quoted arguments, substitutions, a heredoc-fed commit. */
 function longCommand(size: number): string {
+  // Each step names its own paths (`n`), so nothing is decided twice by accident of repetition.
   const steps = [
-    'cd packages/app && npm run build -- --mode "production" --out-dir ./dist 2>&1 | tee build.log',
-    "rm -rf ./dist/*.map ./coverage node_modules/.cache",
-    'find ./src -name "*.orig" -delete',
-    'grep -rn "TODO(rm -rf /)" src | wc -l',
-    'for f in $(git diff --name-only HEAD~1); do echo "changed: $f"; done',
-    "python3 -c \"import json,sys; print(json.load(open('package.json'))['version'])\"",
-    'docker build -t app:"$(git rev-parse --short HEAD)" .',
-    "cd ../..",
+    (n: number) => `cd packages/app${n} && npm run build -- --mode "production" --out-dir ./dist 2>&1 | tee build-${n}.log`,
+    (n: number) => `rm -rf ./dist${n}/*.map ./coverage-${n} node_modules/.cache/v${n}`,
+    (n: number) => `find ./src/m${n} -name "*.orig" -delete`,
+    (n: number) => `grep -rn "TODO(rm -rf /) ${n}" src | wc -l`,
+    (n: number) => `for f in $(git diff --name-only HEAD~${n}); do echo "changed: $f"; done`,
+    (n: number) => `python3 -c "import json,sys; print(json.load(open('package${n}.json'))['version'])"`,
+    (n: number) => `docker build -t app${n}:"$(git rev-parse --short HEAD)" .`,
+    () => "cd ../..",
   ];
   let text = "";
-  for (let index = 0; text.length < size - 200; index++) text += `${steps[index % steps.length]}; `;
+  for (let index = 0; text.length < size - 200; index++) text += `${steps[index % steps.length]!(index)}; `;
   return `${text}git commit -m "$(cat <<'EOF'\nfix: don't drop the cache (see #12)\nEOF\n)"`;
 }
 

@@ -36,9 +36,9 @@ export function classifyTarget(raw: string, cwd: string | undefined, context: Pa
   if (/\$|`/.test(raw) || raw === "") return { raw, kind: "unknown" };
   const absolute = absolutePath(raw, cwd, context);
   if (absolute === undefined) return { raw, kind: "unknown" };
+  if (!/[*?[]/.test(absolute)) return { raw, path: absolute, kind: classifyPath(absolute, context) };
   const segments = absolute.split("/").filter(Boolean);
   const glob = segments.findIndex((segment) => /[*?[]/.test(segment));
-  if (glob === -1) return { raw, path: absolute, kind: classifyPath(absolute, context) };
   const base = `/${segments.slice(0, glob).join("/")}`;
   // `dir/*` empties dir, the same as deleting it; `dir/*.log` deletes some things inside it.
   const everything = /^[.*?]+$/.test(segments[glob]!) || /^\{[.*?,]+\}$/.test(segments[glob]!);
@@ -47,20 +47,21 @@ export function classifyTarget(raw: string, cwd: string | undefined, context: Pa
 }
 
 function absolutePath(raw: string, cwd: string | undefined, context: PathContext): string | undefined {
-  let path = raw;
+  let path = raw.startsWith("./") ? raw.replace(/^(\.\/+)+/, "") || "." : raw;
   if (path === "~" || path.startsWith("~/")) path = context.home + path.slice(1);
   else if (path.startsWith("~") && /^~[\w.-]+(\/|$)/.test(path)) path = `/home/${path.slice(1)}`;
   if (!path.startsWith("/")) {
     if (cwd === undefined) return undefined;
     // The common case, a plain relative path (`build`, `dist/x`): no `.` segment or `//` to normalize.
     if (/^[^./][^/]*(\/[^./][^/]*)*$/.test(path)) return cwd === "/" ? `/${path}` : `${cwd}/${path}`;
-    return normalize(`${cwd}/${path}`);
+    return normalizePath(`${cwd}/${path}`);
   }
-  return normalize(path);
+  return normalizePath(path);
 }
 
 /** `posix.resolve` for a path that is already absolute: `.`, `..` and `//` folded, no trailing `/`. */
-function normalize(path: string): string {
+export function normalizePath(path: string): string {
+  if (!path.includes("/.") && !path.includes("//") && (path.length === 1 || !path.endsWith("/"))) return path;
   const segments: string[] = [];
   for (const segment of path.split("/")) {
     if (segment === "" || segment === ".") continue;
@@ -90,5 +91,6 @@ function isSystem(path: string): boolean {
 
 /** Whether `path` is `folder` or inside it. */
 export function isWithin(path: string, folder: string): boolean {
-  return path === folder || path.startsWith(folder.endsWith("/") ? folder : `${folder}/`);
+  if (path === folder) return true;
+  return path.startsWith(folder) && (folder.endsWith("/") || path.charCodeAt(folder.length) === 47);
 }

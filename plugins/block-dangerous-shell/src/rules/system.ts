@@ -153,8 +153,11 @@ function isUnderEtc(path: string): boolean {
   return normalized === "/etc" || normalized.startsWith("/etc/") || normalized.startsWith("/private/etc/");
 }
 
+const etcWriters = new Set(["tee", "touch", "truncate", "rm", "rmdir", "unlink", "mkdir", "chmod", "chown", "cp", "mv", "install", "ln", "rsync", "sed", "perl", "dd"]);
+
 function writesUnderEtc(invocation: Invocation): boolean {
   if (invocation.redirects.some((redirect) => writingRedirects.has(redirect.operator) && isUnderEtc(redirect.target.text))) return true;
+  if (!etcWriters.has(invocation.name)) return false;
   const operands = invocation.args.filter((arg) => !arg.startsWith("-"));
   switch (invocation.name) {
     case "tee":

@@ -1,4 +1,4 @@
-import { posix } from "node:path";
+import { normalizePath } from "../paths.js";
 import { analyzeInterpreter } from "./interpreters.js";
 import { parseScript, type Command, type Redirect, type Script, type Word } from "./parse.js";
 import { inputWrappers, isAssignment, unwrap } from "./unwrap.js";
@@ -21,7 +21,7 @@ export interface Invocation {
   /** How it is reached, outermost first: `[]` on the command line, `["bash -c", "$(…)"]` deeper. */
   via: readonly string[];
   /** More operands arrive at run time: from standard input (xargs, parallel), or `{}` is find's results. */
-  input?: "stdin" | "find";
+  input: "stdin" | "find" | undefined;
   /** The command as it reads, for messages (an interpreter's delete call for synthesized deletes). */
   text: string;
 }
@@ -52,6 +52,7 @@ interface ShellState {
 
 export const shells = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh", "rbash"]);
 const maxDepth = 8;
+const declarations = new Set(["export", "declare", "local", "readonly", "typeset"]);
 const runsScripts = new Set(["eval", "source", ".", "su", "script", "runuser", "watch"]);
 const interpreterNames = /^(python[\d.]*|pypy\d*|node|nodejs|bun|deno|ruby|perl|php|awk|gawk|mawk|nawk)$/;
 const maxVariants = 16;
@@ -94,7 +95,7 @@ class Collector {
       const own = pipeline.length > 1;
       for (const command of pipeline) {
         if (this.overBudget()) return found;
-        const invocations = this.command(command, [...before], depth, own ? copy(state) : state, via);
+        const invocations = this.command(command, before.length === 0 ? [] : [...before], depth, own ? copy(state) : state, via);
         found.push(...invocations);
         before.push(...invocations);
       }
@@ -144,9 +145,9 @@ class Collector {
       nested: [],
       cwd: state.cwd,
       via,
+      input: wrappers.length > 0 && wrappers.some((wrapper) => inputWrappers.has(wrapper)) ? "stdin" : undefined,
       text: argv.join(" "),
     };
-    if (wrappers.some((wrapper) => inputWrappers.has(wrapper))) invocation.input = "stdin";
     this.analysis.invocations.push(invocation);
     return invocation;
   }
@@ -154,9 +155,11 @@ class Collector {
   /** Runs the scripts in `$(…)`, backticks and `<(…)` of a command's words, one level deeper. */
   substitutions(invocation: Invocation, words: readonly Word[], redirects: readonly Redirect[], depth: number, state: ShellState): Invocation[] {
     const found: Invocation[] = [];
-    for (const word of [...words, ...redirects.map((redirect) => redirect.target)]) {
+    const read = (word: Word) => {
       for (const substitution of word.substitutions) found.push(...this.source(substitution, depth + 1, copy(state), [...invocation.via, "$(…)"]));
-    }
+    };
+    for (const word of words) if (word.substitutions.length > 0) read(word);
+    for (const redirect of redirects) if (redirect.target.substitutions.length > 0) read(redirect.target);
     invocation.nested.push(...found);
     return found;
   }
@@ -249,12 +252,13 @@ class Collector {
     if (command.type !== "simple") return undefined;
     const argv = this.expandWords(command.words, state)[0] ?? [];
     const { name, args, wrappers } = unwrap(argv);
-    const probe: Invocation = { name, args, wrappers, redirects: command.redirects, upstream: [], nested: [], cwd: state.cwd, via: [], text: "" };
+    const probe: Invocation = { name, args, wrappers, redirects: command.redirects, upstream: [], nested: [], cwd: state.cwd, via: [], input: undefined, text: "" };
     return staticOutput(probe, (redirect) => staticInput(redirect));
   }
 
   /** Every argv a command may run with: one per value of a `for` loop variable, at most `maxVariants`. */
   expandWords(words: readonly Word[], state: ShellState): string[][] {
+    if (!words.some((word) => word.text.includes("$"))) return [words.map((word) => word.text)];
     const values = words.map((word) => expand(word.text, state, this.environment));
     if (values.every((choices) => choices.length === 1)) return [values.map((choices) => choices[0]!)];
     let variants: string[][] = [[]];
@@ -271,7 +275,7 @@ class Collector {
     if (name === "") return;
     if (name === "cd" || name === "pushd") return void (state.cwd = changeDirectory(state.cwd, args, this.environment));
     if (name === "popd") return void (state.cwd = undefined);
-    if (["export", "declare", "local", "readonly", "typeset"].includes(name)) {
+    if (declarations.has(name)) {
       for (const arg of args.filter(isAssignment)) assign(arg, state, this.environment);
     } else if (name === "for" && args[1] === "in") {
       state.vars.set(args[0]!, args.slice(2));
@@ -324,8 +328,8 @@ function changeDirectory(cwd: string | undefined, args: readonly string[], envir
   if (target === undefined) return environment.home;
   if (target === "-" || target.includes("$") || target.includes("`")) return undefined;
   const expanded = target === "~" || target.startsWith("~/") ? environment.home + target.slice(1) : target;
-  if (expanded.startsWith("/")) return posix.resolve(expanded);
-  return cwd === undefined ? undefined : posix.resolve(cwd, expanded);
+  if (expanded.startsWith("/")) return normalizePath(expanded);
+  return cwd === undefined ? undefined : normalizePath(`${cwd}/${expanded}`);
 }
 
 /** What reaches an invocation's standard input, when it is known: heredocs, here-strings, `echo … |`. */

@@ -138,6 +138,26 @@ table("catastrophic: nested shells, eval, substitutions, heredocs, pipes", [
   ["watch 'rm -rf /'", "rm-root"],
   ["su -c 'rm -rf /'", "rm-root"],
   ["env -S 'rm -rf /'", "rm-root"],
+  ["$(printf r)m -rf /", "rm-root"],
+  ["`echo rm` -rf ~", "rm-home"],
+  ["W='rm -rf ~'; $W", "rm-home"],
+  ['X="build /"; rm -rf $X', "rm-root"],
+  ["RM=/bin/rm; sudo $RM -fr /usr", "rm-system"],
+  ["RM.EXE -rf /", "rm-root"],
+  ["Rm -rf /", "rm-root"],
+]);
+
+table("catastrophic: moving whole folders away", [
+  ["mv ~ /tmp/old-home", "mv-catastrophic"],
+  ["mv /etc /tmp/etc", "mv-catastrophic"],
+  ["mv /usr/lib /tmp", "mv-catastrophic"],
+  ["mv . ../backup", "mv-catastrophic"],
+  ["mv -t /tmp /home/dev/project", "mv-catastrophic"],
+  ["sudo mv / /x", "mv-catastrophic"],
+  ["mv build dist", "allow"],
+  ["mv src/a.ts src/b.ts", "allow"],
+  ["mv ~/Downloads/file.zip .", "allow"],
+  ["git mv a.ts b.ts", "allow"],
 ]);
 
 table("catastrophic: xargs, parallel, find", [
@@ -224,7 +244,6 @@ table("outside the project and unknown targets", [
   ["rm -rf /home/dev/other", "rm-outside-project"],
   ["rm -r /srv/www/site", "rm-outside-project"],
   ["rm -rf /tmp", "rm-outside-project"],
-  ["rm -rf /tmp/*", "rm-outside-project"],
   ["cd .. && rm -rf other", "rm-outside-project"],
   ["rm -rf ~/.cache/pip", "rm-outside-project"],
   ["rm -rf /usr/local/lib/node_modules/foo", "rm-outside-project"],
@@ -252,6 +271,7 @@ table("inside the project, the temp folders and safe deletes are allowed", [
   ["rm -rf $HOME/project/tmp", "allow"],
   ["rm -rf /tmp/foo", "allow"],
   ["rm -rf /tmp/build-*", "allow"],
+  ["rm -rf /tmp/*", "allow"],
   ["rm -rf /var/tmp/cache", "allow"],
   ["rm -rf $TMPDIR/x", "allow"],
   ["cd src && rm -rf generated", "allow"],
@@ -324,6 +344,18 @@ table("git pack: destructive commands are blocked", [
   ["git update-ref -d refs/heads/main", "git-history-destroy"],
   ["git worktree remove --force ../wt", "git-history-destroy"],
   ["cd sub && git reset --hard", "git-reset-hard"],
+  ["git rm -f src/app.ts", "git-rm-force"],
+  ["git rm -rf src", "git-rm-force"],
+  ["git read-tree --reset -u HEAD", "git-history-destroy"],
+  ["git read-tree -u --reset HEAD~3", "git-history-destroy"],
+  ["git branch -M old-name existing-name", "git-branch-force-delete"],
+  ["git branch -C old-name existing-name", "git-branch-force-delete"],
+  ["g$(printf it) re$(printf set) --ha$(printf rd)", "git-reset-hard"],
+  ["GIT reset --hard", "git-reset-hard"],
+  ["git.exe push --force", "git-push-force"],
+  ["/usr/bin/git reset --hard", "git-reset-hard"],
+  ["\\git reset --hard", "git-reset-hard"],
+  ["git push --force=true origin main", "git-push-force"],
   ["sh -c 'git reset --hard'", "git-reset-hard"],
   ["git stash && git reset --hard && git stash pop", "git-reset-hard"],
   ["sudo git clean -fdx", "git-clean-force"],
@@ -370,6 +402,10 @@ table("git pack: safe forms are allowed", [
   ["git rebase -i HEAD~3", "allow"],
   ["git worktree remove ../wt", "allow"],
   ["git tag -d v1", "allow"],
+  ["git rm --cached -r .", "allow"],
+  ["git rm src/old.ts", "allow"],
+  ["git branch -m new-name", "allow"],
+  ["sudo git status", "sudo"],
   ["echo 'git reset --hard' >> notes.md", "allow"],
   ["grep -r 'push --force' docs", "allow"],
 ]);
@@ -556,6 +592,11 @@ table("other core rules", [
   ["sudo apt-get install jq", "sudo"],
   ["doas reboot", "sudo"],
   ["find . -name x | xargs sudo rm", "sudo"],
+  ['printf x | xargs -I{} sh -c "echo {}"', "xargs-shell"],
+  ["find . -name '*.log' | xargs bash -c 'cat \"$@\"' _", "xargs-shell"],
+  ["ls | parallel sh -c 'echo {}'", "xargs-shell"],
+  ["printf x | xargs echo", "allow"],
+  ["parallel echo ::: a b", "allow"],
 ]);
 
 table("unparseable commands fail closed by default", [
@@ -591,6 +632,14 @@ describe("options", () => {
     const open = resolveOptions({ onUnparseable: "allow" }, environment).guard;
     expect(ruleOf("echo 'unterminated", open)).toBe("allow");
     expect(ruleOf("rm -rf / 'unterminated", open)).toBe("rm-root");
+  });
+
+  it("a project at the home folder or at / makes no recursive delete safe", () => {
+    const atHome = resolveOptions({}, { projectRoot: "/home/dev", home: "/home/dev" }).guard;
+    expect(ruleOf("rm -rf build", atHome)).toBe("rm-outside-project");
+    const atRoot = resolveOptions({}, { projectRoot: "/", home: "/home/dev" }).guard;
+    expect(ruleOf("rm -rf srv/data", atRoot)).toBe("rm-outside-project");
+    expect(ruleOf("rm -rf /tmp/x", atRoot)).toBe("allow");
   });
 
   it("relative paths start from the call's cwd", () => {

@@ -163,7 +163,7 @@ describe("block-dangerous-shell", () => {
       [{ tools: "terminal" }, 'block-dangerous-shell: option "tools": tools must be an array of strings (got "terminal")'],
       [{ tools: ["terminal", 3] }, 'block-dangerous-shell: option "tools.1": each entry of tools must be a string (got 3)'],
       [{ disabled: ["sudo"] }, 'block-dangerous-shell: option "disabled": is not an option of this plugin (tools, packs, disable, deleteOutsideProject, allowDeleteIn, onUnparseable, extraRules) (got "disabled")'],
-      [{ disable: ["sudoo"] }, 'block-dangerous-shell: option "disable": unknown rule "sudoo" (rules that can be turned off: git, pipe-to-shell,'],
+      [{ disable: ["sudoo"] }, 'block-dangerous-shell: option "disable": unknown rule "sudoo" (rules that can be turned off: git, xargs-shell, pipe-to-shell,'],
       [{ packs: ["database"] }, 'block-dangerous-shell: option "packs": unknown pack "database" (packs: databases, containers, kubernetes, cloud, terraform; git is always on)'],
       [{ onUnparseable: "open" }, 'block-dangerous-shell: option "onUnparseable": onUnparseable must be "block" or "allow" (got "open")'],
       [{ deleteOutsideProject: true }, 'block-dangerous-shell: option "deleteOutsideProject": deleteOutsideProject must be "block" or "allow" (got true)'],

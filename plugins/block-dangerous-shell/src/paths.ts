@@ -42,6 +42,7 @@ export function classifyTarget(raw: string, cwd: string | undefined, context: Pa
   const base = `/${segments.slice(0, glob).join("/")}`;
   // `dir/*` empties dir, the same as deleting it; `dir/*.log` deletes some things inside it.
   const everything = /^[.*?]+$/.test(segments[glob]!) || /^\{[.*?,]+\}$/.test(segments[glob]!);
+  if (everything && context.tempDirs.includes(base)) return { raw, path: absolute, kind: "temp" };
   if (everything || base === "/") return { raw, path: base, kind: classifyPath(base, context) };
   return { raw, path: absolute, kind: classifyPath(base === "/" ? "/-" : `${base}/-`, context) };
 }
@@ -77,10 +78,15 @@ export function classifyPath(path: string, context: PathContext): TargetKind {
   if (path === home || /^\/(home|Users)\/[^/]+$/.test(path) || path === "/root") return "home";
   if (isSystem(path)) return "system";
   if (isWithin(projectRoot, path) || path === `${projectRoot}/.git`) return "project";
-  if (isWithin(path, projectRoot) && path !== projectRoot) return "inside";
+  // A "project" at `/`, in the home folder itself or in a system folder makes nothing safe to delete.
+  if (isWithin(path, projectRoot) && path !== projectRoot && !isUnsafeRoot(projectRoot, context)) return "inside";
   if (context.tempDirs.some((temp) => isWithin(path, temp) && path !== temp)) return "temp";
   if (context.allowDeleteIn.some((folder) => isWithin(path, folder))) return "allowed";
   return "outside";
+}
+
+function isUnsafeRoot(projectRoot: string, context: PathContext): boolean {
+  return projectRoot === "/" || projectRoot === context.home || isSystem(projectRoot);
 }
 
 function isSystem(path: string): boolean {

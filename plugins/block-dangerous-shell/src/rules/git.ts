@@ -82,19 +82,25 @@ export const gitRules: readonly Rule[] = [
       ? `refusing ${show(invocation)}: a force push overwrites the remote branch and can destroy other people's commits. Use \`git push --force-with-lease\`, which refuses when the remote has commits you have not seen, or ask the user.`
       : undefined;
   }),
-  gitRule("git-branch-force-delete", "`git branch -D` / `--delete --force`", ({ subcommand, args, invocation }) => {
+  gitRule("git-branch-force-delete", "`git branch -D` / `--delete --force`, `-M`/`-C` over an existing branch", ({ subcommand, args, invocation }) => {
     if (subcommand !== "branch") return undefined;
-    const forceDelete = args.some((arg) => /^-[A-Za-z]*D/.test(arg) && !arg.startsWith("--")) || (hasFlag(args, "d", "--delete") && hasFlag(args, "f", "--force"));
+    const forceDelete =
+      args.some((arg) => /^-[A-Za-z]*[DMC]/.test(arg) && !arg.startsWith("--")) || (hasFlag(args, "d", "--delete") && hasFlag(args, "f", "--force")) || (hasFlag(args, "m", "--move", "--copy") && hasFlag(args, "f", "--force"));
     return forceDelete
-      ? `refusing ${show(invocation)}: it deletes the branch even when its commits are merged nowhere else. Use \`git branch -d <branch>\`, which refuses to delete unmerged work.`
+      ? `refusing ${show(invocation)}: it deletes or overwrites a branch even when its commits are merged nowhere else. Use \`git branch -d <branch>\` (refuses to delete unmerged work) or \`git branch -m\` (refuses to overwrite a branch).`
       : undefined;
   }),
+  gitRule("git-rm-force", "`git rm -f` (without `--cached`)", ({ subcommand, args, invocation }) =>
+    subcommand === "rm" && hasFlag(args, "f", "--force") && !hasFlag(args, undefined, "--cached")
+      ? `refusing ${show(invocation)}: --force deletes files even with uncommitted changes, which are then lost. Use \`git rm --cached <paths>\` to stop tracking them, or commit or stash the changes first.`
+      : undefined,
+  ),
   gitRule("git-stash-destroy", "`git stash drop` / `git stash clear`", ({ subcommand, args, invocation }) =>
     subcommand === "stash" && (args[0] === "drop" || args[0] === "clear")
       ? `refusing ${show(invocation)}: stashed work is deleted and hard to recover. Leave the stash in place (\`git stash list\` shows it), or apply it with \`git stash pop\`.`
       : undefined,
   ),
-  gitRule("git-history-destroy", "`git reflog expire/delete`, `git gc --prune=now`, `git filter-branch`/`filter-repo`, `git update-ref -d`, `git worktree remove --force`", ({ subcommand, args, invocation }) => {
+  gitRule("git-history-destroy", "`git reflog expire/delete`, `git gc --prune=now`, `git filter-branch`/`filter-repo`, `git update-ref -d`, `git read-tree --reset -u`, `git worktree remove --force`", ({ subcommand, args, invocation }) => {
     const destroys =
       (subcommand === "reflog" && (args[0] === "expire" || args[0] === "delete")) ||
       (subcommand === "gc" && args.some((arg) => /^--prune=(now|all)$/.test(arg))) ||
@@ -102,6 +108,7 @@ export const gitRules: readonly Rule[] = [
       subcommand === "filter-branch" ||
       subcommand === "filter-repo" ||
       (subcommand === "update-ref" && hasFlag(args, "d", "--delete")) ||
+      (subcommand === "read-tree" && hasFlag(args, undefined, "--reset") && hasFlag(args, "u")) ||
       (subcommand === "worktree" && args[0] === "remove" && hasFlag(args.slice(1), "f", "--force"));
     return destroys
       ? `refusing ${show(invocation)}: it rewrites or deletes git history and the safety nets that recover it (reflog, unreachable commits, worktrees). Ask the user to run it if it is really needed.`

@@ -66,6 +66,32 @@ export const systemRules: readonly Rule[] = [
     }),
   },
   {
+    id: "mv-catastrophic",
+    pack: "core",
+    catastrophic: true,
+    summary: "moving `/`, a system folder, the home folder or the project root away (`mv ~ /tmp/x`)",
+    check: (facts) =>
+      firstMessage(facts.named(["mv"]), (invocation) => {
+        const hit = movedSources(invocation)
+          .map((operand) => classifyTarget(operand, invocation.cwd, facts.context))
+          .find((target) => target.kind === "root" || target.kind === "system" || target.kind === "home" || target.kind === "project");
+        return hit === undefined
+          ? undefined
+          : `refusing to move ${hit.path}: ${show(invocation)} takes a whole system, home or project folder away (and is often the first half of deleting it). Move specific files inside the project instead.`;
+      }),
+  },
+  {
+    id: "xargs-shell",
+    pack: "core",
+    summary: "a shell script run on xargs/parallel input (`xargs sh -c '…'`): what it runs cannot be seen",
+    check: ({ analysis }) =>
+      firstMessage(analysis.invocations, (invocation) =>
+        invocation.input === "stdin" && shells.has(invocation.name) && invocation.args.some(isCommandFlag)
+          ? `refusing ${show(invocation)}: it runs a shell script on input that cannot be seen here, so what it does cannot be checked. Run the command on explicit arguments, or use \`find … -exec <command> {} +\`.`
+          : undefined,
+      ),
+  },
+  {
     id: "pipe-to-shell",
     pack: "core",
     summary: "a downloaded script run straight in a shell (`curl … | sh`, `bash <(curl …)`, `sh -c \"$(curl …)\"`)",
@@ -109,6 +135,13 @@ export const sudoRule: Rule = {
       : undefined,
   ),
 };
+
+/** What `mv` moves: every operand but the destination (`-t DIR` names the destination instead). */
+function movedSources(invocation: Invocation): string[] {
+  const operands = positionals(invocation.args, ["-t", "--target-directory", "-S", "--suffix"]);
+  const targetFlag = invocation.args.some((arg) => arg === "-t" || arg.startsWith("--target-directory"));
+  return targetFlag ? operands : operands.slice(0, -1);
+}
 
 function downloads(invocations: readonly Invocation[]): boolean {
   return invocations.some(isDownload);

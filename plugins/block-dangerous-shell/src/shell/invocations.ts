@@ -67,6 +67,8 @@ export function analyze(source: string, environment: AnalysisEnvironment): Analy
 }
 
 class Collector {
+  staticDepth = 0;
+
   constructor(
     readonly analysis: Analysis,
     readonly environment: AnalysisEnvironment,
@@ -246,11 +248,15 @@ class Collector {
   }
 
   staticOutputOf(script: string, state: ShellState): string | undefined {
+    // `$(echo $(echo $(…)))`: each level is read by parsing the next, so the depth is bounded here.
+    if (this.staticDepth >= maxDepth) return undefined;
     const { script: parsed } = parseScript(script);
     if (parsed.length !== 1 || parsed[0]!.length !== 1) return undefined;
     const command = parsed[0]![0]!;
     if (command.type !== "simple") return undefined;
+    this.staticDepth++;
     const argv = this.expandWords(command.words, state)[0] ?? [];
+    this.staticDepth--;
     const { name, args, wrappers } = unwrap(argv);
     const probe: Invocation = { name, args, wrappers, redirects: command.redirects, upstream: [], nested: [], cwd: state.cwd, via: [], input: undefined, text: "" };
     return staticOutput(probe, (redirect) => staticInput(redirect));
@@ -258,14 +264,28 @@ class Collector {
 
   /** Every argv a command may run with: one per value of a `for` loop variable, at most `maxVariants`. */
   expandWords(words: readonly Word[], state: ShellState): string[][] {
-    if (!words.some((word) => word.text.includes("$"))) return [words.map((word) => word.text)];
-    const values = words.map((word) => expand(word.text, state, this.environment));
-    if (values.every((choices) => choices.length === 1)) return [values.map((choices) => choices[0]!)];
+    if (!words.some((word) => word.text.includes("$") || word.text.includes("`"))) return [words.map((word) => word.text)];
+    const values = words.map((word) => this.expandWord(word, state));
     let variants: string[][] = [[]];
     for (const choices of values) {
-      variants = variants.flatMap((argv) => choices.map((value) => [...argv, value])).slice(0, maxVariants);
+      variants = variants.flatMap((argv) => choices.map((value) => [...argv, ...value])).slice(0, maxVariants);
     }
     return variants;
+  }
+
+  /**
+   * A word's possible values, each as the words it splits into: `$(printf r)m` is `rm` (the output is
+   * known), and `$W` with `W='rm -rf ~'` runs `rm -rf ~` when unquoted.
+   */
+  expandWord(word: Word, state: ShellState): string[][] {
+    let text = word.text;
+    for (const substitution of word.substitutions) {
+      const output = this.staticOutputOf(substitution, state);
+      if (output !== undefined) text = text.replace(`$(${substitution})`, output.trimEnd()).replace(`\`${substitution}\``, output.trimEnd());
+    }
+    const values = text.includes("$") ? expand(text, state, this.environment) : [text];
+    // Quoted, the value is one word; unquoted, it splits on spaces. Which it is is not kept, so both are read.
+    return values.flatMap((value) => (value !== word.text && /\s/.test(value) ? [[value], value.split(/\s+/).filter(Boolean)] : [[value]]));
   }
 
   /** Keeps the shell's folder and variables up to date: `cd`, `X=…`, `export X=…`, `for x in …`, `read x`. */

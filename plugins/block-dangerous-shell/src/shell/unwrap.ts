@@ -152,5 +152,7 @@ export function isAssignment(word: string): boolean {
 /** `rm` for `/bin/rm`, `\rm` (the lexer already dropped the backslash) and `"rm"`. */
 export function baseName(word: string): string {
   const slash = word.lastIndexOf("/");
-  return slash === -1 || slash === word.length - 1 ? word : word.slice(slash + 1);
+  const base = slash === -1 || slash === word.length - 1 ? word : word.slice(slash + 1);
+  // `GIT.EXE` on Windows, `Rm` on a case-insensitive file system: the same programs.
+  return /[A-Z]|\.exe$/i.test(base) ? base.toLowerCase().replace(/\.exe$/, "") : base;
 }

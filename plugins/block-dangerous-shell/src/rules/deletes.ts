@@ -1,5 +1,6 @@
 import { classifyTarget, type PathContext, type TargetKind } from "../paths.js";
 import type { Invocation } from "../shell/invocations.js";
+import { unwrap } from "../shell/unwrap.js";
 import { show, type Delete, type Facts, type Rule } from "./rule.js";
 
 /**
@@ -9,8 +10,12 @@ import { show, type Delete, type Facts, type Rule } from "./rule.js";
 export function collectDeletes(invocations: readonly Invocation[], context: PathContext): Delete[] {
   const deletes: Delete[] = [];
   for (const invocation of invocations) {
+    const filtered = invocation.name === "find" && isFiltered(invocation.args);
     for (const target of deletedTargets(invocation)) {
-      deletes.push({ invocation, target: classifyTarget(target, invocation.cwd, context) });
+      const classified = classifyTarget(target, invocation.cwd, context);
+      // `find . -name '*.o' -delete` deletes some files in the project, not the project itself.
+      if (filtered && classified.kind === "project" && classified.path === context.projectRoot) classified.kind = "inside";
+      deletes.push({ invocation, target: classified });
     }
   }
   return deletes;
@@ -46,10 +51,40 @@ function isRecursiveFlag(arg: string): boolean {
 }
 
 const findDeleters = new Set(["rm", "unlink", "shred", "rmdir"]);
+// Primaries whose next word is their value (`-name -delete` looks for files named "-delete").
+const findValued = new Set(
+  "-name -iname -path -ipath -wholename -iwholename -regex -iregex -lname -ilname -user -group -uid -gid -inum -samefile -newer -anewer -cnewer -perm -type -xtype -size -mtime -atime -ctime -mmin -amin -cmin -used -links -maxdepth -mindepth -fstype -printf -fprintf -fprint -fprint0 -fls -context -newerXY".split(" "),
+);
+// Primaries that narrow what is matched: with one of them, find deletes some files, not everything.
+const findFilters = /^-(i?name|i?path|i?wholename|i?regex|type|xtype|size|[amc](time|min)|newer\w*|perm|user|group|uid|gid|inum|samefile|links|empty|l?name)$/;
+
+/** The words of a find expression that are primaries, without values and `-exec … ;` contents; and the exec'd commands. */
+function findExpression(args: readonly string[]): { primaries: string[]; execs: string[][] } {
+  const primaries: string[] = [];
+  const execs: string[][] = [];
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index]!;
+    if (/^-(exec|execdir|ok|okdir)$/.test(arg)) {
+      let end = index + 1;
+      while (end < args.length && args[end] !== ";" && args[end] !== "+") end++;
+      execs.push(args.slice(index + 1, end));
+      index = end;
+    } else if (arg.startsWith("-")) {
+      primaries.push(arg);
+      if (findValued.has(arg)) index++;
+    }
+  }
+  return { primaries, execs };
+}
+
+function isFiltered(args: readonly string[]): boolean {
+  return findExpression(args).primaries.some((primary) => findFilters.test(primary));
+}
 
 /** `find a b -name x -delete`: deletes inside the start folders (`.` when none is given). */
 function removedByFind(args: readonly string[]): string[] {
-  const deletes = args.some((arg, index) => arg === "-delete" || (/^-(exec|execdir|ok|okdir)$/.test(arg) && findDeleters.has(baseName(args[index + 1] ?? ""))));
+  const { primaries, execs } = findExpression(args);
+  const deletes = primaries.includes("-delete") || execs.some((command) => findDeleters.has(unwrap(command).name));
   if (!deletes) return [];
   const paths: string[] = [];
   for (const arg of args) {
@@ -58,10 +93,6 @@ function removedByFind(args: readonly string[]): string[] {
     paths.push(arg);
   }
   return paths.length === 0 ? ["."] : paths;
-}
-
-function baseName(word: string): string {
-  return word.slice(word.lastIndexOf("/") + 1);
 }
 
 function firstDelete(facts: Facts, kinds: readonly TargetKind[]): Delete | undefined {

@@ -1,5 +1,5 @@
 import type { Invocation } from "../shell/invocations.js";
-import { firstMessage, hasFlag, positionals, show, type Facts, type Rule } from "./rule.js";
+import { firstMessage, show, type Facts, type Rule } from "./rule.js";
 
 /** `git [global options] <subcommand> <args>`, seen through `-C dir`, `-c key=value`, `--git-dir=…`. */
 interface GitCommand {
@@ -16,7 +16,69 @@ function gitCommand(invocation: Invocation): GitCommand | undefined {
   let index = 0;
   while (index < args.length && args[index]!.startsWith("-")) index += globalOptionsWithValue.has(args[index]!) ? 2 : 1;
   const subcommand = args[index];
-  return subcommand === undefined ? undefined : { subcommand, args: args.slice(index + 1), invocation };
+  return subcommand === undefined ? undefined : { subcommand: subcommand.toLowerCase(), args: args.slice(index + 1), invocation };
+}
+
+/** A subcommand's words read the way git reads them. */
+interface GitArgs {
+  /** Options in order: `-f` as `f`, `--force` as `--force` (as written: it may be an abbreviation). */
+  options: string[];
+  positionals: string[];
+  /** Words after `--`. */
+  paths: string[];
+}
+
+interface ArgSpec {
+  /** Short options that take a value: the rest of the cluster, or the next word (`-b name`, `-bname`). */
+  shortValued?: string;
+  /** Long options that take a value as the next word (`--source HEAD`). */
+  longValued?: readonly string[];
+}
+
+function parseArgs(args: readonly string[], spec: ArgSpec = {}): GitArgs {
+  const parsed: GitArgs = { options: [], positionals: [], paths: [] };
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index]!;
+    if (arg === "--") {
+      parsed.paths.push(...args.slice(index + 1));
+      break;
+    }
+    if (arg.startsWith("--")) {
+      const name = arg.split("=")[0]!;
+      parsed.options.push(name);
+      if (!arg.includes("=") && (spec.longValued ?? []).some((option) => isSpelling(name, option))) index++;
+    } else if (arg.startsWith("-") && arg.length > 1) {
+      for (let letter = 1; letter < arg.length; letter++) {
+        parsed.options.push(arg[letter]!);
+        if ((spec.shortValued ?? "").includes(arg[letter]!)) {
+          if (letter === arg.length - 1) index++;
+          break;
+        }
+      }
+    } else {
+      parsed.positionals.push(arg);
+    }
+  }
+  return parsed;
+}
+
+/** git takes any unambiguous prefix of a long option (`--hard` as `--ha`): an ambiguous one is read as a match. */
+function isSpelling(written: string, option: string): boolean {
+  return written === option || (written.length >= 4 && option.startsWith(written));
+}
+
+/** Whether an option is on at the end: `--no-x` after `--x` turns it off again. */
+function isOn(parsed: GitArgs, long: string, short?: string): boolean {
+  return optionState(parsed, long, short) === "on";
+}
+
+function optionState(parsed: GitArgs, long: string, short?: string): "on" | "off" | "unset" {
+  let state: "on" | "off" | "unset" = "unset";
+  for (const option of parsed.options) {
+    if (option === short || (option.startsWith("--") && isSpelling(option, long))) state = "on";
+    else if (option === `--no-${long.slice(2)}`) state = "off";
+  }
+  return state;
 }
 
 function gitRule(id: string, summary: string, check: (git: GitCommand) => string | undefined): Rule {
@@ -27,91 +89,120 @@ function gitRule(id: string, summary: string, check: (git: GitCommand) => string
     check: (facts: Facts) =>
       firstMessage(facts.named(["git"]), (invocation) => {
         const git = gitCommand(invocation);
-        if (git === undefined || hasFlag(git.args, undefined, "--help")) return undefined;
-        return check(git);
+        return git === undefined ? undefined : check(git);
       }),
   };
 }
 
 const stashFirst = "Run `git stash` first to keep the changes (and `git stash pop` to bring them back), or ask the user.";
 
+function asksForHelp(parsed: GitArgs): boolean {
+  return parsed.options.some((option) => option === "h" || option === "--help" || option === "--version");
+}
+
 export const gitRules: readonly Rule[] = [
-  gitRule("git-reset-hard", "`git reset --hard` / `--merge`", ({ subcommand, args, invocation }) =>
-    subcommand === "reset" && hasFlag(args, undefined, "--hard", "--merge")
+  gitRule("git-reset-hard", "`git reset --hard` / `--merge`", ({ subcommand, args, invocation }) => {
+    if (subcommand !== "reset") return undefined;
+    const parsed = parseArgs(args);
+    return isOn(parsed, "--hard") || isOn(parsed, "--merge")
       ? `refusing ${show(invocation)}: it throws away every uncommitted change for good. ${stashFirst} \`git reset --soft\` or \`--mixed\` move the branch and keep the files.`
-      : undefined,
-  ),
+      : undefined;
+  }),
   gitRule("git-checkout-discard", "`git checkout -- <paths>`, `git checkout .`, `git checkout <ref> <paths>`, `git checkout -f`", ({ subcommand, args, invocation }) => {
     if (subcommand !== "checkout") return undefined;
-    const force = hasFlag(args, "f", "--force");
-    const creates = hasFlag(args, undefined, "--orphan") || args.some((arg) => /^-[bB]$/.test(arg));
+    const parsed = parseArgs(args, { shortValued: "bBU", longValued: ["--orphan", "--conflict", "--track", "--unified", "--inter-hunk-context", "--recurse-submodules"] });
+    if (asksForHelp(parsed)) return undefined;
+    const force = isOn(parsed, "--force", "f");
+    const creates = parsed.options.some((option) => option === "b" || option === "B" || isSpelling(option, "--orphan"));
     if (creates && !force) return undefined;
-    const dashDash = args.indexOf("--");
-    const paths = dashDash !== -1 && dashDash < args.length - 1;
-    const words = positionals(args);
-    const discards = force || paths || words.includes(".") || hasFlag(args, undefined, "--pathspec-from-file") || (dashDash === -1 && words.length >= 2);
+    const fromFile = parsed.options.some((option) => isSpelling(option, "--pathspec-from-file"));
+    const discards = force || fromFile || parsed.paths.length > 0 || parsed.positionals.includes(".") || parsed.positionals.length >= 2;
     return discards
       ? `refusing ${show(invocation)}: it overwrites uncommitted changes in the work tree, and they cannot be recovered. ${stashFirst} To switch branches, use \`git switch <branch>\`.`
       : undefined;
   }),
   gitRule("git-restore-worktree", "`git restore <paths>` without `--staged` (discards changes)", ({ subcommand, args, invocation }) => {
     if (subcommand !== "restore") return undefined;
-    const staged = hasFlag(args, "S", "--staged");
-    const worktree = hasFlag(args, "W", "--worktree");
-    return staged && !worktree
+    const parsed = parseArgs(args, { shortValued: "sU", longValued: ["--source", "--conflict", "--unified", "--inter-hunk-context", "--pathspec-from-file"] });
+    if (asksForHelp(parsed)) return undefined;
+    const fromFile = parsed.options.some((option) => isSpelling(option, "--pathspec-from-file"));
+    if (parsed.positionals.length === 0 && parsed.paths.length === 0 && !fromFile) return undefined; // restores nothing
+    // Without either option git restores the work tree; `--staged` alone restores only the index.
+    const staged = isOn(parsed, "--staged", "S");
+    const worktree = optionState(parsed, "--worktree", "W");
+    return worktree === "off" || (worktree === "unset" && staged)
       ? undefined
       : `refusing ${show(invocation)}: it discards uncommitted changes to those files for good. Use \`git restore --staged <paths>\` to only unstage them. ${stashFirst}`;
   }),
-  gitRule("git-switch-discard", "`git switch --discard-changes` / `-f`", ({ subcommand, args, invocation }) =>
-    subcommand === "switch" && hasFlag(args, "f", "--discard-changes", "--force")
+  gitRule("git-switch-discard", "`git switch --discard-changes` / `-f`", ({ subcommand, args, invocation }) => {
+    if (subcommand !== "switch") return undefined;
+    const parsed = parseArgs(args, { shortValued: "cC", longValued: ["--orphan", "--conflict"] });
+    return isOn(parsed, "--discard-changes") || isOn(parsed, "--force", "f")
       ? `refusing ${show(invocation)}: it throws away uncommitted changes. ${stashFirst} Then switch without --discard-changes.`
-      : undefined,
-  ),
-  gitRule("git-clean-force", "`git clean -f` (without `-n`/`--dry-run`)", ({ subcommand, args, invocation }) =>
-    subcommand === "clean" && hasFlag(args, "f", "--force") && !hasFlag(args, "n", "--dry-run")
+      : undefined;
+  }),
+  gitRule("git-clean-force", "`git clean -f` (without `-n`/`--dry-run`)", ({ subcommand, args, invocation }) => {
+    if (subcommand !== "clean") return undefined;
+    const parsed = parseArgs(args, { shortValued: "e", longValued: ["--exclude"] });
+    return isOn(parsed, "--force", "f") && !isOn(parsed, "--dry-run", "n")
       ? `refusing ${show(invocation)}: it deletes untracked files, which no commit holds, so they are gone for good. Run \`git clean -n\` to list them, then delete specific files inside the project with rm.`
-      : undefined,
-  ),
-  gitRule("git-push-force", "`git push --force` / `-f` / `+refspec` / `--mirror` without `--force-with-lease`", ({ subcommand, args, invocation }) => {
+      : undefined;
+  }),
+  gitRule("git-push-force", "`git push --force` / `-f` / `+refspec` / `--mirror` without `--force-with-lease`; deleting remote branches", ({ subcommand, args, invocation }) => {
     if (subcommand !== "push") return undefined;
-    const force = hasFlag(args, "f", "--force");
-    const plusRefspec = positionals(args).some((arg) => arg.startsWith("+") && arg.length > 1);
-    const lease = hasFlag(args, undefined, "--force-with-lease");
-    const mirror = hasFlag(args, undefined, "--mirror");
-    return force || mirror || (plusRefspec && !lease)
-      ? `refusing ${show(invocation)}: a force push overwrites the remote branch and can destroy other people's commits. Use \`git push --force-with-lease\`, which refuses when the remote has commits you have not seen, or ask the user.`
+    const parsed = parseArgs(args, { shortValued: "o", longValued: ["--repo", "--receive-pack", "--exec", "--push-option"] });
+    const force = parsed.options.some((option) => option === "f" || (option !== "--force-with-lease" && option !== "--force-if-includes" && isSpelling(option, "--force")));
+    const lease = parsed.options.some((option) => option.length >= 9 && "--force-with-lease".startsWith(option));
+    const plusRefspec = parsed.positionals.slice(1).some((arg) => arg.startsWith("+") && arg.length > 1);
+    if (force || isOn(parsed, "--mirror") || (plusRefspec && !lease)) {
+      return `refusing ${show(invocation)}: a force push overwrites the remote branch and can destroy other people's commits. Use \`git push --force-with-lease\`, which refuses when the remote has commits you have not seen, or ask the user.`;
+    }
+    const deletes = isOn(parsed, "--delete", "d") || parsed.positionals.slice(1).some((arg) => arg.startsWith(":") && arg.length > 1);
+    return deletes
+      ? `refusing ${show(invocation)}: it deletes a branch on the remote, which other people may still use. Ask the user to delete remote branches.`
       : undefined;
   }),
   gitRule("git-branch-force-delete", "`git branch -D` / `--delete --force`, `-M`/`-C` over an existing branch", ({ subcommand, args, invocation }) => {
     if (subcommand !== "branch") return undefined;
+    const parsed = parseArgs(args, { shortValued: "u", longValued: ["--set-upstream-to", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "--format", "--sort"] });
+    const force = isOn(parsed, "--force", "f");
     const forceDelete =
-      args.some((arg) => /^-[A-Za-z]*[DMC]/.test(arg) && !arg.startsWith("--")) || (hasFlag(args, "d", "--delete") && hasFlag(args, "f", "--force")) || (hasFlag(args, "m", "--move", "--copy") && hasFlag(args, "f", "--force"));
+      parsed.options.some((option) => option === "D" || option === "M" || option === "C") ||
+      (isOn(parsed, "--delete", "d") && force) ||
+      ((isOn(parsed, "--move", "m") || isOn(parsed, "--copy", "c")) && force);
     return forceDelete
       ? `refusing ${show(invocation)}: it deletes or overwrites a branch even when its commits are merged nowhere else. Use \`git branch -d <branch>\` (refuses to delete unmerged work) or \`git branch -m\` (refuses to overwrite a branch).`
       : undefined;
   }),
-  gitRule("git-rm-force", "`git rm -f` (without `--cached`)", ({ subcommand, args, invocation }) =>
-    subcommand === "rm" && hasFlag(args, "f", "--force") && !hasFlag(args, undefined, "--cached")
+  gitRule("git-rm-force", "`git rm -f` (without `--cached`)", ({ subcommand, args, invocation }) => {
+    if (subcommand !== "rm") return undefined;
+    const parsed = parseArgs(args);
+    return isOn(parsed, "--force", "f") && !isOn(parsed, "--cached")
       ? `refusing ${show(invocation)}: --force deletes files even with uncommitted changes, which are then lost. Use \`git rm --cached <paths>\` to stop tracking them, or commit or stash the changes first.`
-      : undefined,
-  ),
+      : undefined;
+  }),
   gitRule("git-stash-destroy", "`git stash drop` / `git stash clear`", ({ subcommand, args, invocation }) =>
     subcommand === "stash" && (args[0] === "drop" || args[0] === "clear")
       ? `refusing ${show(invocation)}: stashed work is deleted and hard to recover. Leave the stash in place (\`git stash list\` shows it), or apply it with \`git stash pop\`.`
       : undefined,
   ),
-  gitRule("git-history-destroy", "`git reflog expire/delete`, `git gc --prune=now`, `git filter-branch`/`filter-repo`, `git update-ref -d`, `git read-tree --reset -u`, `git worktree remove --force`", ({ subcommand, args, invocation }) => {
-    const destroys =
-      (subcommand === "reflog" && (args[0] === "expire" || args[0] === "delete")) ||
-      (subcommand === "gc" && args.some((arg) => /^--prune=(now|all)$/.test(arg))) ||
-      (subcommand === "prune" && args.some((arg) => /^--expire(=now)?$/.test(arg))) ||
-      subcommand === "filter-branch" ||
-      subcommand === "filter-repo" ||
-      (subcommand === "update-ref" && hasFlag(args, "d", "--delete")) ||
-      (subcommand === "read-tree" && hasFlag(args, undefined, "--reset") && hasFlag(args, "u")) ||
-      (subcommand === "worktree" && args[0] === "remove" && hasFlag(args.slice(1), "f", "--force"));
-    return destroys
-      ? `refusing ${show(invocation)}: it rewrites or deletes git history and the safety nets that recover it (reflog, unreachable commits, worktrees). Ask the user to run it if it is really needed.`
-      : undefined;
-  }),
+  gitRule(
+    "git-history-destroy",
+    "`git reflog expire/delete`, `git gc --prune=now`, `git filter-branch`/`filter-repo`, `git update-ref -d`, `git read-tree --reset -u`, `git worktree remove --force`",
+    ({ subcommand, args, invocation }) => {
+      const parsed = parseArgs(args);
+      const destroys =
+        (subcommand === "reflog" && (args[0] === "expire" || args[0] === "delete")) ||
+        (subcommand === "gc" && args.some((arg) => /^--prune=(now|all)$/.test(arg))) ||
+        (subcommand === "prune" && args.some((arg) => /^--expire(=now)?$/.test(arg))) ||
+        subcommand === "filter-branch" ||
+        subcommand === "filter-repo" ||
+        (subcommand === "update-ref" && isOn(parsed, "--delete", "d")) ||
+        (subcommand === "read-tree" && isOn(parsed, "--reset") && parsed.options.includes("u")) ||
+        (subcommand === "worktree" && args[0] === "remove" && isOn(parseArgs(args.slice(1)), "--force", "f"));
+      return destroys
+        ? `refusing ${show(invocation)}: it rewrites or deletes git history and the safety nets that recover it (reflog, unreachable commits, worktrees). Ask the user to run it if it is really needed.`
+        : undefined;
+    },
+  ),
 ];

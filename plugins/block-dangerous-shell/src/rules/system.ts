@@ -42,9 +42,9 @@ export const systemRules: readonly Rule[] = [
     id: "mkfs",
     pack: "core",
     catastrophic: true,
-    summary: "formatting a filesystem (`mkfs`, `mkfs.ext4`, `mke2fs`, `wipefs`)",
+    summary: "formatting a device (`mkfs`, `mkfs.ext4`, `mke2fs`, `wipefs` on `/dev/…`)",
     check: each((invocation) =>
-      /^(mkfs(\..+)?|mke2fs|mkswap|wipefs)$/.test(invocation.name)
+      /^(mkfs(\..+)?|mke2fs|mkswap|wipefs)$/.test(invocation.name) && invocation.args.some((arg) => arg.startsWith("/dev/") || arg.includes("$"))
         ? `refusing to format or wipe a device: ${show(invocation)} erases everything on it. Ask the user to do it if it is really needed.`
         : undefined,
     ),
@@ -83,11 +83,11 @@ export const systemRules: readonly Rule[] = [
   {
     id: "xargs-shell",
     pack: "core",
-    summary: "a shell script run on xargs/parallel input (`xargs sh -c '…'`): what it runs cannot be seen",
+    summary: "input spliced into a shell script by xargs/parallel (`xargs -I{} sh -c 'echo {}'`), or `parallel` running its input as commands",
     check: ({ analysis }) =>
       firstMessage(analysis.invocations, (invocation) =>
-        invocation.input === "stdin" && shells.has(invocation.name) && invocation.args.some(isCommandFlag)
-          ? `refusing ${show(invocation)}: it runs a shell script on input that cannot be seen here, so what it does cannot be checked. Run the command on explicit arguments, or use \`find … -exec <command> {} +\`.`
+        runsInputAsScript(invocation)
+          ? `refusing ${show(invocation)}: it runs input that cannot be seen here as shell code, so what it does cannot be checked. Pass the input as arguments instead (\`sh -c '… "$1"' _\`), or run the command on explicit arguments.`
           : undefined,
       ),
   },
@@ -135,6 +135,16 @@ export const sudoRule: Rule = {
       : undefined,
   ),
 };
+
+/** `xargs -I{} sh -c 'echo {}'` splices input into the script; `parallel` with no command runs input lines. */
+function runsInputAsScript(invocation: Invocation): boolean {
+  if (invocation.input !== "stdin") return false;
+  if (invocation.name === "" || invocation.name === ":::") return invocation.wrappers.includes("parallel") && invocation.name === "";
+  if (!shells.has(invocation.name)) return false;
+  const flag = invocation.args.findIndex(isCommandFlag);
+  const script = flag === -1 ? undefined : invocation.args[flag + 1];
+  return script !== undefined && /\{\d*\}|\{\.\}|\{\/\}/.test(script);
+}
 
 /** What `mv` moves: every operand but the destination (`-t DIR` names the destination instead). */
 function movedSources(invocation: Invocation): string[] {

@@ -10,6 +10,8 @@ import type { Invocation } from "./invocations.js";
 export interface InterpreterCode {
   /** How the code is reached, e.g. `python3 -c`. */
   how: string;
+  /** The code itself. */
+  code: string;
   scripts: string[];
   deletions: CodeDeletion[];
 }
@@ -32,7 +34,7 @@ export function analyzeInterpreter(invocation: Invocation, stdin: () => string[]
   const { how, code } = found;
   const text = code.join("\n");
   if (text.trim() === "") return undefined;
-  return { how, scripts: shellScriptsIn(text), deletions: deletionsIn(text) };
+  return { how, code: text, scripts: shellScriptsIn(text), deletions: deletionsIn(text) };
 }
 
 function codeOf(invocation: Invocation, stdin: () => string[]): { how: string; code: string[] } | undefined {
@@ -126,9 +128,9 @@ export function stringLiterals(code: string): Literal[] {
     let value = "";
     while (j < code.length && !code.startsWith(delimiter, j)) {
       if (code[j] === "\\" && j + 1 < code.length) {
-        const escaped = code[j + 1]!;
-        value += escaped === "n" ? "\n" : escaped === "t" ? "\t" : escaped;
-        j += 2;
+        const [decoded, length] = unescape(code, j);
+        value += decoded;
+        j += length;
       } else {
         value += code[j];
         j++;
@@ -139,6 +141,18 @@ export function stringLiterals(code: string): Literal[] {
     i = j + delimiter.length;
   }
   return literals;
+}
+
+/** One escape sequence at `at` (a backslash): `\n`, `\t`, `\x20`, `\040`, `\u0020`, or the character itself. */
+function unescape(code: string, at: number): [string, number] {
+  const next = code[at + 1]!;
+  if (next === "n") return ["\n", 2];
+  if (next === "t") return ["\t", 2];
+  const hex = /^x([0-9a-fA-F]{2})|^u([0-9a-fA-F]{4})/.exec(code.slice(at + 1, at + 6));
+  if (hex) return [String.fromCharCode(parseInt(hex[1] ?? hex[2]!, 16)), hex[0].length + 1];
+  const octal = /^[0-7]{3}/.exec(code.slice(at + 1, at + 4));
+  if (octal) return [String.fromCharCode(parseInt(octal[0], 8)), 4];
+  return [next, 2];
 }
 
 // Recursive deletes: the call name, and whether it deletes recursively without being told to.
@@ -152,14 +166,23 @@ const deleteCalls: [RegExp, boolean][] = [
   [/\bDeno\.remove(?:Sync)?\s*\(/g, false],
 ];
 
+// Single-file deletes: harmless in the project, but not of `/etc/passwd`.
+const fileDeleteCalls = /\b(?:os\.(?:remove|unlink)|unlinkSync|fs\.unlink|fsp\.unlink|File\.delete|FileUtils\.rm|unlink)\s*\(/g;
+
 const maxCalls = 64;
 
 // Any of the delete calls below: most code has none, so the patterns need not run.
-const anyDeleteCall = /rmtree|remove_tree|rm_rf|rm_r\b|remove_dir|remove_entry|rimraf|\.remove|emptyDir|rmSync|rmdir|\brm\s*\(|Deno\.remove/;
+const anyDeleteCall = /rmtree|remove_tree|rm_rf|rm_r\b|remove_dir|remove_entry|rimraf|\.remove|emptyDir|rmSync|rmdir|\brm\s*\(|Deno\.remove|unlink|File\.delete/;
 
 function deletionsIn(code: string): CodeDeletion[] {
   if (!anyDeleteCall.test(code)) return [];
   const deletions: CodeDeletion[] = [];
+  for (const match of [...code.matchAll(fileDeleteCalls)].slice(0, maxCalls)) {
+    const start = match.index + match[0].length;
+    const args = callArguments(code, start, true);
+    const target = evaluatePath((splitTopLevel(args)[0] ?? "").trim());
+    if (target !== undefined) deletions.push({ target, recursive: false, call: code.slice(match.index, start + args.length + 1).trim() });
+  }
   for (const [pattern, recursive] of deleteCalls) {
     for (const match of [...code.matchAll(pattern)].slice(0, maxCalls)) {
       const start = match.index + match[0].length;

@@ -53,7 +53,22 @@ interface ShellState {
 export const shells = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh", "rbash"]);
 const maxDepth = 8;
 const declarations = new Set(["export", "declare", "local", "readonly", "typeset"]);
-const runsScripts = new Set(["eval", "source", ".", "su", "script", "runuser", "watch"]);
+const runsScripts = new Set(["eval", "source", ".", "su", "script", "runuser", "watch", ":::"]);
+
+/** A shell, or `$SHELL` / `${SHELL}`: the user's shell, whichever it is. */
+function isShell(name: string): boolean {
+  return shells.has(name) || name === "$shell" || name === "${shell}";
+}
+
+/** The index of the first word after options, skipping the values of `valued` options. */
+function skipValuedOptions(args: readonly string[], valued: readonly string[]): number {
+  let index = 0;
+  while (index < args.length && args[index]!.startsWith("-")) {
+    if (args[index] === "--") return index + 1;
+    index += valued.includes(args[index]!) ? 2 : 1;
+  }
+  return index;
+}
 const interpreterNames = /^(python[\d.]*|pypy\d*|node|nodejs|bun|deno|ruby|perl|php|awk|gawk|mawk|nawk)$/;
 const maxVariants = 16;
 const maxInvocations = 5_000;
@@ -68,6 +83,8 @@ export function analyze(source: string, environment: AnalysisEnvironment): Analy
 
 class Collector {
   staticDepth = 0;
+  /** Above 0 while reading text that is probably not shell (interpreter code): what cannot be parsed there is no problem. */
+  quiet = 0;
 
   constructor(
     readonly analysis: Analysis,
@@ -86,6 +103,7 @@ class Collector {
   }
 
   problem(text: string): void {
+    if (this.quiet > 0) return;
     if (!this.analysis.problems.includes(text)) this.analysis.problems.push(text);
   }
 
@@ -186,8 +204,12 @@ class Collector {
     const code = interpreterNames.test(invocation.name) ? analyzeInterpreter(invocation, () => stdinTexts(invocation)) : undefined;
     if (code) {
       for (const script of code.scripts) invocation.nested.push(...this.source(script, depth + 1, inner, [...via, code.how]));
+      // Shell commands written straight into the code (`node -e "rm -rf /"`) are read too, quietly: it is code, not shell.
+      this.quiet++;
+      invocation.nested.push(...this.source(code.code, depth + 1, copy(state), [...via, code.how]));
+      this.quiet--;
       for (const deletion of code.deletions) {
-        const argv = ["rm", deletion.recursive ? "-r" : "-f", "--", deletion.target ?? "$(unknown)"];
+        const argv = ["rm", deletion.recursive ? "-r" : "-f", "--", deletion.target ?? (deletion.recursive ? "$(unknown)" : "")];
         const child = this.invocation(argv, [], [], state, [...via, code.how]);
         child.text = deletion.call;
         invocation.nested.push(child);
@@ -199,7 +221,7 @@ class Collector {
   /** Command text a shell-like invocation runs: `sh -c '…'`, `eval …`, heredocs, here-strings, piped text. */
   scriptsRunBy(invocation: Invocation, words: readonly Word[], state: ShellState): [string, string][] {
     const { name, args } = invocation;
-    if (!runsScripts.has(name) && !shells.has(name)) return [];
+    if (!runsScripts.has(name) && !isShell(name)) return [];
     const withStatic = (text: string) => this.substituteStatic(text, words, state);
     if (name === "eval") return [[withStatic(args.join(" ")), "eval"]];
     if ((name === "source" || name === ".") && args[0] !== undefined) return this.fileScripts(args[0], name, words, state);
@@ -208,11 +230,13 @@ class Collector {
       return flag === -1 || args[flag + 1] === undefined ? [] : [[withStatic(args[flag + 1]!), `${name} -c`]];
     }
     if (name === "watch") {
-      const command = args.filter((arg) => !arg.startsWith("-"));
+      const command = args.slice(skipValuedOptions(args, ["-n", "--interval", "-d", "--differences", "-q", "--equexit"]));
       return command.length === 0 ? [] : [[command.join(" "), "watch"]];
     }
+    // `parallel ::: 'cmd1' 'cmd2'`: with no command of its own, parallel runs its arguments as commands.
+    if (name === ":::" && invocation.wrappers.includes("parallel")) return args.filter((arg) => arg !== ":::").map((arg) => [arg, "parallel"]);
     if (name === "ssh") return [];
-    if (!shells.has(name)) return [];
+    if (!isShell(name)) return [];
     const scripts: [string, string][] = [];
     const flagIndex = args.findIndex(isCommandFlag);
     if (flagIndex !== -1) {

@@ -247,8 +247,8 @@ function readDollarOrBacktick(lexer: Lexer, start: number, word: Word): number {
   if (next === "(") {
     const end = skipNested(lexer, start + 2, "paren");
     const inner = source.slice(start + 2, end - 1);
-    // `$((1 + 2))` is arithmetic, not a command.
-    if (!(inner.startsWith("(") && inner.endsWith(")"))) word.substitutions.push(inner);
+    // `$((1 + 2))` is arithmetic, not a command; read it as one only when it holds substitutions.
+    if (!(inner.startsWith("(") && inner.endsWith(")")) || /\$\(|`/.test(inner)) word.substitutions.push(inner);
     word.text += `$(${inner})`;
     return end;
   }

@@ -8,7 +8,7 @@ const wrapperOptionsWithValue = new Map<string, readonly string[]>(Object.entrie
   doas: ["-u", "-C"],
   run0: ["-u", "--user", "-g", "--group", "-D", "--chdir"],
   pkexec: ["--user"],
-  env: ["-u", "-C", "--unset", "--chdir"],
+  env: ["-u", "-C", "-P", "--unset", "--chdir"],
   nice: ["-n", "--adjustment"],
   ionice: ["-c", "-n", "-p", "--class", "--classdata"],
   nohup: [],
@@ -19,7 +19,8 @@ const wrapperOptionsWithValue = new Map<string, readonly string[]>(Object.entrie
   command: [],
   builtin: [],
   exec: ["-a"],
-  xargs: ["-I", "-i", "-n", "-P", "-L", "-l", "-s", "-d", "-a", "-E", "-e", "--max-args", "--max-procs", "--delimiter", "--arg-file", "--replace", "--max-lines"],
+  // `-i`, `-e`, `-l` and `--replace` take their value only attached (`-i{}`), so they are flags here.
+  xargs: ["-I", "-J", "-n", "-P", "-L", "-s", "-d", "-a", "-E", "-R", "-S", "--max-args", "--max-procs", "--delimiter", "--arg-file", "--max-lines", "--process-slot-var", "--max-chars", "--eof"],
   parallel: ["-j", "--jobs", "-S", "--sshlogin", "-I", "--delay", "--joblog", "--results", "--tmpdir", "--retries", "--timeout"],
   chrt: ["-p"],
   taskset: ["-p", "-c"],
@@ -139,7 +140,7 @@ function skipOptions(texts: readonly string[], start: number, valued: readonly s
     const word = texts[index]!;
     if (word === "--") return index + 1;
     if (isAssignment(word)) index++;
-    else if (word.startsWith("-") && word.length > 1) index += valued.includes(word) ? 2 : 1;
+    else if (word.startsWith("-") && (word.length > 1 || baseName(texts[start - 1] ?? "") === "env")) index += valued.includes(word) ? 2 : 1;
     else return index;
   }
   return index;
@@ -151,7 +152,7 @@ export function isAssignment(word: string): boolean {
 
 /** `rm` for `/bin/rm`, `\rm` (the lexer already dropped the backslash) and `"rm"`. */
 export function baseName(word: string): string {
-  const slash = word.lastIndexOf("/");
+  const slash = Math.max(word.lastIndexOf("/"), word.lastIndexOf("\\"));
   const base = slash === -1 || slash === word.length - 1 ? word : word.slice(slash + 1);
   // `GIT.EXE` on Windows, `Rm` on a case-insensitive file system: the same programs.
   return /[A-Z]|\.exe$/i.test(base) ? base.toLowerCase().replace(/\.exe$/, "") : base;

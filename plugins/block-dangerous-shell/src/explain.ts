@@ -18,7 +18,7 @@ export type ShellExplanation =
       /** Every command it would run, after unwrapping `sudo`, `env`, `sh -c`, `$(…)`, one-liners, … */
       commands: readonly { command: string; via: readonly string[]; wrappers: readonly string[]; cwd: string | null; input?: string }[];
       /** Every recursive delete and where it lands. */
-      deletes: readonly { command: string; target: string; path: string | null; kind: string }[];
+      deletes: readonly { command: string; target: string; path: string | null; kind: string; force: boolean }[];
       verdict: { action: "block"; rule: string; message: string } | { action: "allow"; rulesChecked: number };
     };
 
@@ -41,7 +41,7 @@ export function explainCheck(command: string, result: CheckResult, guard: Guard,
         cwd: invocation.cwd ?? null,
         ...(invocation.input === undefined ? {} : { input: invocation.input }),
       })),
-    deletes: deletes.map(({ invocation, target }) => ({ command: invocation.text, target: target.raw, path: target.path ?? null, kind: target.kind })),
+    deletes: deletes.map(({ invocation, target, force }) => ({ command: invocation.text, target: target.raw, path: target.path ?? null, kind: target.kind, force })),
     verdict: violation ? { action: "block", ...violation } : { action: "allow", rulesChecked: guard.rules.length },
   };
 }

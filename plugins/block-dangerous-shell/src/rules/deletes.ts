@@ -10,39 +10,56 @@ import { show, type Delete, type Facts, type Rule } from "./rule.js";
 export function collectDeletes(invocations: readonly Invocation[], context: PathContext): Delete[] {
   const deletes: Delete[] = [];
   for (const invocation of invocations) {
-    const filtered = invocation.name === "find" && isFiltered(invocation.args);
-    for (const target of deletedTargets(invocation)) {
+    const removal = deletedTargets(invocation);
+    if (!removal) continue;
+    for (const target of removal.targets) {
       const classified = classifyTarget(target, invocation.cwd, context);
-      // `find . -name '*.o' -delete` deletes some files in the project, not the project itself.
-      if (filtered && classified.kind === "project" && classified.path === context.projectRoot) classified.kind = "inside";
-      deletes.push({ invocation, target: classified });
+      // `find . -name '*.o' -exec rm {} +` deletes some files in the project, not the project itself.
+      if (removal.filtered && classified.kind === "project" && classified.path === context.projectRoot) classified.kind = "inside";
+      deletes.push({ invocation, target: classified, force: removal.force });
     }
   }
   return deletes;
 }
 
+interface Removal {
+  targets: string[];
+  /** `-f`/`--force` (or a delete that never asks, like `find -delete`): the outside-project rules apply to these. */
+  force: boolean;
+  /** A find whose expression narrows what it deletes (and deletes through `-exec`, not `-delete`). */
+  filtered?: boolean;
+}
+
 const unknownInput = "$(input)";
 
-function deletedTargets(invocation: Invocation): string[] {
+function deletedTargets(invocation: Invocation): Removal | undefined {
   const { name, args } = invocation;
   if (name === "rm" || (/^\$/.test(name) && args.some(isRecursiveFlag))) return removedByRm(invocation);
   if (name === "find") return removedByFind(args);
-  return [];
+  return undefined;
 }
 
-function removedByRm(invocation: Invocation): string[] {
+function removedByRm(invocation: Invocation): Removal | undefined {
+  const { recursive, force, operands } = readRm(invocation.args);
+  if (!recursive) return undefined;
+  if (invocation.input === "find") return { targets: operands.filter((operand) => operand !== "{}"), force };
+  if (invocation.input === "stdin") return { targets: [...operands.map((operand) => (operand.includes("{}") ? unknownInput : operand)), unknownInput], force };
+  return { targets: operands, force };
+}
+
+function readRm(args: readonly string[]): { recursive: boolean; force: boolean; operands: string[] } {
   let recursive = false;
+  let force = false;
   let options = true;
   const operands: string[] = [];
-  for (const arg of invocation.args) {
+  for (const arg of args) {
     if (options && arg === "--") options = false;
-    else if (options && arg.startsWith("-") && arg.length > 1) recursive ||= isRecursiveFlag(arg);
-    else operands.push(arg);
+    else if (options && arg.startsWith("-") && arg.length > 1) {
+      recursive ||= isRecursiveFlag(arg);
+      force ||= arg.startsWith("--") ? arg.length >= 4 && "--force".startsWith(arg) : arg.includes("f");
+    } else operands.push(arg);
   }
-  if (!recursive) return [];
-  if (invocation.input === "find") return operands.filter((operand) => operand !== "{}");
-  if (invocation.input === "stdin") return [...operands.map((operand) => (operand.includes("{}") ? unknownInput : operand)), unknownInput];
-  return operands;
+  return { recursive, force, operands };
 }
 
 function isRecursiveFlag(arg: string): boolean {
@@ -77,26 +94,26 @@ function findExpression(args: readonly string[]): { primaries: string[]; execs: 
   return { primaries, execs };
 }
 
-function isFiltered(args: readonly string[]): boolean {
-  return findExpression(args).primaries.some((primary) => findFilters.test(primary));
-}
 
 /** `find a b -name x -delete`: deletes inside the start folders (`.` when none is given). */
-function removedByFind(args: readonly string[]): string[] {
+function removedByFind(args: readonly string[]): Removal | undefined {
   const { primaries, execs } = findExpression(args);
-  const deletes = primaries.includes("-delete") || execs.some((command) => findDeleters.has(unwrap(command).name));
-  if (!deletes) return [];
+  const removers = execs.map((command) => unwrap(command)).filter((command) => findDeleters.has(command.name));
+  const deleteAction = primaries.includes("-delete");
+  if (!deleteAction && removers.length === 0) return undefined;
+  const force = deleteAction || removers.some((command) => command.name !== "rm" || readRm(command.args).force);
+  const filtered = !deleteAction && primaries.some((primary) => findFilters.test(primary));
   const paths: string[] = [];
   for (const arg of args) {
     if (arg === "-H" || arg === "-L" || arg === "-P") continue;
     if (arg.startsWith("-") || arg === "(" || arg === "!") break;
     paths.push(arg);
   }
-  return paths.length === 0 ? ["."] : paths;
+  return { targets: paths.length === 0 ? ["."] : paths, force, filtered };
 }
 
-function firstDelete(facts: Facts, kinds: readonly TargetKind[]): Delete | undefined {
-  return facts.deletes.find((candidate) => kinds.includes(candidate.target.kind));
+function firstDelete(facts: Facts, kinds: readonly TargetKind[], forcedOnly: boolean): Delete | undefined {
+  return facts.deletes.find((candidate) => kinds.includes(candidate.target.kind) && (candidate.force || !forcedOnly));
 }
 
 const insteadInside = "Delete specific paths inside the project instead (for example `rm -rf ./build`).";
@@ -108,7 +125,8 @@ function deleteRule(id: string, kinds: TargetKind[], summary: string, describe: 
     catastrophic,
     summary,
     check(facts) {
-      const found = firstDelete(facts, kinds);
+      // Catastrophic targets are refused with or without -f; the others only for forced deletes.
+      const found = firstDelete(facts, kinds, !catastrophic);
       return found === undefined ? undefined : describe(found, facts);
     },
   };
@@ -145,7 +163,7 @@ export const deleteRules: readonly Rule[] = [
   deleteRule(
     "rm-outside-project",
     ["outside"],
-    "recursive deletes outside the project and the temp folders (option `deleteOutsideProject`)",
+    "recursive force deletes (`-rf`, `find -delete`) outside the project and the temp folders (option `deleteOutsideProject`)",
     (found, facts) =>
       `refusing a recursive delete outside the project: ${show(found.invocation)} deletes ${found.target.path}, which is outside ${facts.context.projectRoot} and the temp folders. Delete only paths inside the project, or ask the user to delete it.`,
     false,
@@ -153,7 +171,7 @@ export const deleteRules: readonly Rule[] = [
   deleteRule(
     "rm-unknown-target",
     ["unknown"],
-    "recursive deletes whose target is only known at run time (a variable, a command's output, xargs input)",
+    "recursive force deletes whose target is only known at run time (a variable, a command's output, xargs input)",
     (found) =>
       `refusing a recursive delete whose target cannot be known before it runs: ${show(found.invocation)} deletes ${describeUnknown(found)}. Write the paths out literally (inside the project), so they can be checked.`,
     false,

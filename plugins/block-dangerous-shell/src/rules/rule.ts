@@ -22,6 +22,8 @@ export interface Rule {
 export interface Delete {
   invocation: Invocation;
   target: ClassifiedTarget;
+  /** Deletes without asking (`-f`, `find -delete`, `shutil.rmtree`). */
+  force: boolean;
 }
 
 export interface Facts {

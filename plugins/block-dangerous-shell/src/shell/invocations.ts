@@ -209,7 +209,7 @@ class Collector {
       invocation.nested.push(...this.source(code.code, depth + 1, copy(state), [...via, code.how]));
       this.quiet--;
       for (const deletion of code.deletions) {
-        const argv = ["rm", deletion.recursive ? "-r" : "-f", "--", deletion.target ?? (deletion.recursive ? "$(unknown)" : "")];
+        const argv = ["rm", deletion.recursive ? "-rf" : "-f", "--", deletion.target ?? (deletion.recursive ? "$(unknown)" : "")];
         const child = this.invocation(argv, [], [], state, [...via, code.how]);
         child.text = deletion.call;
         invocation.nested.push(child);

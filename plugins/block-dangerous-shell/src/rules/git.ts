@@ -94,6 +94,15 @@ function gitRule(id: string, summary: string, check: (git: GitCommand) => string
   };
 }
 
+const networkSubcommands = new Set(["fetch", "pull", "push", "clone", "ls-remote", "remote", "archive", "submodule", "fetch-pack", "send-pack"]);
+const sshVariables = /^(GIT_SSH|GIT_SSH_COMMAND|GIT_SSH_VARIANT|GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT)=/;
+
+function setsSshProgram(invocation: Invocation): boolean {
+  const { args } = invocation;
+  const config = args.some((arg, index) => (arg === "-c" && /^core\.sshcommand=/i.test(args[index + 1] ?? "")) || /^-ccore\.sshcommand=/i.test(arg));
+  return config || invocation.assignments.some((assignment) => sshVariables.test(assignment));
+}
+
 const stashFirst = "Run `git stash` first to keep the changes (and `git stash pop` to bring them back), or ask the user.";
 
 function asksForHelp(parsed: GitArgs): boolean {
@@ -125,8 +134,9 @@ export const gitRules: readonly Rule[] = [
     if (subcommand !== "restore") return undefined;
     const parsed = parseArgs(args, { shortValued: "sU", longValued: ["--source", "--conflict", "--unified", "--inter-hunk-context", "--pathspec-from-file"] });
     if (asksForHelp(parsed)) return undefined;
+    const patch = isOn(parsed, "--patch", "p");
     const fromFile = parsed.options.some((option) => isSpelling(option, "--pathspec-from-file"));
-    if (parsed.positionals.length === 0 && parsed.paths.length === 0 && !fromFile) return undefined; // restores nothing
+    if (parsed.positionals.length === 0 && parsed.paths.length === 0 && !fromFile && !patch) return undefined; // restores nothing
     // Without either option git restores the work tree; `--staged` alone restores only the index.
     const staged = isOn(parsed, "--staged", "S");
     const worktree = optionState(parsed, "--worktree", "W");
@@ -153,11 +163,12 @@ export const gitRules: readonly Rule[] = [
     const parsed = parseArgs(args, { shortValued: "o", longValued: ["--repo", "--receive-pack", "--exec", "--push-option"] });
     const force = parsed.options.some((option) => option === "f" || (option !== "--force-with-lease" && option !== "--force-if-includes" && isSpelling(option, "--force")));
     const lease = parsed.options.some((option) => option.length >= 9 && "--force-with-lease".startsWith(option));
-    const plusRefspec = parsed.positionals.slice(1).some((arg) => arg.startsWith("+") && arg.length > 1);
+    const refspecs = [...parsed.positionals.slice(1), ...parsed.paths];
+    const plusRefspec = refspecs.some((arg) => arg.startsWith("+") && arg.length > 1);
     if (force || isOn(parsed, "--mirror") || (plusRefspec && !lease)) {
       return `refusing ${show(invocation)}: a force push overwrites the remote branch and can destroy other people's commits. Use \`git push --force-with-lease\`, which refuses when the remote has commits you have not seen, or ask the user.`;
     }
-    const deletes = isOn(parsed, "--delete", "d") || parsed.positionals.slice(1).some((arg) => arg.startsWith(":") && arg.length > 1);
+    const deletes = isOn(parsed, "--delete", "d") || refspecs.some((arg) => arg.startsWith(":") && arg.length > 1);
     return deletes
       ? `refusing ${show(invocation)}: it deletes a branch on the remote, which other people may still use. Ask the user to delete remote branches.`
       : undefined;
@@ -181,6 +192,21 @@ export const gitRules: readonly Rule[] = [
       ? `refusing ${show(invocation)}: --force deletes files even with uncommitted changes, which are then lost. Use \`git rm --cached <paths>\` to stop tracking them, or commit or stash the changes first.`
       : undefined;
   }),
+  gitRule("git-tag-delete", "`git tag -d` / `--delete`", ({ subcommand, args, invocation }) =>
+    subcommand === "tag" && isOn(parseArgs(args, { shortValued: "mFu", longValued: ["--message", "--file", "--local-user", "--sort", "--format", "--contains", "--points-at"] }), "--delete", "d")
+      ? `refusing ${show(invocation)}: it deletes a tag, which releases and other people may rely on. Ask the user to delete tags.`
+      : undefined,
+  ),
+  gitRule("git-abort", "`git rebase/merge/cherry-pick/revert/am --abort` (discards conflict resolutions)", ({ subcommand, args, invocation }) =>
+    ["rebase", "merge", "cherry-pick", "revert", "am"].includes(subcommand) && isOn(parseArgs(args), "--abort")
+      ? `refusing ${show(invocation)}: it throws away the conflict resolutions made so far. Finish with \`git ${subcommand} --continue\`, or ask the user whether to abort.`
+      : undefined,
+  ),
+  gitRule("git-ssh-command", "a program run for git's network connection (`GIT_SSH_COMMAND=…`, `-c core.sshCommand=…`)", ({ subcommand, args, invocation }) =>
+    networkSubcommands.has(subcommand) && setsSshProgram(invocation)
+      ? `refusing ${show(invocation)}: it makes git run another program for its network connection, which can do anything. Use the configured SSH setup, or ask the user.`
+      : undefined,
+  ),
   gitRule("git-stash-destroy", "`git stash drop` / `git stash clear`", ({ subcommand, args, invocation }) =>
     subcommand === "stash" && (args[0] === "drop" || args[0] === "clear")
       ? `refusing ${show(invocation)}: stashed work is deleted and hard to recover. Leave the stash in place (\`git stash list\` shows it), or apply it with \`git stash pop\`.`

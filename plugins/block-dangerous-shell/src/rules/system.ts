@@ -142,8 +142,10 @@ function runsInputAsScript(invocation: Invocation): boolean {
   if (invocation.name === "" || invocation.name === ":::") return invocation.wrappers.includes("parallel") && invocation.name === "";
   if (!shells.has(invocation.name)) return false;
   const flag = invocation.args.findIndex(isCommandFlag);
-  const script = flag === -1 ? undefined : invocation.args[flag + 1];
-  return script !== undefined && /\{\d*\}|\{\.\}|\{\/\}/.test(script);
+  if (flag === -1) return false;
+  const script = invocation.args[flag + 1] === ":::" ? undefined : invocation.args[flag + 1];
+  // No script: the input becomes the script. `eval "$1"` or `sh -c "$1"`: the input is run as code.
+  return script === undefined || /\{\d*\}|\{\.\}|\{\/\}/.test(script) || /\beval\b|\b(sh|bash|zsh|dash)\s+-c\s+["']?\$/.test(script);
 }
 
 /** What `mv` moves: every operand but the destination (`-t DIR` names the destination instead). */

@@ -24,6 +24,8 @@ export interface Invocation {
   input: "stdin" | "find" | undefined;
   /** The command as it reads, for messages (an interpreter's delete call for synthesized deletes). */
   text: string;
+  /** `NAME=value` words before the command (`GIT_SSH_COMMAND=… git fetch`). */
+  assignments: readonly string[];
 }
 
 /** What a command line would run. */
@@ -155,8 +157,9 @@ class Collector {
   }
 
   invocation(argv: string[], redirects: Redirect[], upstream: Invocation[], state: ShellState, via: readonly string[]): Invocation {
-    const { name, args, wrappers } = unwrap(argv);
+    const { name, args, wrappers, assignments } = unwrap(argv);
     const invocation: Invocation = {
+      assignments,
       name,
       args,
       wrappers,
@@ -231,7 +234,8 @@ class Collector {
     }
     if (name === "watch") {
       const command = args.slice(skipValuedOptions(args, ["-n", "--interval", "-d", "--differences", "-q", "--equexit"]));
-      return command.length === 0 ? [] : [[command.join(" "), "watch"]];
+      // watch joins its words with spaces for `sh -c`; read them that way and, in case they were meant whole, quoted too.
+      return command.length === 0 ? [] : [[command.join(" "), "watch"], [command.map(quote).join(" "), "watch"]];
     }
     // `parallel ::: 'cmd1' 'cmd2'`: with no command of its own, parallel runs its arguments as commands.
     if (name === ":::" && invocation.wrappers.includes("parallel")) return args.filter((arg) => arg !== ":::").map((arg) => [arg, "parallel"]);
@@ -282,7 +286,7 @@ class Collector {
     const argv = this.expandWords(command.words, state)[0] ?? [];
     this.staticDepth--;
     const { name, args, wrappers } = unwrap(argv);
-    const probe: Invocation = { name, args, wrappers, redirects: command.redirects, upstream: [], nested: [], cwd: state.cwd, via: [], input: undefined, text: "" };
+    const probe: Invocation = { name, args, wrappers, redirects: command.redirects, upstream: [], nested: [], cwd: state.cwd, via: [], input: undefined, text: "", assignments: [] };
     return staticOutput(probe, (redirect) => staticInput(redirect));
   }
 
@@ -422,6 +426,10 @@ function findExecCommands(invocation: Invocation): string[][] {
     index = end;
   }
   return commands;
+}
+
+function quote(part: string): string {
+  return /^[\w@%+=:,./-]+$/.test(part) ? part : `'${part.replaceAll("'", `'\\''`)}'`;
 }
 
 /** `-c`, or a cluster that holds it (`-lc`, `-ec`). */

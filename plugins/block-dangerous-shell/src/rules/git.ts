@@ -94,7 +94,13 @@ function gitRule(id: string, summary: string, check: (git: GitCommand) => string
   };
 }
 
-const networkSubcommands = new Set(["fetch", "pull", "push", "clone", "ls-remote", "remote", "archive", "submodule", "fetch-pack", "send-pack"]);
+const networkSubcommands = new Set(["fetch", "pull", "push", "clone", "ls-remote", "submodule", "fetch-pack", "send-pack"]);
+
+function usesNetwork(subcommand: string, args: readonly string[]): boolean {
+  if (subcommand === "remote") return args.some((arg) => arg === "update" || arg === "prune" || arg === "show");
+  if (subcommand === "archive") return args.some((arg) => arg.startsWith("--remote"));
+  return networkSubcommands.has(subcommand);
+}
 const sshVariables = /^(GIT_SSH|GIT_SSH_COMMAND|GIT_SSH_VARIANT|GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT)=/;
 
 function setsSshProgram(invocation: Invocation): boolean {
@@ -203,7 +209,7 @@ export const gitRules: readonly Rule[] = [
       : undefined,
   ),
   gitRule("git-ssh-command", "a program run for git's network connection (`GIT_SSH_COMMAND=…`, `-c core.sshCommand=…`)", ({ subcommand, args, invocation }) =>
-    networkSubcommands.has(subcommand) && setsSshProgram(invocation)
+    usesNetwork(subcommand, args) && setsSshProgram(invocation)
       ? `refusing ${show(invocation)}: it makes git run another program for its network connection, which can do anything. Use the configured SSH setup, or ask the user.`
       : undefined,
   ),

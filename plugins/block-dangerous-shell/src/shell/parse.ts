@@ -92,6 +92,13 @@ class Parser {
   }
 
   command(depth: number): Command {
+    // `function name { … }` / `function name() { … }`: the name, then the body as the next command.
+    if (isWord(this.peek(), "function") && this.tokens[this.position + 1]?.kind === "word") {
+      const name = this.tokens[this.position + 1] as Extract<Token, { kind: "word" }>;
+      this.position += 2;
+      if (isOperator(this.peek(), "(") && isOperator(this.tokens[this.position + 1], ")")) this.position += 2;
+      return { type: "simple", words: [{ text: "function", substitutions: [] }, name.word], redirects: [] };
+    }
     const opens = isOperator(this.peek(), "(") ? ")" : isWord(this.peek(), "{") ? "}" : undefined;
     if (opens !== undefined) {
       this.position++;

@@ -72,6 +72,10 @@ function skipValuedOptions(args: readonly string[], valued: readonly string[]): 
   return index;
 }
 const interpreterNames = /^(python[\d.]*|pypy\d*|node|nodejs|bun|deno|ruby|perl|php|awk|gawk|mawk|nawk)$/;
+// Commands worth finding when interpreter code is read as shell; code without any of them is not read again.
+const shellWords = /\b(rm|git|dd|mkfs[.\w]*|wipefs|shred|chmod|chown|mv|find|sudo|doas|curl|wget|sh|bash|zsh|eval|xargs|psql|mysql|docker|kubectl|aws|gcloud|az|terraform)\b/;
+// What `staticOutput` knows how to read; other substitutions are not parsed a second time.
+const printsText = /^\s*(echo|printf|cat)\b/;
 const maxVariants = 16;
 const maxInvocations = 5_000;
 const maxExpandedLength = 4_096;
@@ -208,9 +212,11 @@ class Collector {
     if (code) {
       for (const script of code.scripts) invocation.nested.push(...this.source(script, depth + 1, inner, [...via, code.how]));
       // Shell commands written straight into the code (`node -e "rm -rf /"`) are read too, quietly: it is code, not shell.
-      this.quiet++;
-      invocation.nested.push(...this.source(code.code, depth + 1, copy(state), [...via, code.how]));
-      this.quiet--;
+      if (shellWords.test(code.code)) {
+        this.quiet++;
+        invocation.nested.push(...this.source(code.code, depth + 1, copy(state), [...via, code.how]));
+        this.quiet--;
+      }
       for (const deletion of code.deletions) {
         const argv = ["rm", deletion.recursive ? "-rf" : "-f", "--", deletion.target ?? (deletion.recursive ? "$(unknown)" : "")];
         const child = this.invocation(argv, [], [], state, [...via, code.how]);
@@ -277,7 +283,7 @@ class Collector {
 
   staticOutputOf(script: string, state: ShellState): string | undefined {
     // `$(echo $(echo $(…)))`: each level is read by parsing the next, so the depth is bounded here.
-    if (this.staticDepth >= maxDepth) return undefined;
+    if (this.staticDepth >= maxDepth || !printsText.test(script)) return undefined;
     const { script: parsed } = parseScript(script);
     if (parsed.length !== 1 || parsed[0]!.length !== 1) return undefined;
     const command = parsed[0]![0]!;
@@ -293,7 +299,8 @@ class Collector {
   /** Every argv a command may run with: one per value of a `for` loop variable, at most `maxVariants`. */
   expandWords(words: readonly Word[], state: ShellState): string[][] {
     if (!words.some((word) => word.text.includes("$") || word.text.includes("`"))) return [words.map((word) => word.text)];
-    const values = words.map((word) => this.expandWord(word, state));
+    const values = words.map((word) => (word.text.includes("$") || word.text.includes("`") ? this.expandWord(word, state) : [[word.text]]));
+    if (values.every((choices) => choices.length === 1)) return [values.flatMap((choices) => choices[0]!)];
     let variants: string[][] = [[]];
     for (const choices of values) {
       variants = variants.flatMap((argv) => choices.map((value) => [...argv, ...value])).slice(0, maxVariants);

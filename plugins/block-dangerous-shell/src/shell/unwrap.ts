@@ -155,5 +155,5 @@ export function baseName(word: string): string {
   const slash = Math.max(word.lastIndexOf("/"), word.lastIndexOf("\\"));
   const base = slash === -1 || slash === word.length - 1 ? word : word.slice(slash + 1);
   // `GIT.EXE` on Windows, `Rm` on a case-insensitive file system: the same programs.
-  return /[A-Z]|\.exe$/i.test(base) ? base.toLowerCase().replace(/\.exe$/, "") : base;
+  return /[A-Z]/.test(base) || /\.exe$/i.test(base) ? base.toLowerCase().replace(/\.exe$/, "") : base;
 }

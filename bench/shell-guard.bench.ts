@@ -7,6 +7,7 @@
  * row; the printed figure is the median sample divided by `perSample`. The target (10 KB well under a
  * millisecond) is printed as PASS/FAIL and never changes the exit code: a benchmark reports, CI gates.
  */
+import { availableParallelism, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { createHost } from "@toolgate/host";
 import { checkCommand } from "../plugins/block-dangerous-shell/src/check.js";
@@ -67,7 +68,7 @@ const format = (ms: number) => (ms >= 0.1 ? `${ms.toFixed(3)} ms` : `${(ms * 100
 async function main(): Promise<void> {
   const long = longCommand(10_240);
   const { guard } = resolveOptions({ packs: ["databases", "containers", "kubernetes", "cloud", "terraform"] }, { projectRoot, home: "/home/dev" });
-  for (const command of [short, long, heredocCommand(10_240)]) {
+  for (const command of [short, long, heredocCommand(10_240), pythonCommand(10_240)]) {
     const { violation, analysis } = checkCommand(command, guard);
     if (violation) throw new Error(`bench command is blocked (${violation.rule}): fix the fixture`);
     if (analysis.invocations.length === 0) throw new Error("bench command parsed to nothing");
@@ -77,19 +78,28 @@ async function main(): Promise<void> {
   const call = (command: string) => ({ id: "bench", name: "Bash", args: { command } });
 
   const script = heredocCommand(10_240);
+  const python = pythonCommand(10_240);
   const figures: [string, Figure][] = [
     ["decision, 100 B", await measure(() => checkCommand(short, guard), 2_000)],
     [`decision, 10 KB chained (${checkCommand(long, guard).analysis.invocations.length} commands)`, await measure(() => checkCommand(long, guard), 100)],
     ["decision, 10 KB heredoc to a file", await measure(() => checkCommand(script, guard), 100)],
+    ["decision, 10 KB python -c script", await measure(() => checkCommand(python, guard), 100)],
     ["host.checkToolCall, 100 B", await measure(() => host.checkToolCall(call(short)), 2_000)],
     ["host.checkToolCall, 10 KB chained", await measure(() => host.checkToolCall(call(long)), 100)],
   ];
   await host.close();
   const out = console.log;
-  out(`block-dangerous-shell, every pack on; per decision, median of ${samples} samples (wall time / CPU time of this process)`);
+  const load = loadavg().map((value) => value.toFixed(1)).join(" ");
+  out(`block-dangerous-shell, every pack on; per decision, median of ${samples} samples (wall time / CPU time of this process); ${availableParallelism()} cores, load average ${load}`);
   for (const [name, figure] of figures) out(`  ${name.padEnd(44)} ${format(figure.wall).padStart(10)} wall  ${format(figure.cpu).padStart(10)} cpu`);
   const worst = Math.min(figures[1]![1].wall, figures[1]![1].cpu);
   out(`target: a 10 KB decision under ${targetMs} ms → ${format(worst)} ${worst < targetMs ? "PASS" : "FAIL"}`);
+}
+
+/** A 10 KB `python3 -c` program: string literals, calls, a subprocess, a file move. */
+function pythonCommand(size: number): string {
+  const line = "import json, os, subprocess; data = json.load(open('package.json')); print(data.get('name', 'unknown')); subprocess.run(['git', 'status']); os.rename('a.txt', 'b.txt')\n";
+  return `python3 -c "${line.repeat(Math.ceil(size / line.length))}"`;
 }
 
 /** A 10 KB file written through a heredoc: the other common shape of a long command line. */

@@ -86,10 +86,11 @@ const shellOut =
 function shellScriptsIn(code: string): string[] {
   if (!shellOut.test(code)) return [];
   const literals = stringLiterals(code);
-  const scripts = literals.map((literal) => literal.value);
+  // A one-word literal runs at most a program without arguments; each distinct script is read once.
+  const scripts = new Set(literals.map((literal) => literal.value).filter((value) => /\s/.test(value.trim())));
   let group: Literal[] = [];
   const flush = () => {
-    if (group.length > 1) scripts.push(group.map((literal) => quote(literal.value)).join(" "));
+    if (group.length > 1) scripts.add(group.map((literal) => quote(literal.value)).join(" "));
     group = [];
   };
   for (const literal of literals) {
@@ -98,7 +99,7 @@ function shellScriptsIn(code: string): string[] {
     group.push(literal);
   }
   flush();
-  return scripts;
+  return [...scripts];
 }
 
 function quote(part: string): string {

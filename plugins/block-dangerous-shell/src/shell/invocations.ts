@@ -10,7 +10,7 @@ export interface Invocation {
   /** The arguments after the name, quotes removed, known variables expanded. */
   args: string[];
   /** The wrappers it runs under, outermost first: `["sudo", "env"]` for `sudo env A=1 rm …`. */
-  wrappers: string[];
+  wrappers: readonly string[];
   redirects: Redirect[];
   /** Every command piped into this one, from earlier in its pipeline. */
   upstream: Invocation[];
@@ -182,12 +182,13 @@ class Collector {
   /** Runs the scripts in `$(…)`, backticks and `<(…)` of a command's words, one level deeper. */
   substitutions(invocation: Invocation, words: readonly Word[], redirects: readonly Redirect[], depth: number, state: ShellState): Invocation[] {
     const found: Invocation[] = [];
-    const read = (word: Word) => {
+    for (const word of words) {
       for (const substitution of word.substitutions) found.push(...this.source(substitution, depth + 1, copy(state), [...invocation.via, "$(…)"]));
-    };
-    for (const word of words) if (word.substitutions.length > 0) read(word);
-    for (const redirect of redirects) if (redirect.target.substitutions.length > 0) read(redirect.target);
-    invocation.nested.push(...found);
+    }
+    for (const { target } of redirects) {
+      for (const substitution of target.substitutions) found.push(...this.source(substitution, depth + 1, copy(state), [...invocation.via, "$(…)"]));
+    }
+    if (found.length > 0) invocation.nested.push(...found);
     return found;
   }
 

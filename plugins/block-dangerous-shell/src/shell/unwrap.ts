@@ -71,6 +71,8 @@ const runSubcommands = new Map<string, readonly string[]>(Object.entries({
   nix: ["run", "shell"],
 }));
 
+const none: readonly string[] = Object.freeze([]);
+
 export const inputWrappers = new Set(["xargs", "parallel"]);
 
 export interface Unwrapped {
@@ -79,12 +81,20 @@ export interface Unwrapped {
   /** The words after the name. */
   args: string[];
   /** Wrappers, outermost first: `["sudo", "env"]` for `sudo env A=1 rm …`. */
-  wrappers: string[];
+  wrappers: readonly string[];
   /** `NAME=value` words before the command. */
-  assignments: string[];
+  assignments: readonly string[];
 }
 
 export function unwrap(words: readonly string[]): Unwrapped {
+  // Most commands start with their own name: no wrapper, no assignment, nothing to skip.
+  const first = words[0];
+  if (first !== undefined && !isAssignment(first)) {
+    const name = baseName(first);
+    if (!wrapperOptionsWithValue.has(name) && !runSubcommands.has(name) && name !== "busybox" && name !== "toybox") {
+      return { name, args: words.slice(1), wrappers: none, assignments: none };
+    }
+  }
   const texts = splitEnvString(words);
   const wrappers: string[] = [];
   const assignments: string[] = [];

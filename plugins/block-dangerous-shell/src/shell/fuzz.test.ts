@@ -112,6 +112,8 @@ const pathological: [name: string, command: string][] = [
   ["find -exec nested 10,000 deep", `${"find . -exec ".repeat(10_000)}ls`],
   ["a variable doubled 60 times", `X=ab; ${"X=$X$X; ".repeat(60)}rm -rf $X 'unterminated`],
   ["for loops nested 50 deep", `${"for x in 1 2 3 4 5 6 7 8; do ".repeat(50)}rm -rf $x 'x`],
+  ["20,000 known substitutions in one word", `echo ${"$(echo a)".repeat(20_000)}`],
+  ["a loop over 5,000 values", `for x in ${"a ".repeat(5_000)}/; do rm -r $x; done`],
   ["python with 100,000 rmtree calls", `python3 -c "${"shutil.rmtree(x);".repeat(100_000)}`],
 ];
 

@@ -76,7 +76,8 @@ const interpreterNames = /^(python[\d.]*|pypy\d*|node|nodejs|bun|deno|ruby|perl|
 const shellWords = /(?:^|[;&|`(]|\n)\s*(?:sudo\s+)?(?:rm|git|dd|mkfs[.\w]*|wipefs|shred|chmod|chown|mv|find|sudo|doas|curl|wget|sh|bash|zsh|eval|xargs|psql|mysql|docker|kubectl|aws|gcloud|az|terraform)\s/;
 // What `staticOutput` knows how to read; other substitutions are not parsed a second time.
 const printsText = /^\s*(echo|printf|cat)\b/;
-const maxVariants = 16;
+const maxVariants = 64;
+const maxKnownOutputs = 16;
 const maxInvocations = 5_000;
 const maxExpandedLength = 4_096;
 
@@ -297,15 +298,22 @@ class Collector {
     return staticOutput(probe, (redirect) => staticInput(redirect));
   }
 
-  /** Every argv a command may run with: one per value of a `for` loop variable, at most `maxVariants`. */
+  /**
+   * The argvs a command may run with, enough that every value of every word appears in one: a word with
+   * a `for` loop variable gives one argv per value (values of several words are paired, not multiplied).
+   * More than `maxVariants` is a problem: the values past it would go unchecked.
+   */
   expandWords(words: readonly Word[], state: ShellState): string[][] {
     if (!words.some((word) => word.text.includes("$") || word.text.includes("`"))) return [words.map((word) => word.text)];
     const values = words.map((word) => (word.text.includes("$") || word.text.includes("`") ? this.expandWord(word, state) : [[word.text]]));
-    if (values.every((choices) => choices.length === 1)) return [values.flatMap((choices) => choices[0]!)];
-    let variants: string[][] = [[]];
-    for (const choices of values) {
-      variants = variants.flatMap((argv) => choices.map((value) => [...argv, ...value])).slice(0, maxVariants);
+    let count = 1;
+    for (const choices of values) count = Math.max(count, choices.length);
+    if (count > maxVariants) {
+      this.problem(`a command runs with more than ${maxVariants} different values (a long loop)`);
+      count = maxVariants;
     }
+    const variants: string[][] = [];
+    for (let index = 0; index < count; index++) variants.push(values.flatMap((choices) => choices[index % choices.length]!));
     return variants;
   }
 
@@ -315,11 +323,14 @@ class Collector {
    */
   expandWord(word: Word, state: ShellState): string[][] {
     let text = word.text;
-    for (const substitution of word.substitutions) {
+    // Past a few, substitutions stay unread (unknown values): replacing each in a long word would be quadratic.
+    for (const substitution of word.substitutions.slice(0, maxKnownOutputs)) {
       const output = this.staticOutputOf(substitution, state);
       if (output !== undefined) text = text.replace(`$(${substitution})`, output.trimEnd()).replace(`\`${substitution}\``, output.trimEnd());
     }
-    const values = text.includes("$") ? expand(text, state, this.environment) : [text];
+    const expanded = text.includes("$") ? expand(text, state, this.environment) : [text];
+    if (expanded === undefined) this.problem(`a word takes more than ${maxVariants} values (a long loop), too many to check each`);
+    const values = expanded ?? [text];
     // Quoted, the value is one word; unquoted, it splits on spaces. Which it is is not kept, so both are read.
     return values.flatMap((value) => (value !== word.text && /\s/.test(value) ? [[value], value.split(/\s+/).filter(Boolean)] : [[value]]));
   }
@@ -349,22 +360,29 @@ function assign(word: string, state: ShellState, environment: AnalysisEnvironmen
   const equals = word.indexOf("=");
   const name = word.slice(0, equals).replace(/\+$/, "");
   const value = word.slice(equals + 1);
-  state.vars.set(name, /\$\(|`/.test(value) ? null : expand(value, state, environment));
+  state.vars.set(name, /\$\(|`/.test(value) ? null : (expand(value, state, environment) ?? null));
 }
 
 const variable = /\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))/g;
 
-/** A word with the variables whose values are known replaced; unknown ones stay as written. */
-export function expand(text: string, state: ShellState, environment: AnalysisEnvironment): readonly string[] {
+/**
+ * A word with the variables whose values are known replaced; unknown ones stay as written. Undefined when
+ * a variable has more values than can be checked one by one.
+ */
+export function expand(text: string, state: ShellState, environment: AnalysisEnvironment): readonly string[] | undefined {
   if (!text.includes("$") || text.length > maxExpandedLength) return [text];
-  let variants = [""];
+  const pieces: (readonly string[])[] = [];
+  let count = 1;
   let last = 0;
   for (const match of text.matchAll(variable)) {
     const values = valuesOf(match[1] ?? match[2]!, state, environment) ?? [match[0]];
-    const literal = text.slice(last, match.index);
-    variants = variants.flatMap((prefix) => values.map((value) => prefix + literal + value)).slice(0, maxVariants);
+    pieces.push([text.slice(last, match.index)], values);
+    count = Math.max(count, values.length);
     last = match.index + match[0].length;
   }
+  if (count > maxVariants) return undefined;
+  const variants: string[] = [];
+  for (let index = 0; index < count; index++) variants.push(pieces.map((values) => values[index % values.length]).join(""));
   const rest = text.slice(last);
   // `X=$X$X` repeated doubles X each time: past a size, keep the word unexpanded (an unknown value).
   if (variants.some((variant) => variant.length + rest.length > maxExpandedLength)) return [text];

@@ -249,6 +249,7 @@ table("catastrophic: interpreter one-liners", [
   ["python3 -c \"print('don't')\"", "allow"],
   ["python3 -c \"import shutil; shutil.rmtree('/opt/data')\"", "rm-outside-project"],
   ["python3 -c \"import shutil, sys; shutil.rmtree(sys.argv[1])\" x", "rm-unknown-target"],
+  [`python3 -c "import shutil; ${"shutil.rmtree('b'); ".repeat(70)}shutil.rmtree('/')"`, "rm-unknown-target"],
 ]);
 
 table("catastrophic: other machine-breaking commands", [

@@ -185,7 +185,10 @@ function deletionsIn(code: string): CodeDeletion[] {
     if (target !== undefined) deletions.push({ target, recursive: false, call: code.slice(match.index, start + args.length + 1).trim() });
   }
   for (const [pattern, recursive] of deleteCalls) {
-    for (const match of [...code.matchAll(pattern)].slice(0, maxCalls)) {
+    const matches = [...code.matchAll(pattern)];
+    // Past the cap the targets go unread: one unknown target stands for them, so a forced delete is refused.
+    if (matches.length > maxCalls) deletions.push({ target: undefined, recursive: true, call: `${matches.length} delete calls` });
+    for (const match of matches.slice(0, maxCalls)) {
       const start = match.index + match[0].length;
       const args = callArguments(code, start, match[0].endsWith("("));
       const call = code.slice(match.index, Math.min(code.length, start + args.length + 1)).trim();

@@ -80,16 +80,20 @@ describe("toolgate explain", () => {
     expect(broken).toMatchObject({ plugin: "zz-broken", outcome: "none" });
   });
 
-  it("reports allow, ask and modify, and the shell guard says when a call is not a shell call", async () => {
+  it("reports an allow with its reason, and the shell guard says when a call is not a shell call", async () => {
     const read = await explainJson("read_file", JSON.stringify({ path: "notes.txt" }));
     expect(read.plugins[1]).toMatchObject({ plugin: "policy", outcome: "allow", message: "reads are fine" });
     expect(read.plugins[0]!.details).toMatchObject({ checked: false });
     expect(read.verdict).toMatchObject({ action: "allow", plugin: "policy", message: "reads are fine" });
+  });
 
+  it("reports an ask", async () => {
     const deploy = await explainJson("deploy", "{}");
     expect(deploy.plugins[1]).toMatchObject({ outcome: "ask", message: "deploys need a human" });
     expect(deploy.verdict.action).toBe("ask");
+  });
 
+  it("reports a modify with the arguments it merged", async () => {
     const write = await explainJson("write_file", JSON.stringify({ path: "out.txt" }));
     expect(write.plugins[1]).toMatchObject({ outcome: "modify", args: { path: "/sandbox/out.txt" } });
   });
@@ -110,6 +114,9 @@ describe("toolgate explain", () => {
     expect(crash.plugins[2]).toMatchObject({ plugin: "zz-broken", outcome: "error" });
     expect(crash.plugins[2]!.message).toContain("pre_tool_call threw: boom");
     expect(crash.verdict).toMatchObject({ action: "block", plugin: "zz-broken" });
+  });
+
+  it("an invalid hook result is an invalid outcome and no opinion", async () => {
     const weird = await explainJson("weird", "{}");
     expect(weird.plugins[2]).toMatchObject({ outcome: "invalid" });
     expect(weird.verdict.action).toBe("allow");
@@ -151,6 +158,43 @@ describe("host.explainToolCall", () => {
     expect(result.status).toBe("blocked");
     expect(calls).toEqual(["c1", "c1"]);
     await expect(host.explainToolCall({ id: "", name: "x", args: {} })).rejects.toThrow(/malformed/);
+    await host.close();
+  });
+});
+
+describe("Plugin.explain", () => {
+  it("must be a function: anything else makes the plugin fail validation, naming the field", async () => {
+    const host = await createHost({
+      pluginsDir: false,
+      configFile: false,
+      logger: false,
+      plugins: [{ name: "bad-explain", explain: "not a function" } as never],
+    });
+    const [record] = host.plugins;
+    expect(record?.status).toBe("failed");
+    expect(String(record?.error)).toContain("explain");
+    await host.close();
+  });
+
+  it("a throwing explain is reported as details.error, and the verdict is unaffected", async () => {
+    const host = await createHost({
+      pluginsDir: false,
+      configFile: false,
+      logger: false,
+      plugins: [
+        {
+          name: "flaky",
+          hooks: { pre_tool_call: () => ({ action: "block", message: "no" }) },
+          explain: () => {
+            throw new Error("oops");
+          },
+        } as never,
+      ],
+    });
+    const explanation = await host.explainToolCall({ id: "c", name: "t", args: {} });
+    expect(explanation.plugins[0]).toMatchObject({ plugin: "flaky", outcome: "block", message: "no" });
+    expect((explanation.plugins[0]!.details as { error: string }).error).toContain("explain threw: oops");
+    expect(explanation.verdict).toMatchObject({ action: "block", plugin: "flaky" });
     await host.close();
   });
 });

@@ -363,7 +363,8 @@ function assign(word: string, state: ShellState, environment: AnalysisEnvironmen
   state.vars.set(name, /\$\(|`/.test(value) ? null : (expand(value, state, environment) ?? null));
 }
 
-const variable = /\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))/g;
+// `$NAME`, `${NAME}`, and `${NAME:-default}` (a known NAME is never empty here, so its value wins).
+const variable = /\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?::?-[^}]*)?\}|([A-Za-z_][A-Za-z0-9_]*))/g;
 
 /**
  * A word with the variables whose values are known replaced; unknown ones stay as written. Undefined when

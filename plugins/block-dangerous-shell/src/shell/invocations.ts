@@ -50,6 +50,8 @@ interface ShellState {
   cwd: string | undefined;
   /** Variables set in the script: their possible values, or null when set from something unknowable. */
   vars: Map<string, readonly string[] | null>;
+  /** False while `vars` is still shared with the state this one was copied from (copied on first write). */
+  ownsVars: boolean;
 }
 
 export const shells = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh", "rbash"]);
@@ -84,7 +86,7 @@ const maxExpandedLength = 4_096;
 export function analyze(source: string, environment: AnalysisEnvironment): Analysis {
   const analysis: Analysis = { source, scripts: [], invocations: [], problems: [] };
   const collector = new Collector(analysis, environment);
-  collector.source(source, 0, { cwd: environment.cwd, vars: new Map() }, []);
+  collector.source(source, 0, { cwd: environment.cwd, vars: new Map(), ownsVars: true }, []);
   return analysis;
 }
 
@@ -345,22 +347,31 @@ class Collector {
     if (declarations.has(name)) {
       for (const arg of args.filter(isAssignment)) assign(arg, state, this.environment);
     } else if (name === "for" && args[1] === "in") {
-      state.vars.set(args[0]!, args.slice(2));
+      setVar(state, args[0]!, args.slice(2));
     } else if (name === "read" || name === "mapfile" || name === "readarray") {
-      for (const arg of args.filter((candidate) => /^[A-Za-z_]\w*$/.test(candidate))) state.vars.set(arg, null);
+      for (const arg of args.filter((candidate) => /^[A-Za-z_]\w*$/.test(candidate))) setVar(state, arg, null);
     }
   }
 }
 
+/** A subshell's state: its own folder, and the variables shared until it sets one. */
 function copy(state: ShellState): ShellState {
-  return { cwd: state.cwd, vars: new Map(state.vars) };
+  return { cwd: state.cwd, vars: state.vars, ownsVars: false };
+}
+
+function setVar(state: ShellState, name: string, value: readonly string[] | null): void {
+  if (!state.ownsVars) {
+    state.vars = new Map(state.vars);
+    state.ownsVars = true;
+  }
+  state.vars.set(name, value);
 }
 
 function assign(word: string, state: ShellState, environment: AnalysisEnvironment): void {
   const equals = word.indexOf("=");
   const name = word.slice(0, equals).replace(/\+$/, "");
   const value = word.slice(equals + 1);
-  state.vars.set(name, /\$\(|`/.test(value) ? null : (expand(value, state, environment) ?? null));
+  setVar(state, name, /\$\(|`/.test(value) ? null : (expand(value, state, environment) ?? null));
 }
 
 // `$NAME`, `${NAME}`, and `${NAME:-default}` (a known NAME is never empty here, so its value wins).

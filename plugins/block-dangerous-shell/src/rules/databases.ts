@@ -1,4 +1,5 @@
-import { stdinTexts, type Invocation } from "../shell/invocations.js";
+import type { Invocation } from "../shell/invocations.js";
+import { stdinTexts } from "../shell/static-text.js";
 import { firstMessage, show, type Rule } from "./rule.js";
 
 /** Statements that delete data or a database; `DELETE FROM t` only without a `WHERE`. */

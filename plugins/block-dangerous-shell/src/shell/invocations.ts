@@ -1,4 +1,5 @@
-import { normalizePath } from "../paths.js";
+import { assign, changeDirectory, copy, expand, maxVariants, setVar, type AnalysisEnvironment, type ShellState } from "./shell-state.js";
+import { staticInput, staticOutput, stdinTexts } from "./static-text.js";
 import { analyzeInterpreter } from "./interpreters.js";
 import { parseScript, type Command, type Redirect, type Script, type Word } from "./parse.js";
 import { inputWrappers, isAssignment, unwrap } from "./unwrap.js";
@@ -39,20 +40,7 @@ export interface Analysis {
   problems: string[];
 }
 
-export interface AnalysisEnvironment {
-  /** The folder the command starts in (absolute). */
-  cwd: string;
-  home: string;
-  tmp: string;
-}
 
-interface ShellState {
-  cwd: string | undefined;
-  /** Variables set in the script: their possible values, or null when set from something unknowable. */
-  vars: Map<string, readonly string[] | null>;
-  /** False while `vars` is still shared with the state this one was copied from (copied on first write). */
-  ownsVars: boolean;
-}
 
 export const shells = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh", "rbash"]);
 const maxDepth = 8;
@@ -78,10 +66,8 @@ const interpreterNames = /^(python[\d.]*|pypy\d*|node|nodejs|bun|deno|ruby|perl|
 const shellWords = /(?:^|[;&|`(]|\n)\s*(?:sudo\s+)?(?:rm|git|dd|mkfs[.\w]*|wipefs|shred|chmod|chown|mv|find|sudo|doas|curl|wget|sh|bash|zsh|eval|xargs|psql|mysql|docker|kubectl|aws|gcloud|az|terraform)\s/;
 // What `staticOutput` knows how to read; other substitutions are not parsed a second time.
 const printsText = /^\s*(echo|printf|cat)\b/;
-const maxVariants = 64;
 const maxKnownOutputs = 16;
 const maxInvocations = 5_000;
-const maxExpandedLength = 4_096;
 
 export function analyze(source: string, environment: AnalysisEnvironment): Analysis {
   const analysis: Analysis = { source, scripts: [], invocations: [], problems: [] };
@@ -352,103 +338,6 @@ class Collector {
       for (const arg of args.filter((candidate) => /^[A-Za-z_]\w*$/.test(candidate))) setVar(state, arg, null);
     }
   }
-}
-
-/** A subshell's state: its own folder, and the variables shared until it sets one. */
-function copy(state: ShellState): ShellState {
-  return { cwd: state.cwd, vars: state.vars, ownsVars: false };
-}
-
-function setVar(state: ShellState, name: string, value: readonly string[] | null): void {
-  if (!state.ownsVars) {
-    state.vars = new Map(state.vars);
-    state.ownsVars = true;
-  }
-  state.vars.set(name, value);
-}
-
-function assign(word: string, state: ShellState, environment: AnalysisEnvironment): void {
-  const equals = word.indexOf("=");
-  const name = word.slice(0, equals).replace(/\+$/, "");
-  const value = word.slice(equals + 1);
-  setVar(state, name, /\$\(|`/.test(value) ? null : (expand(value, state, environment) ?? null));
-}
-
-// `$NAME`, `${NAME}`, and `${NAME:-default}` (a known NAME is never empty here, so its value wins).
-const variable = /\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?::?-[^}]*)?\}|([A-Za-z_][A-Za-z0-9_]*))/g;
-
-/**
- * A word with the variables whose values are known replaced; unknown ones stay as written. Undefined when
- * a variable has more values than can be checked one by one.
- */
-export function expand(text: string, state: ShellState, environment: AnalysisEnvironment): readonly string[] | undefined {
-  if (!text.includes("$") || text.length > maxExpandedLength) return [text];
-  const pieces: (readonly string[])[] = [];
-  let count = 1;
-  let last = 0;
-  for (const match of text.matchAll(variable)) {
-    const values = valuesOf(match[1] ?? match[2]!, state, environment) ?? [match[0]];
-    pieces.push([text.slice(last, match.index)], values);
-    count = Math.max(count, values.length);
-    last = match.index + match[0].length;
-  }
-  if (count > maxVariants) return undefined;
-  const variants: string[] = [];
-  for (let index = 0; index < count; index++) variants.push(pieces.map((values) => values[index % values.length]).join(""));
-  const rest = text.slice(last);
-  // `X=$X$X` repeated doubles X each time: past a size, keep the word unexpanded (an unknown value).
-  if (variants.some((variant) => variant.length + rest.length > maxExpandedLength)) return [text];
-  return variants.map((variant) => variant + rest);
-}
-
-function valuesOf(name: string, state: ShellState, environment: AnalysisEnvironment): readonly string[] | undefined {
-  if (state.vars.has(name)) return state.vars.get(name) ?? undefined;
-  if (name === "HOME") return [environment.home];
-  if (name === "PWD") return state.cwd === undefined ? undefined : [state.cwd];
-  if (name === "TMPDIR") return [environment.tmp];
-  return undefined;
-}
-
-function changeDirectory(cwd: string | undefined, args: readonly string[], environment: AnalysisEnvironment): string | undefined {
-  const target = args.find((arg) => !arg.startsWith("-") || arg === "-");
-  if (target === undefined) return environment.home;
-  if (target === "-" || target.includes("$") || target.includes("`")) return undefined;
-  const expanded = target === "~" || target.startsWith("~/") ? environment.home + target.slice(1) : target;
-  if (expanded.startsWith("/")) return normalizePath(expanded);
-  return cwd === undefined ? undefined : normalizePath(`${cwd}/${expanded}`);
-}
-
-/** What reaches an invocation's standard input, when it is known: heredocs, here-strings, `echo … |`. */
-export function stdinTexts(invocation: Invocation): string[] {
-  const texts: string[] = [];
-  for (const redirect of invocation.redirects) {
-    const text = staticInput(redirect);
-    if (text !== undefined) texts.push(text);
-  }
-  for (const upstream of invocation.upstream) {
-    if (upstream.via.length !== invocation.via.length) continue; // only the pipeline's own members
-    const output = staticOutput(upstream, staticInput);
-    if (output !== undefined) texts.push(output);
-  }
-  return texts;
-}
-
-function staticInput(redirect: Redirect): string | undefined {
-  return redirect.operator === "<<<" ? redirect.target.text : redirect.body;
-}
-
-/** What a command prints when that is known from its words alone: `echo`, `printf`, `cat <<EOF`. */
-export function staticOutput(invocation: Invocation, inputOf: (redirect: Redirect) => string | undefined): string | undefined {
-  const { name, args } = invocation;
-  if (name === "echo") return args.filter((arg) => !/^-[neE]+$/.test(arg)).join(" ").replace(/\\n/g, "\n");
-  if (name === "printf") return args.filter((arg) => arg !== "--").join(" ").replace(/\\n/g, "\n").replace(/%[sb]/g, "");
-  if (name === "cat" && args.every((arg) => arg === "-" || arg.startsWith("-"))) {
-    for (const redirect of invocation.redirects) {
-      const text = inputOf(redirect);
-      if (text !== undefined) return text;
-    }
-  }
-  return undefined;
 }
 
 /** The commands `find … -exec cmd … {} ;` runs (also `-execdir`, `-ok`, `-okdir`). */

@@ -10,11 +10,11 @@ export {
   type ToolgateConfig,
 } from "./options.js";
 export type { CallToolOptions } from "./execution/call-tool.js";
+export type { PluginExplanation, PluginOutcome, ToolCallExplanation } from "./gate/explain.js";
 export type { CallToolsOptions } from "./execution/call-tools.js";
 export { mcpTools, type McpCallToolResult, type McpClientLike, type McpToolsOptions } from "./adapters/mcp-tools.js";
 export { errorCodes, isToolgateError, ToolgateError, type ErrorCode } from "./errors.js";
 export { hostEventNames, type HostEmitter, type HostEventListeners } from "./events.js";
-export type { PluginExplanation, ToolCallExplanation } from "./gate/explain.js";
 export type { HostLogger } from "./logger.js";
 export {
   toToolMessage,

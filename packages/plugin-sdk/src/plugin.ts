@@ -2,7 +2,7 @@ import type { PluginLogger, PluginOptions, SessionInfo, ToolContext } from "./co
 import type { HostEventName, HostEvents } from "./events.js";
 import type { Hooks } from "./hooks.js";
 import type { PluginStore } from "./store.js";
-import type { ToolArgs, ToolKind } from "./tool-call.js";
+import type { ToolArgs, ToolCall, ToolKind } from "./tool-call.js";
 
 type MaybePromise<T> = T | Promise<T>;
 
@@ -31,6 +31,13 @@ export interface Plugin<Options = PluginOptions> {
   hooks?: Hooks<Options>;
   /** Tools this plugin contributes; they pass the gate like any other tool. */
   tools?: Record<string, ToolDefinition>;
+  /**
+   * An optional diagnostic for `toolgate explain`: called with one tool call, only when a user asks why
+   * it was decided (never while gating). Return JSON-able details of how the plugin reads the call (a
+   * shell guard returns its parse); they are printed as they are. It decides nothing, so keep it free
+   * of side effects.
+   */
+  explain?: (call: ToolCall) => unknown;
 }
 
 /** What a plugin factory receives besides its options. */

@@ -4,6 +4,7 @@ import { describeThrown } from "../errors.js";
 import { CliError, exitCodes, type ExitCode } from "./cli-error.js";
 import { registerAddCommand } from "./commands/add.js";
 import { registerCheckCommand } from "./commands/check.js";
+import { registerExplainCommand } from "./commands/explain.js";
 import { registerListCommand } from "./commands/list.js";
 import { registerMcpProxyCommand } from "./commands/mcp-proxy.js";
 import { registerNewCommand } from "./commands/new.js";
@@ -30,6 +31,7 @@ export function createProgram(): Command {
   registerListCommand(program);
   registerCheckCommand(program);
   registerRunCommand(program);
+  registerExplainCommand(program);
   registerNewCommand(program);
   registerAddCommand(program);
   registerMcpProxyCommand(program);

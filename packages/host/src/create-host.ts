@@ -31,6 +31,11 @@ export interface Host {
   callTools(calls: readonly ToolCall[], options?: CallToolsOptions): Promise<ToolResult[]>;
   /** Gate only, for hosts that run tools themselves. Follow with `callTool(call, { skipPreToolCallHook: true })`. */
   checkToolCall(call: ToolCall): Promise<Verdict>;
+  /**
+   * For hosts that run tools themselves (after `checkToolCall`): runs every plugin's `post_tool_call`
+   * with the call and its result. Observers fail open, so this resolves even when one of them fails.
+   */
+  postToolCall(call: ToolCall, result: ToolResult): Promise<void>;
   /** Runs `on_session_end`, aborts hooks still running and refuses further calls. */
   close(): Promise<void>;
 }
@@ -78,6 +83,10 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     callTool: caller.callTool,
     checkToolCall: caller.checkToolCall,
     callTools: caller.callTools,
+    postToolCall: async (call, result) => {
+      if (closeController.signal.aborted) throw new Error("the host is closed; create a new one to run more tool calls");
+      await runObservers(shared, "post_tool_call", [call, result]);
+    },
     close: () => (closing ??= close()),
   };
 }

@@ -4,6 +4,7 @@ import { describeThrown } from "../errors.js";
 import { CliError, exitCodes, type ExitCode } from "./cli-error.js";
 import { registerAddCommand } from "./commands/add.js";
 import { registerCheckCommand } from "./commands/check.js";
+import { registerHookCommand } from "./commands/hook.js";
 import { registerListCommand } from "./commands/list.js";
 import { registerNewCommand } from "./commands/new.js";
 import { registerRunCommand } from "./commands/run.js";
@@ -31,6 +32,7 @@ export function createProgram(): Command {
   registerRunCommand(program);
   registerNewCommand(program);
   registerAddCommand(program);
+  registerHookCommand(program);
   return program;
 }
 

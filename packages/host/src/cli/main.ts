@@ -4,7 +4,9 @@ import { describeThrown } from "../errors.js";
 import { CliError, exitCodes, type ExitCode } from "./cli-error.js";
 import { registerAddCommand } from "./commands/add.js";
 import { registerCheckCommand } from "./commands/check.js";
+import { registerDoctorCommand } from "./commands/doctor.js";
 import { registerHookCommand } from "./commands/hook.js";
+import { registerInitCommand } from "./commands/init.js";
 import { registerListCommand } from "./commands/list.js";
 import { registerNewCommand } from "./commands/new.js";
 import { registerRunCommand } from "./commands/run.js";
@@ -33,6 +35,8 @@ export function createProgram(): Command {
   registerNewCommand(program);
   registerAddCommand(program);
   registerHookCommand(program);
+  registerInitCommand(program);
+  registerDoctorCommand(program);
   return program;
 }
 

@@ -43,6 +43,31 @@ describe("read-only-mode", () => {
     expect((await testHost.call("run", { command: "ls" })).executed).toBe(true);
   });
 
+  // The coding agents' own tool names, with the kinds `toolgate hook` gives them.
+  it.each([
+    ["Bash", "shell"], ["bash", "shell"], ["run_shell_command", "shell"], ["shell", "shell"], ["BASH", undefined],
+    ["Write", "write"], ["write_file", "write"], ["Edit", "edit"], ["MultiEdit", "edit"], ["NotebookEdit", "edit"],
+    ["replace", "edit"], ["apply_patch", "edit"], ["Run", "shell"], ["Save", "write"], ["Change", "EDIT"],
+  ] as const)("blocks %s (kind %s), in any case and by kind", async (name, kind) => {
+    testHost = await createTestHost(readOnlyMode, { tools: [name] });
+    const outcome = await testHost.call(name, { command: "ls" }, kind === undefined ? {} : { kind });
+    expect(outcome.executed).toBe(false);
+    expect(outcome.result.blockedBy).toBe("read-only-mode");
+  });
+
+  it.each([["Read", "read"], ["Grep", "read"], ["glob", "read"], ["WebFetch", "web"], ["mcp__docs__search", "mcp"]] as const)(
+    "allows %s (kind %s)",
+    async (name, kind) => {
+      testHost = await createTestHost(readOnlyMode, { tools: [name] });
+      expect((await testHost.call(name, {}, { kind })).executed).toBe(true);
+    },
+  );
+
+  it("`allow` matches tool names in any case", async () => {
+    const testHost = await host({ allow: ["BASH"] }, { tools: ["bash"] });
+    expect((await testHost.call("bash", { command: "ls" }, { kind: "shell" })).executed).toBe(true);
+  });
+
   it("`allow` lets named tools through, even shell calls", async () => {
     const testHost = await host({ allow: ["create_issue", "run"] });
     expect((await testHost.call("create_issue", {})).executed).toBe(true);

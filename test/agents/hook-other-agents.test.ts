@@ -60,7 +60,7 @@ describe.concurrent("toolgate hook gemini-cli", () => {
     expect(String(broken.reason)).toContain('plugin "broken" failed to load');
     const garbage = await runHook("gemini-cli", "{{{");
     expect(garbage.code).toBe(2);
-    expect(garbage.stderr).toContain("gemini-cli hook input: stdin is not JSON");
+    expect(garbage.stderr).toContain("gemini-cli hook input: not JSON");
   });
 });
 

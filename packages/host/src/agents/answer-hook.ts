@@ -29,7 +29,7 @@ export async function answerHookRequest(host: HookHost, protocol: AgentProtocol,
 export function readHookRequest(protocol: AgentProtocol, text: string): { request: HookRequest } | { answer: HookAnswer } {
   const input = parseJsonOrUndefined(text);
   if (input === undefined) {
-    const shown = text.trim() === "" ? "stdin was empty" : `stdin is not JSON (it starts ${JSON.stringify(text.trim().slice(0, 40))})`;
+    const shown = text.trim() === "" ? "empty" : `not JSON (it starts ${JSON.stringify(text.trim().slice(0, 40))})`;
     return { answer: protocol.denyForFailure(`${protocol.name} hook input: ${shown}`, undefined) };
   }
   try {

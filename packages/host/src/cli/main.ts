@@ -10,6 +10,7 @@ import { registerInitCommand } from "./commands/init.js";
 import { registerListCommand } from "./commands/list.js";
 import { registerNewCommand } from "./commands/new.js";
 import { registerRunCommand } from "./commands/run.js";
+import { registerServeCommand } from "./commands/serve.js";
 import { printError } from "./output.js";
 import { hostVersion } from "./versions.js";
 
@@ -37,6 +38,7 @@ export function createProgram(): Command {
   registerHookCommand(program);
   registerInitCommand(program);
   registerDoctorCommand(program);
+  registerServeCommand(program);
   return program;
 }
 

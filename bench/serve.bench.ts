@@ -50,11 +50,29 @@ interface Scenario {
 }
 
 const claudeInput = (command: string) =>
-  JSON.stringify({ session_id: "bench", transcript_path: "", cwd: "/", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command }, tool_use_id: "toolu_bench" });
+  JSON.stringify({
+    session_id: "bench",
+    transcript_path: "",
+    cwd: "/",
+    hook_event_name: "PreToolUse",
+    tool_name: "Bash",
+    tool_input: { command },
+    tool_use_id: "toolu_bench",
+  });
 
 const scenarios: Scenario[] = [
-  { name: "/v1/check allow", path: "/v1/check", body: JSON.stringify({ call: { id: "1", name: "Bash", args: { command: "ls" }, kind: "shell" } }), expect: '"action":"allow"' },
-  { name: "/v1/check block", path: "/v1/check", body: JSON.stringify({ call: { id: "1", name: "Bash", args: { command: "rm -rf /" }, kind: "shell" } }), expect: '"action":"block"' },
+  {
+    name: "/v1/check allow",
+    path: "/v1/check",
+    body: JSON.stringify({ call: { id: "1", name: "Bash", args: { command: "ls" }, kind: "shell" } }),
+    expect: '"action":"allow"',
+  },
+  {
+    name: "/v1/check block",
+    path: "/v1/check",
+    body: JSON.stringify({ call: { id: "1", name: "Bash", args: { command: "rm -rf /" }, kind: "shell" } }),
+    expect: '"action":"block"',
+  },
   { name: "/v1/hooks/claude-code deny", path: "/v1/hooks/claude-code", body: claudeInput("rm -rf /"), expect: '"permissionDecision":"deny"' },
   { name: "/v1/hooks/claude-code rewrite", path: "/v1/hooks/claude-code", body: claudeInput("fix"), expect: '"updatedInput"' },
 ];
@@ -89,12 +107,16 @@ const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
 function send(url: URL, scenario: Scenario): Promise<string> {
   return new Promise((resolve, reject) => {
-    const outgoing = request(url, { method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(scenario.body) } }, (response) => {
-      let body = "";
-      response.setEncoding("utf8");
-      response.on("data", (chunk: string) => (body += chunk));
-      response.on("end", () => resolve(body));
-    });
+    const outgoing = request(
+      url,
+      { method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(scenario.body) } },
+      (response) => {
+        let body = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => (body += chunk));
+        response.on("end", () => resolve(body));
+      },
+    );
     outgoing.on("error", reject);
     outgoing.end(scenario.body);
   });
@@ -156,12 +178,25 @@ try {
     const { fromDue, fromSend } = await openLoop(base, scenario, seconds);
     const p99 = percentile(fromDue, 99);
     if (scenario !== bareScenario) worstP99 = Math.max(worstP99, p99);
-    rows.push([scenario.name, String(fromDue.length), ...[50, 90, 99].map((p) => formatMs(percentile(fromDue, p))), formatMs(fromDue.at(-1)!), formatMs(percentile(fromSend, 50)), formatMs(percentile(fromSend, 99))]);
+    rows.push([
+      scenario.name,
+      String(fromDue.length),
+      ...[50, 90, 99].map((p) => formatMs(percentile(fromDue, p))),
+      formatMs(fromDue.at(-1)!),
+      formatMs(percentile(fromSend, 50)),
+      formatMs(percentile(fromSend, 99)),
+    ]);
   }
-  console.log(`toolgate serve, open loop at ${rate} decisions/s for ${seconds} s per row (after ${warmupSeconds} s warm-up), keep-alive client, ${cpus().length} CPUs, Node ${process.version}, load average ${loadavg().map((value) => value.toFixed(1)).join(" ")}`);
+  console.log(
+    `toolgate serve, open loop at ${rate} decisions/s for ${seconds} s per row (after ${warmupSeconds} s warm-up), keep-alive client, ${cpus().length} CPUs, Node ${process.version}, load average ${loadavg()
+      .map((value) => value.toFixed(1))
+      .join(" ")}`,
+  );
   console.log("latency in ms; p50/p90/p99/max from when each request was due, the last two columns from when it was sent\n");
   console.log(markdownTable(["decision", "requests", "p50", "p90", "p99", "max", "sent p50", "sent p99"], rows, (column) => column > 0));
-  console.log(`\ntarget p99 ≤ ${targetP99Ms} ms: ${worstP99 <= targetP99Ms ? "PASS" : "FAIL"} (worst toolgate p99 ${formatMs(worstP99)} ms; the bare server's row is this machine's floor)`);
+  console.log(
+    `\ntarget p99 ≤ ${targetP99Ms} ms: ${worstP99 <= targetP99Ms ? "PASS" : "FAIL"} (worst toolgate p99 ${formatMs(worstP99)} ms; the bare server's row is this machine's floor)`,
+  );
 } finally {
   toolgate.stop();
   bare.stop();

@@ -48,7 +48,10 @@ interface Session {
 async function runClaude(plugins: Record<string, string>, commands: readonly string[]): Promise<Session & { dir: string }> {
   const dir = makeTempDir("os", "cc-e2e-");
   const home = makeTempDir("os", "cc-home-");
-  writeFiles(dir, { "hello.txt": "hi", ...Object.fromEntries(Object.entries(plugins).map(([name, source]) => [`plugins/${name}`, source.replace("__DIR__", dir)])) });
+  writeFiles(dir, {
+    "hello.txt": "hi",
+    ...Object.fromEntries(Object.entries(plugins).map(([name, source]) => [`plugins/${name}`, source.replace("__DIR__", dir)])),
+  });
   const init = await runCli(["init", "claude-code", "--cwd", dir]);
   expect(init.code, init.stderr).toBe(0);
   // A guard in front of bash: should the hook ever fail open, `rm -rf /` still never runs.

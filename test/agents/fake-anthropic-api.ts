@@ -69,10 +69,21 @@ interface Message {
 
 function toMessage(blocks: FakeBlock[], model: string, counter: number): Message {
   const content = blocks.map((block, index) =>
-    block.type === "text" ? { type: "text", text: block.text } : { type: "tool_use", id: `toolu_fake_${counter}_${index}`, name: block.name, input: block.input },
+    block.type === "text"
+      ? { type: "text", text: block.text }
+      : { type: "tool_use", id: `toolu_fake_${counter}_${index}`, name: block.name, input: block.input },
   );
   const stopReason = blocks.some((block) => block.type === "tool_use") ? "tool_use" : "end_turn";
-  return { id: `msg_fake_${counter}`, type: "message", role: "assistant", model, content, stop_reason: stopReason, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 10 } };
+  return {
+    id: `msg_fake_${counter}`,
+    type: "message",
+    role: "assistant",
+    model,
+    content,
+    stop_reason: stopReason,
+    stop_sequence: null,
+    usage: { input_tokens: 10, output_tokens: 10 },
+  };
 }
 
 /** The message as Server-Sent Events, block by block, the way the real API streams it. */

@@ -50,7 +50,10 @@ describe.concurrent("toolgate hook claude-code", () => {
 
   it("asks", async () => {
     const run = await runHook("claude-code", pre(dir, "Bash", { command: "deploy" }));
-    expect(specific(parseAnswer(run))).toMatchObject({ permissionDecision: "ask", permissionDecisionReason: 'Approval needed (plugin "policy"): deploys need a human' });
+    expect(specific(parseAnswer(run))).toMatchObject({
+      permissionDecision: "ask",
+      permissionDecisionReason: 'Approval needed (plugin "policy"): deploys need a human',
+    });
   });
 
   it("rewrites the input with updatedInput", async () => {
@@ -67,7 +70,11 @@ describe.concurrent("toolgate hook claude-code", () => {
 
   it("runs post_tool_call on PostToolUse and answers with nothing to change", async () => {
     const postDir = project();
-    const run = await runHook("claude-code", { ...pre(postDir, "Bash", { command: "ls" }), hook_event_name: "PostToolUse", tool_response: { stdout: "a.txt", stderr: "" } });
+    const run = await runHook("claude-code", {
+      ...pre(postDir, "Bash", { command: "ls" }),
+      hook_event_name: "PostToolUse",
+      tool_response: { stdout: "a.txt", stderr: "" },
+    });
     expect(run.code).toBe(0);
     expect(parseAnswer(run)).toEqual({});
     const seen = JSON.parse(readFileSync(`${postDir}/post.log`, "utf8")) as Record<string, unknown>;

@@ -15,7 +15,7 @@ const postLog = (dir: string) => JSON.parse(readFileSync(`${dir}/post.log`, "utf
 
 describe.concurrent("toolgate hook gemini-cli", () => {
   const dir = project({ "plugins/noisy.mjs": noisyPlugin });
-  const before = (command: string, extra: Record<string, unknown> = {}) => ({
+  const beforeTool = (command: string, extra: Record<string, unknown> = {}) => ({
     session_id: "g-1",
     transcript_path: "",
     cwd: dir,
@@ -26,36 +26,43 @@ describe.concurrent("toolgate hook gemini-cli", () => {
   });
 
   it("denies with decision/reason, with a logging plugin loaded", async () => {
-    const run = await runHook("gemini-cli", before("rm -rf /"));
+    const run = await runHook("gemini-cli", beforeTool("rm -rf /"));
     expect(run.code).toBe(0);
     expect(parseAnswer(run)).toEqual({ decision: "deny", reason: 'Tool call blocked by plugin "policy": rm -rf is not allowed here' });
   });
 
   it("maps run_shell_command to the shell kind", async () => {
-    expect(parseAnswer(await runHook("gemini-cli", before("shellonly"))).decision).toBe("deny");
+    expect(parseAnswer(await runHook("gemini-cli", beforeTool("shellonly"))).decision).toBe("deny");
   });
 
   it("rewrites arguments through hookSpecificOutput.tool_input", async () => {
-    expect(parseAnswer(await runHook("gemini-cli", before("fix")))).toEqual({ hookSpecificOutput: { hookEventName: "BeforeTool", tool_input: { command: "ls -la" } } });
+    expect(parseAnswer(await runHook("gemini-cli", beforeTool("fix")))).toEqual({
+      hookSpecificOutput: { hookEventName: "BeforeTool", tool_input: { command: "ls -la" } },
+    });
   });
 
   it("denies a rewrite that removes an argument (Gemini merges tool_input) and an ask (it cannot ask)", async () => {
-    const removed = parseAnswer(await runHook("gemini-cli", before("drop-flag", { flag: true })));
+    const removed = parseAnswer(await runHook("gemini-cli", beforeTool("drop-flag", { flag: true })));
     expect(removed).toMatchObject({ decision: "deny" });
     expect(String(removed.reason)).toContain("flag");
-    expect(parseAnswer(await runHook("gemini-cli", before("deploy")))).toMatchObject({ decision: "deny" });
+    expect(parseAnswer(await runHook("gemini-cli", beforeTool("deploy")))).toMatchObject({ decision: "deny" });
   });
 
   it("runs post_tool_call on AfterTool", async () => {
     const postDir = project();
-    const run = await runHook("gemini-cli", { ...before("ls"), cwd: postDir, hook_event_name: "AfterTool", tool_response: { llmContent: "a.txt", returnDisplay: "a.txt" } });
+    const run = await runHook("gemini-cli", {
+      ...beforeTool("ls"),
+      cwd: postDir,
+      hook_event_name: "AfterTool",
+      tool_response: { llmContent: "a.txt", returnDisplay: "a.txt" },
+    });
     expect(parseAnswer(run)).toEqual({});
     expect(postLog(postDir)).toEqual({ name: "run_shell_command", kind: "shell", status: "ok", content: "a.txt" });
   });
 
   it("a broken plugin denies; garbage denies with exit code 2", async () => {
     const brokenDir = project({ "plugins/broken.mjs": brokenPlugin });
-    const broken = parseAnswer(await runHook("gemini-cli", { ...before("ls"), cwd: brokenDir }));
+    const broken = parseAnswer(await runHook("gemini-cli", { ...beforeTool("ls"), cwd: brokenDir }));
     expect(broken.decision).toBe("deny");
     expect(String(broken.reason)).toContain('plugin "broken" failed to load');
     const garbage = await runHook("gemini-cli", "{{{");
@@ -81,7 +88,11 @@ describe.concurrent("toolgate hook codex", () => {
   it("denies in Claude Code's format, with a logging plugin loaded", async () => {
     const run = await runHook("codex", pre("rm -rf /"));
     expect(parseAnswer(run)).toEqual({
-      hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: 'Tool call blocked by plugin "policy": rm -rf is not allowed here' },
+      hookSpecificOutput: {
+        hookEventName: "PreToolUse",
+        permissionDecision: "deny",
+        permissionDecisionReason: 'Tool call blocked by plugin "policy": rm -rf is not allowed here',
+      },
     });
   });
 
@@ -110,13 +121,19 @@ describe.concurrent("toolgate hook copilot-cli", () => {
   it("denies with permissionDecision, reading toolArgs as a JSON string, with a logging plugin loaded", async () => {
     const run = await runHook("copilot-cli", pre("rm -rf /"));
     expect(run.code).toBe(0);
-    expect(parseAnswer(run)).toEqual({ permissionDecision: "deny", permissionDecisionReason: 'Tool call blocked by plugin "policy": rm -rf is not allowed here' });
+    expect(parseAnswer(run)).toEqual({
+      permissionDecision: "deny",
+      permissionDecisionReason: 'Tool call blocked by plugin "policy": rm -rf is not allowed here',
+    });
   });
 
   it("maps bash to the shell kind; asks; rewrites with modifiedArgs", async () => {
     expect(parseAnswer(await runHook("copilot-cli", pre("shellonly"))).permissionDecision).toBe("deny");
     expect(parseAnswer(await runHook("copilot-cli", pre("deploy"))).permissionDecision).toBe("ask");
-    expect(parseAnswer(await runHook("copilot-cli", pre("fix")))).toMatchObject({ permissionDecision: "allow", modifiedArgs: { command: "ls -la", description: "d" } });
+    expect(parseAnswer(await runHook("copilot-cli", pre("fix")))).toMatchObject({
+      permissionDecision: "allow",
+      modifiedArgs: { command: "ls -la", description: "d" },
+    });
   });
 
   it("runs post_tool_call when the input carries a toolResult", async () => {

@@ -5,6 +5,7 @@ import { makeTempDir, removeTempDirs, repoRoot, runCli, writeFiles } from "../cl
 
 afterAll(removeTempDirs);
 
+// biome-ignore lint/suspicious/noExplicitAny: the tests probe the settings files field by field
 const readJson = (path: string) => JSON.parse(readFileSync(path, "utf8")) as Record<string, any>;
 
 describe("toolgate init", () => {
@@ -12,7 +13,10 @@ describe("toolgate init", () => {
     const dir = makeTempDir("os", "init-");
     const existing = {
       permissions: { allow: ["Bash(ls)"] },
-      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo other" }] }], Stop: [{ hooks: [{ type: "command", command: "echo stop" }] }] },
+      hooks: {
+        PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo other" }] }],
+        Stop: [{ hooks: [{ type: "command", command: "echo stop" }] }],
+      },
     };
     writeFiles(dir, { ".claude/settings.json": JSON.stringify(existing) });
     const first = await runCli(["init", "claude-code", "--cwd", dir]);
@@ -38,7 +42,9 @@ describe("toolgate init", () => {
   it("replaces a toolgate hook that points at another install instead of adding a second", async () => {
     const dir = makeTempDir("os", "init-");
     const old = "node /old/place/node_modules/@toolgate/host/dist/cli/main.js hook gemini-cli";
-    writeFiles(dir, { ".gemini/settings.json": JSON.stringify({ hooks: { BeforeTool: [{ matcher: ".*", hooks: [{ type: "command", command: old }] }] }, theme: "dark" }) });
+    writeFiles(dir, {
+      ".gemini/settings.json": JSON.stringify({ hooks: { BeforeTool: [{ matcher: ".*", hooks: [{ type: "command", command: old }] }] }, theme: "dark" }),
+    });
     await runCli(["init", "gemini-cli", "--cwd", dir]);
     const settings = readJson(join(dir, ".gemini/settings.json"));
     expect(settings.theme).toBe("dark");
@@ -61,7 +67,10 @@ describe("toolgate doctor", () => {
   it("reports every agent; installed hooks are spawned with a sample call and answer", async () => {
     const dir = makeTempDir("repo", "doctor-");
     for (const agent of ["claude-code", "gemini-cli", "codex", "copilot-cli"]) expect((await runCli(["init", agent, "--cwd", dir])).code).toBe(0);
-    expect(readJson(join(dir, ".github/hooks/toolgate.json"))).toMatchObject({ version: 1, hooks: { preToolUse: [{ type: "command" }], postToolUse: [{ type: "command" }] } });
+    expect(readJson(join(dir, ".github/hooks/toolgate.json"))).toMatchObject({
+      version: 1,
+      hooks: { preToolUse: [{ type: "command" }], postToolUse: [{ type: "command" }] },
+    });
     expect(readJson(join(dir, ".codex/hooks.json")).hooks.PreToolUse).toHaveLength(1);
     const run = await runCli(["doctor", "--cwd", dir, "--json"]);
     expect(run.code).toBe(0);

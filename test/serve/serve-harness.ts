@@ -34,8 +34,13 @@ export function startServe(args: readonly string[]): Promise<Served> {
   });
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: the tests probe the JSON answers field by field
 export async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
-  const response = await fetch(url, { method: "POST", body: typeof body === "string" ? body : JSON.stringify(body), headers: { "content-type": "application/json", ...headers } });
+  const response = await fetch(url, {
+    method: "POST",
+    body: typeof body === "string" ? body : JSON.stringify(body),
+    headers: { "content-type": "application/json", ...headers },
+  });
   return { status: response.status, body: await response.json() };
 }
 

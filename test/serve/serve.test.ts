@@ -43,11 +43,30 @@ describe("toolgate serve", () => {
   it("answers /v1/check and each agent's hook endpoint", async () => {
     const { url, dir } = await serve((dir) => ({ "plugins/policy.ts": versioned("v1", dir) }));
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(await check(url, "rm -rf /")).toEqual({ status: 200, body: { verdict: { action: "block", message: "no rm -rf (v1)", plugin: "policy", args: { command: "rm -rf /" } } } });
+    expect(await check(url, "rm -rf /")).toEqual({
+      status: 200,
+      body: { verdict: { action: "block", message: "no rm -rf (v1)", plugin: "policy", args: { command: "rm -rf /" } } },
+    });
     expect((await check(url, "ls")).body.verdict).toEqual({ action: "allow", args: { command: "ls" } });
-    const claude = await post(`${url}/v1/hooks/claude-code`, { session_id: "s", cwd: dir, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "rm -rf /" }, tool_use_id: "t" });
-    expect(claude.body.hookSpecificOutput).toMatchObject({ permissionDecision: "deny", permissionDecisionReason: 'Tool call blocked by plugin "policy": no rm -rf (v1)' });
-    const gemini = await post(`${url}/v1/hooks/gemini-cli`, { session_id: "s", cwd: dir, hook_event_name: "BeforeTool", tool_name: "run_shell_command", tool_input: { command: "rm -rf /" } });
+    const claude = await post(`${url}/v1/hooks/claude-code`, {
+      session_id: "s",
+      cwd: dir,
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "rm -rf /" },
+      tool_use_id: "t",
+    });
+    expect(claude.body.hookSpecificOutput).toMatchObject({
+      permissionDecision: "deny",
+      permissionDecisionReason: 'Tool call blocked by plugin "policy": no rm -rf (v1)',
+    });
+    const gemini = await post(`${url}/v1/hooks/gemini-cli`, {
+      session_id: "s",
+      cwd: dir,
+      hook_event_name: "BeforeTool",
+      tool_name: "run_shell_command",
+      tool_input: { command: "rm -rf /" },
+    });
     expect(gemini.body).toEqual({ decision: "deny", reason: 'Tool call blocked by plugin "policy": no rm -rf (v1)' });
     expect((await post(`${url}/v1/hooks/claude-code`, "garbage")).body.hookSpecificOutput.permissionDecision).toBe("deny");
     expect((await post(`${url}/v1/check`, { call: { id: 1, name: "x", args: {} } })).status).toBe(400);

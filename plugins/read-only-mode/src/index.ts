@@ -7,8 +7,7 @@ const pluginName = "read-only-mode";
  * Tool names that can change things: any name containing one of these words, in any case
  * (`write_file`, `WriteFile`, `str_replace_based_edit_tool`, `db_insert`, `run_terminal_cmd`, …).
  */
-export const defaultWritePattern =
-  "write|edit|delete|remove|create|move|rename|update|patch|append|mkdir|upload|insert|drop|terminal|shell|bash|exec";
+export const defaultWritePattern = "write|edit|delete|remove|create|move|rename|update|patch|append|mkdir|upload|insert|drop|terminal|shell|bash|exec";
 
 /**
  * Kinds that change things whatever the tool is called: `toolgate hook` gives coding agents' shell,

@@ -49,16 +49,22 @@ export function claudeStyleProtocol(options: ClaudeStyleOptions): AgentProtocol 
         kind: kindOfTool(toolName),
       };
       const cwd = optionalString(input, "cwd");
-    const sessionId = optionalString(input, "session_id");
+      const sessionId = optionalString(input, "session_id");
       if (event === "PreToolUse") return { event: "pre", cwd, sessionId, call };
       return { event: "post", cwd, sessionId, call, result: toolResultOf(call.id, toolName, input.tool_response, false) };
     },
     answerPre(verdict: Verdict, call: ToolCall): HookAnswer {
       if (verdict.action === "block") return preAnswer("deny", blockReason(verdict));
-      if (verdict.action === "ask") return options.enforcesAsk ? preAnswer("ask", askReason(verdict)) : preAnswer("deny", `${askReason(verdict)} (${name} hooks cannot ask, so toolgate denies)`);
+      if (verdict.action === "ask")
+        return options.enforcesAsk
+          ? preAnswer("ask", askReason(verdict))
+          : preAnswer("deny", `${askReason(verdict)} (${name} hooks cannot ask, so toolgate denies)`);
       if (hasRewrittenArgs(verdict, call)) {
         if (!options.appliesUpdatedInput)
-          return preAnswer("deny", `toolgate plugins rewrote the arguments of this call, and ${name} hooks cannot apply rewritten arguments, so toolgate denies it`);
+          return preAnswer(
+            "deny",
+            `toolgate plugins rewrote the arguments of this call, and ${name} hooks cannot apply rewritten arguments, so toolgate denies it`,
+          );
         return preAnswer("allow", "arguments rewritten by toolgate plugins", { ...verdict.args });
       }
       // No plugin had an opinion: the agent's own permission rules still apply.
@@ -73,7 +79,12 @@ export function claudeStyleProtocol(options: ClaudeStyleOptions): AgentProtocol 
       // Exit code 2 blocks whatever the event was and hands stderr to the model; stdout is then ignored.
       return { ...preAnswer("deny", text), exitCode: 2, stderr: text };
     },
-    settings: matcherGroupSettings({ agent: name, file: options.settingsFile, events: ["PreToolUse", "PostToolUse"], ...(options.matcher === undefined ? {} : { matcher: options.matcher }) }),
+    settings: matcherGroupSettings({
+      agent: name,
+      file: options.settingsFile,
+      events: ["PreToolUse", "PostToolUse"],
+      ...(options.matcher === undefined ? {} : { matcher: options.matcher }),
+    }),
     sampleInput: (cwd) => ({
       session_id: "toolgate-doctor",
       transcript_path: "",

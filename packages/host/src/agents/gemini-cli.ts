@@ -1,6 +1,15 @@
 import type { ToolCall, Verdict } from "@toolgate/plugin-sdk";
 import type { AgentProtocol, HookAnswer, HookRequest } from "./agent-protocol.js";
-import { HookInputError, optionalString, parseJsonOrUndefined, requireArgs, requireObject, requireString, syntheticCallId, toolResultOf } from "./hook-input.js";
+import {
+  HookInputError,
+  optionalString,
+  parseJsonOrUndefined,
+  requireArgs,
+  requireObject,
+  requireString,
+  syntheticCallId,
+  toolResultOf,
+} from "./hook-input.js";
 import { matcherGroupSettings } from "./hook-settings.js";
 import { kindOfTool } from "./tool-kinds.js";
 import { askReason, blockReason, hasRewrittenArgs, removedArgs } from "./verdict-text.js";
@@ -38,10 +47,13 @@ export const geminiCli: AgentProtocol = {
     if (hasRewrittenArgs(verdict, call)) {
       const removed = removedArgs(verdict, call);
       // Gemini merges tool_input over the model's arguments, so a removed key would survive the merge.
-      if (removed.length > 0) return deny(`toolgate plugins removed the argument(s) ${removed.join(", ")}, which Gemini CLI hooks cannot remove, so toolgate denies`);
+      if (removed.length > 0)
+        return deny(`toolgate plugins removed the argument(s) ${removed.join(", ")}, which Gemini CLI hooks cannot remove, so toolgate denies`);
       return { body: { hookSpecificOutput: { hookEventName: "BeforeTool", tool_input: { ...verdict.args } } }, exitCode: 0 };
     }
-    return verdict.plugin === undefined ? { body: {}, exitCode: 0 } : { body: { decision: "allow", reason: verdict.message ?? `allowed by plugin "${verdict.plugin}"` }, exitCode: 0 };
+    return verdict.plugin === undefined
+      ? { body: {}, exitCode: 0 }
+      : { body: { decision: "allow", reason: verdict.message ?? `allowed by plugin "${verdict.plugin}"` }, exitCode: 0 };
   },
   answerPost: () => ({ body: {}, exitCode: 0 }),
   denyForFailure(reason, event) {

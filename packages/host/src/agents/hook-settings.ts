@@ -45,7 +45,9 @@ function groupsOf(value: unknown): MatcherGroup[] {
 }
 
 function commandsIn(value: unknown): string[] {
-  return groupsOf(value).flatMap((group) => group.hooks.map((hook) => (isPlainObject(hook) ? hook.command : undefined)).filter((command): command is string => typeof command === "string"));
+  return groupsOf(value).flatMap((group) =>
+    group.hooks.map((hook) => (isPlainObject(hook) ? hook.command : undefined)).filter((command): command is string => typeof command === "string"),
+  );
 }
 
 /** The event's groups with toolgate's hooks taken out; a group left empty goes, anything else stays as it was. */

@@ -13,7 +13,23 @@ function name(kind: ToolKind, ...names: string[]): void {
 name("shell", "Bash", "run_shell_command", "shell", "local_shell", "exec_command", "powershell", "run_in_terminal", "BashOutput", "KillShell");
 name("edit", "Edit", "MultiEdit", "NotebookEdit", "replace", "apply_patch", "edit", "str_replace", "str_replace_editor", "edit_file");
 name("write", "Write", "write_file", "create", "create_file");
-name("read", "Read", "read_file", "read_many_files", "view", "NotebookRead", "Glob", "glob", "Grep", "grep", "grep_search", "search_file_content", "LS", "list_directory", "ls");
+name(
+  "read",
+  "Read",
+  "read_file",
+  "read_many_files",
+  "view",
+  "NotebookRead",
+  "Glob",
+  "glob",
+  "Grep",
+  "grep",
+  "grep_search",
+  "search_file_content",
+  "LS",
+  "list_directory",
+  "ls",
+);
 name("web", "WebFetch", "WebSearch", "web_fetch", "google_web_search", "fetch");
 
 /** `mcp__<server>__<tool>`: how Claude Code, Gemini CLI and Codex name MCP tools. */

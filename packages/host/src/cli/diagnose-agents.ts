@@ -33,7 +33,9 @@ async function diagnose(protocol: AgentProtocol, cwd: string): Promise<AgentDiag
     command,
     answers,
     answer: run.stdout.trim() || null,
-    problem: answers ? null : `the hook did not answer in ${protocol.name}'s format (exit code ${run.code}; stdout ${JSON.stringify(run.stdout.slice(0, 200))}; stderr ${JSON.stringify(run.stderr.slice(-300))})`,
+    problem: answers
+      ? null
+      : `the hook did not answer in ${protocol.name}'s format (exit code ${run.code}; stdout ${JSON.stringify(run.stdout.slice(0, 200))}; stderr ${JSON.stringify(run.stderr.slice(-300))})`,
   };
 }
 

@@ -25,6 +25,6 @@ function tsxLoaderUrl(): string {
 }
 
 /** Quoted for sh only when it has to be, so the common case stays readable in the settings file. */
-export function shellQuote(text: string): string {
+function shellQuote(text: string): string {
   return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
 }

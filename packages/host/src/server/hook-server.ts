@@ -42,7 +42,12 @@ export function createHookServer(options: HookServerOptions): Server {
     if (path === "/v1/check") return check(parseJson(await readBody(request)));
     const agent = /^\/v1\/hooks\/([\w-]+)$/.exec(path)?.[1];
     if (agent !== undefined && isAgentName(agent)) return hook(agentProtocols[agent], await readBody(request));
-    throw new HttpError(404, `no route POST ${path} (hooks: ${Object.keys(agentProtocols).map((name) => `/v1/hooks/${name}`).join(", ")}; /v1/check)`);
+    throw new HttpError(
+      404,
+      `no route POST ${path} (hooks: ${Object.keys(agentProtocols)
+        .map((name) => `/v1/hooks/${name}`)
+        .join(", ")}; /v1/check)`,
+    );
   }
 
   async function hook(protocol: AgentProtocol, text: string): Promise<unknown> {

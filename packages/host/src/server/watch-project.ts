@@ -42,7 +42,9 @@ export function watchProject(options: WatchOptions): () => void {
   const inProject = new Set(files.filter((file) => dirname(file) === cwd).map((file) => basename(file)));
   add(cwd, false, (name) => configFileName.test(name) || inProject.has(name));
   add(pluginsDir, true, () => true);
-  const elsewhere = new Set(files.map((file) => dirname(file)).filter((folder) => folder !== cwd && folder !== pluginsDir && !folder.startsWith(`${pluginsDir}${sep}`)));
+  const elsewhere = new Set(
+    files.map((file) => dirname(file)).filter((folder) => folder !== cwd && folder !== pluginsDir && !folder.startsWith(`${pluginsDir}${sep}`)),
+  );
   for (const folder of elsewhere) add(folder, false, () => true);
   return () => {
     clearTimeout(timer);

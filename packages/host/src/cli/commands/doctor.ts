@@ -37,7 +37,8 @@ async function doctor(options: ProjectOptions): Promise<number> {
 function describe(diagnosis: AgentDiagnosis, output: typeof import("../output.js")): string {
   const { color } = output;
   const name = diagnosis.agent.padEnd(12);
-  if (!diagnosis.installed) return `${name}${color.dim("not installed")}${diagnosis.problem ? `  ${color.red(diagnosis.problem)}` : color.dim(`  (toolgate init ${diagnosis.agent})`)}`;
+  if (!diagnosis.installed)
+    return `${name}${color.dim("not installed")}${diagnosis.problem ? `  ${color.red(diagnosis.problem)}` : color.dim(`  (toolgate init ${diagnosis.agent})`)}`;
   const state = diagnosis.answers ? color.green("installed, answers") : color.red("installed, does not answer");
   const stale = diagnosis.current ? "" : color.yellow("  (another toolgate CLI than this one; run toolgate init again to point at this one)");
   const problem = diagnosis.problem ? `\n            ${color.red(diagnosis.problem)}` : "";

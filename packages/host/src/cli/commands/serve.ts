@@ -30,15 +30,19 @@ async function serve(options: ServeOptions): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port ${options.port} is not a port number`, exitCodes.usage);
   const token = options.token ?? process.env.TOOLGATE_SERVE_TOKEN;
   if (!isLoopback(options.host) && !token)
-    throw new CliError(`--host ${options.host} is reachable from other machines: set --token (or TOOLGATE_SERVE_TOKEN) so that only clients holding it are answered`, exitCodes.usage);
-  const [{ resolveCwd, stderrLogger }, { createHost }, { createLiveHost }, { createHookServer }, { watchProject }, { printLine, printNote }] = await Promise.all([
-    import("../open-host.js"),
-    import("../../create-host.js"),
-    import("../../server/live-host.js"),
-    import("../../server/hook-server.js"),
-    import("../../server/watch-project.js"),
-    import("../output.js"),
-  ]);
+    throw new CliError(
+      `--host ${options.host} is reachable from other machines: set --token (or TOOLGATE_SERVE_TOKEN) so that only clients holding it are answered`,
+      exitCodes.usage,
+    );
+  const [{ resolveCwd, stderrLogger }, { createHost }, { createLiveHost }, { createHookServer }, { watchProject }, { printLine, printNote }] =
+    await Promise.all([
+      import("../open-host.js"),
+      import("../../create-host.js"),
+      import("../../server/live-host.js"),
+      import("../../server/hook-server.js"),
+      import("../../server/watch-project.js"),
+      import("../output.js"),
+    ]);
   const cwd = resolveCwd(options.cwd);
   let stopWatching = () => {};
   const watch = () => {
@@ -48,7 +52,11 @@ async function serve(options: ServeOptions): Promise<void> {
   const live = await createLiveHost(
     () => createHost({ cwd, logger: stderrLogger }),
     (generation) => {
-      printNote(generation.host ? `[toolgate] reloaded: ${generation.host.plugins.length} plugin(s)` : `[toolgate] reload failed, denying every call: ${generation.failure}`);
+      printNote(
+        generation.host
+          ? `[toolgate] reloaded: ${generation.host.plugins.length} plugin(s)`
+          : `[toolgate] reload failed, denying every call: ${generation.failure}`,
+      );
       watch();
     },
   );
@@ -60,7 +68,10 @@ async function serve(options: ServeOptions): Promise<void> {
     server.listen(port, options.host, resolve);
   });
   const address = server.address();
-  const shown = typeof address === "object" && address !== null ? `http://${address.family === "IPv6" ? `[${address.address}]` : address.address}:${address.port}` : String(address);
+  const shown =
+    typeof address === "object" && address !== null
+      ? `http://${address.family === "IPv6" ? `[${address.address}]` : address.address}:${address.port}`
+      : String(address);
   printLine(`listening on ${shown}`);
   const stop = () => {
     stopWatching();

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeTempDir, removeTempDirs, repoRoot, runCli, writeFiles } from "../cli/cli-harness.js";
 import { startFakeAnthropicApi, toolResults, type FakeAnthropicApi } from "./fake-anthropic-api.js";
+import { startServe, type Served } from "../serve/serve-harness.js";
 import { brokenPlugin, noisyPlugin } from "./hook-harness.js";
 
 /**
@@ -45,15 +46,18 @@ interface Session {
 }
 
 /** A project with `plugins`, toolgate installed by `toolgate init claude-code`, and one headless Claude Code run issuing `commands`. */
-async function runClaude(plugins: Record<string, string>, commands: readonly string[]): Promise<Session & { dir: string }> {
+async function runClaude(
+  plugins: Record<string, string>,
+  commands: readonly string[],
+  setUp: (dir: string) => Promise<void> = installWithInit,
+): Promise<Session & { dir: string }> {
   const dir = makeTempDir("os", "cc-e2e-");
   const home = makeTempDir("os", "cc-home-");
   writeFiles(dir, {
     "hello.txt": "hi",
     ...Object.fromEntries(Object.entries(plugins).map(([name, source]) => [`plugins/${name}`, source.replace("__DIR__", dir)])),
   });
-  const init = await runCli(["init", "claude-code", "--cwd", dir]);
-  expect(init.code, init.stderr).toBe(0);
+  await setUp(dir);
   // A guard in front of bash: should the hook ever fail open, `rm -rf /` still never runs.
   writeFiles(home, {
     "bin/bash": `#!/bin/bash\ncase "$*" in *"rm -rf"*) echo "REFUSED $*" >> ${home}/shell.log; exit 97;; esac\necho "RAN $*" >> ${home}/shell.log\nexec /bin/bash "$@"\n`,
@@ -102,6 +106,11 @@ async function runClaude(plugins: Record<string, string>, commands: readonly str
   };
 }
 
+async function installWithInit(dir: string): Promise<void> {
+  const init = await runCli(["init", "claude-code", "--cwd", dir]);
+  expect(init.code, init.stderr).toBe(0);
+}
+
 describe("the real Claude Code CLI, gated by toolgate hook claude-code", () => {
   it("denies `rm -rf /` with the plugin's reason reaching the model, runs `ls`, and runs post_tool_call", async () => {
     const session = await runClaude({ "policy.mjs": policyPlugin("__DIR__") }, ["rm -rf /", "ls"]);
@@ -140,5 +149,21 @@ describe("the real Claude Code CLI, gated by toolgate hook claude-code", () => {
       expect(result.text).toMatch(/plugin "broken" failed to load/);
     }
     expect(session.shellCommands).not.toMatch(/eval (ls|'echo hello')/);
+  });
+
+  it("Claude Code's http hooks, answered by toolgate serve, deny and allow the same way", async () => {
+    let served: Served | undefined;
+    const session = await runClaude({ "policy.mjs": policyPlugin("__DIR__") }, ["rm -rf /", "ls"], async (dir) => {
+      served = await startServe(["--cwd", dir]);
+      const hook = [{ matcher: "*", hooks: [{ type: "http", url: `${served.url}/v1/hooks/claude-code` }] }];
+      writeFiles(dir, { ".claude/settings.json": JSON.stringify({ hooks: { PreToolUse: hook, PostToolUse: hook } }) });
+    });
+    await served?.stop();
+    expect(session.code, session.stderr).toBe(0);
+    expect(session.results.map((result) => result.isError)).toEqual([true, false]);
+    expect(session.results[0]!.text).toContain('Tool call blocked by plugin "e2e-policy": recursive deletes are off limits in this repository');
+    expect(session.results[1]!.text).toContain("hello.txt");
+    expect(session.shellCommands).not.toContain("rm -rf");
+    expect(readFileSync(join(session.dir, "post.log"), "utf8")).toBe("Bash ls\n");
   });
 });

@@ -1,4 +1,5 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeTempDir, removeTempDirs, repoRoot, runCli, writeFiles } from "../cli/cli-harness.js";
@@ -31,7 +32,7 @@ describe("toolgate init", () => {
     expect(settings.hooks.PostToolUse).toEqual([{ matcher: "*", hooks: [{ type: "command", command }] }]);
     expect(command).toMatch(/^node /);
     expect(command).not.toContain("npx");
-    expect(command).toContain(`${join(repoRoot, "packages/host/src/cli/main.ts")} hook claude-code`);
+    expect(command).toContain(`${join(repoRoot, "packages/host/src/cli/main.ts")} hook claude-code || exit 2`);
 
     const before = readFileSync(join(dir, ".claude/settings.json"), "utf8");
     const second = await runCli(["init", "claude-code", "--cwd", dir, "--json"]);
@@ -63,6 +64,37 @@ describe("toolgate init", () => {
   });
 });
 
+describe("the installed command when Node.js cannot even start toolgate", () => {
+  it.each([
+    ["claude-code", (run: ShellRun) => expect(run.code).toBe(2)],
+    ["gemini-cli", (run: ShellRun) => expect(run.code).toBe(2)],
+    ["codex", (run: ShellRun) => expect(run.code).toBe(2)],
+    ["copilot-cli", (run: ShellRun) => expect(JSON.parse(run.stdout)).toMatchObject({ permissionDecision: "deny" })],
+  ] as const)("still denies for %s", async (agent, expectDeny) => {
+    const dir = makeTempDir("os", "fallback-");
+    const init = await runCli(["init", agent, "--cwd", dir, "--json"]);
+    const { command } = JSON.parse(init.stdout) as { command: string };
+    const broken = command.replace(join(repoRoot, "packages/host/src/cli/main.ts"), "/nowhere/toolgate/cli/main.js");
+    expect(broken).not.toBe(command);
+    expectDeny(await shell(broken, dir));
+  });
+});
+
+interface ShellRun {
+  code: number | null;
+  stdout: string;
+}
+
+function shell(command: string, cwd: string): Promise<ShellRun> {
+  return new Promise((resolve) => {
+    const child = spawn("sh", ["-c", command], { cwd });
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.on("close", (code) => resolve({ code, stdout }));
+    child.stdin.end("{}");
+  });
+}
+
 describe("toolgate doctor", () => {
   it("reports every agent; installed hooks are spawned with a sample call and answer", async () => {
     const dir = makeTempDir("repo", "doctor-");
@@ -86,12 +118,21 @@ describe("toolgate doctor", () => {
 
   it("says when a hook is not installed, and fails when an installed hook does not answer", async () => {
     const dir = makeTempDir("os", "doctor-");
-    const broken = "node /nowhere/toolgate/dist/cli/main.js hook claude-code";
+    const broken = "node /nowhere/toolgate/dist/cli/main.js hook claude-code || exit 2";
     writeFiles(dir, { ".claude/settings.json": JSON.stringify({ hooks: { PreToolUse: [{ matcher: "*", hooks: [{ type: "command", command: broken }] }] } }) });
     const run = await runCli(["doctor", "--cwd", dir]);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/claude-code +installed, does not answer/);
     expect(run.stdout).toMatch(/gemini-cli +not installed/);
+    // A project whose plugin does not load: the hook answers, but it cannot decide, and doctor says why.
+    writeFiles(dir, { "plugins/broken.mjs": "export default {" });
+    await runCli(["init", "claude-code", "--cwd", dir]);
+    const failing = await runCli(["doctor", "--cwd", dir, "--json"]);
+    expect(failing.code).toBe(1);
+    const claude = (JSON.parse(failing.stdout) as { agents: { agent: string; answers: boolean; problem: string }[] }).agents[0]!;
+    expect(claude).toMatchObject({ agent: "claude-code", answers: false });
+    expect(claude.problem).toMatch(/toolgate denied this call because it could not decide: plugin "broken" failed to load/);
+    rmSync(join(dir, "plugins"), { recursive: true });
     writeFileSync(join(dir, ".claude/settings.json"), "{}");
     const clean = await runCli(["doctor", "--cwd", dir, "--json"]);
     expect(clean.code).toBe(0);

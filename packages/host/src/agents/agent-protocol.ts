@@ -48,6 +48,11 @@ export interface AgentProtocol {
    */
   denyForFailure(reason: string, event: "pre" | "post" | undefined): HookAnswer;
   settings: AgentSettings;
+  /**
+   * Shell code run when the hook command exits with a code toolgate never uses (Node.js failed before
+   * toolgate's code ran: a missing file, a broken install): it turns that into this agent's deny.
+   */
+  startFailureFallback: string;
   /** A pre-tool input for `toolgate doctor` to send to the installed hook. */
   sampleInput(cwd: string): Record<string, unknown>;
   /** True when `stdout` (and the exit code) is a well-formed answer of this agent's protocol to a pre-tool input. */

@@ -79,6 +79,8 @@ export function claudeStyleProtocol(options: ClaudeStyleOptions): AgentProtocol 
       // Exit code 2 blocks whatever the event was and hands stderr to the model; stdout is then ignored.
       return { ...preAnswer("deny", text), exitCode: 2, stderr: text };
     },
+    // Exit code 2 is a blocking deny whatever the event; any other failure would let the tool run.
+    startFailureFallback: "exit 2",
     settings: matcherGroupSettings({
       agent: name,
       file: options.settingsFile,

@@ -44,6 +44,7 @@ export const copilotCli: AgentProtocol = {
   answerPost: () => ({ body: {}, exitCode: 0 }),
   // Copilot CLI reads the deny from stdout; what it does with other exit codes is not documented.
   denyForFailure: (reason) => decide("deny", `toolgate denied this call because it could not decide: ${reason}`),
+  startFailureFallback: `echo '${JSON.stringify({ permissionDecision: "deny", permissionDecisionReason: "toolgate denied this call because its hook failed to start (run toolgate doctor)" })}'`,
   settings: copilotSettings(),
   sampleInput: (cwd) => ({ timestamp: Date.now(), cwd, toolName: "bash", toolArgs: JSON.stringify({ command: "echo toolgate doctor" }) }),
   isPreAnswer(stdout, exitCode) {

@@ -61,6 +61,7 @@ export const geminiCli: AgentProtocol = {
     // Exit code 2 blocks the tool (or hides its result) with stderr as the reason, whatever the event.
     return event === undefined ? { ...deny(text), exitCode: 2, stderr: text } : deny(text);
   },
+  startFailureFallback: "exit 2",
   settings: matcherGroupSettings({ agent: name, file: ".gemini/settings.json", events: ["BeforeTool", "AfterTool"], matcher: ".*" }),
   sampleInput: (cwd) => ({
     session_id: "toolgate-doctor",

@@ -13,7 +13,7 @@ interface MatcherGroup {
 
 /** A command `toolgate init` wrote for `agent`, wherever the CLI was installed then. */
 export function isToolgateCommand(command: unknown, agent: AgentName): command is string {
-  return typeof command === "string" && new RegExp(`(toolgate|cli[\\\\/]main\\.[cm]?[jt]s).* hook ${agent}$`).test(command.trim());
+  return typeof command === "string" && new RegExp(`(toolgate|cli[\\\\/]main\\.[cm]?[jt]s).* hook ${agent}( \\|\\| .*)?$`).test(command.trim());
 }
 
 /**

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import type { AgentProtocol } from "../agents/agent-protocol.js";
+import { parseJsonOrUndefined } from "../agents/hook-input.js";
 import { agentNames, agentProtocols } from "../agents/agents.js";
 import { readAgentSettings } from "./agent-settings-file.js";
 import { CliError } from "./cli-error.js";
@@ -25,18 +26,33 @@ async function diagnose(protocol: AgentProtocol, cwd: string): Promise<AgentDiag
   const command = protocol.settings.installedCommands(document)[0];
   if (command === undefined) return { ...base, installed: false, problem: null };
   const run = await runHookCommand(command, protocol.sampleInput(cwd), cwd);
-  const answers = protocol.isPreAnswer(run.stdout, run.code ?? -1);
+  const problem = problemOf(protocol, run);
   return {
     ...base,
     installed: true,
-    current: command === hookCommandFor(protocol.name),
+    current: command === hookCommandFor(protocol.name, protocol.startFailureFallback),
     command,
-    answers,
+    answers: problem === null,
     answer: run.stdout.trim() || null,
-    problem: answers
-      ? null
-      : `the hook did not answer in ${protocol.name}'s format (exit code ${run.code}; stdout ${JSON.stringify(run.stdout.slice(0, 200))}; stderr ${JSON.stringify(run.stderr.slice(-300))})`,
+    problem,
   };
+}
+
+/** Why the hook's answer to the sample call is not a decision of the project's plugins, or null. */
+function problemOf(protocol: AgentProtocol, run: { code: number | null; stdout: string; stderr: string }): string | null {
+  const failure =
+    stringsIn(parseJsonOrUndefined(run.stdout)).find((text) => text.startsWith(failurePrefix)) ?? new RegExp(`${failurePrefix}.*`).exec(run.stderr)?.[0];
+  if (failure !== undefined) return failure;
+  if (run.code === 0 && protocol.isPreAnswer(run.stdout, 0)) return null;
+  return `the hook did not answer in ${protocol.name}'s format (exit code ${run.code}; stdout ${JSON.stringify(run.stdout.slice(0, 200))}; stderr ${JSON.stringify(run.stderr.slice(-300))})`;
+}
+
+const failurePrefix = "toolgate denied this call because";
+
+function stringsIn(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (typeof value === "object" && value !== null) return Object.values(value).flatMap(stringsIn);
+  return [];
 }
 
 /** The installed command, run the way the agent runs it: through the shell, the input on stdin. */

@@ -5,15 +5,16 @@ import { CliError, exitCodes } from "./cli-error.js";
 
 /**
  * The command an agent runs for each tool call: `node <absolute path of this CLI> hook <agent>`, never
- * `npx` (which resolves the package again on every call). Run from TypeScript source (inside this
+ * `npx` (which resolves the package again on every call), followed by `|| <the agent's deny>` so that
+ * Node.js failing before toolgate runs still denies. Run from TypeScript source (inside this
  * workspace), the command loads tsx by absolute path, so it works from any folder.
  */
-export function hookCommandFor(agent: AgentName): string {
+export function hookCommandFor(agent: AgentName, fallback: string): string {
   const here = fileURLToPath(import.meta.url);
   const fromSource = here.endsWith(".ts");
   const main = join(dirname(here), fromSource ? "main.ts" : "main.js");
-  if (!fromSource) return `node ${shellQuote(main)} hook ${agent}`;
-  return `node --import ${shellQuote(tsxLoaderUrl())} ${shellQuote(main)} hook ${agent}`;
+  const loader = fromSource ? `--import ${shellQuote(tsxLoaderUrl())} ` : "";
+  return `node ${loader}${shellQuote(main)} hook ${agent} || ${fallback}`;
 }
 
 function tsxLoaderUrl(): string {

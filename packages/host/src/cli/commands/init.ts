@@ -25,7 +25,7 @@ async function init(agent: AgentName, options: ProjectOptions): Promise<void> {
   ]);
   const cwd = resolveCwd(options.cwd);
   const protocol = agentProtocols[agent];
-  const command = hookCommandFor(agent);
+  const command = hookCommandFor(agent, protocol.startFailureFallback);
   const settings = readAgentSettings(protocol, cwd);
   const next = protocol.settings.install(settings.document, command);
   const changed = JSON.stringify(next) !== JSON.stringify(settings.document);

@@ -68,6 +68,14 @@ describe.concurrent("toolgate hook claude-code", () => {
     expect(parseAnswer(other)).toEqual({});
   });
 
+  it("decides with the project's plugins after the agent's shell moved into a subfolder", async () => {
+    const projectDir = project({ ".claude/settings.json": "{}", "src/deep/.keep": "" });
+    const fromSubfolder = await runHook("claude-code", pre(`${projectDir}/src/deep`, "Bash", { command: "rm -rf /" }));
+    expect(specific(parseAnswer(fromSubfolder)).permissionDecision).toBe("deny");
+    const named = await runHook("claude-code", pre("/", "Bash", { command: "rm -rf /" }), { env: { CLAUDE_PROJECT_DIR: projectDir } });
+    expect(specific(parseAnswer(named)).permissionDecision).toBe("deny");
+  });
+
   it("runs post_tool_call on PostToolUse and answers with nothing to change", async () => {
     const postDir = project();
     const run = await runHook("claude-code", {

@@ -14,7 +14,11 @@ export interface HookRun {
 
 /** `toolgate hook <agent>` in a real child process, with `input` on its stdin (a string is sent as is). */
 export function runHook(agent: string, input: unknown, options: { cwd?: string; env?: Record<string, string> } = {}): Promise<HookRun> {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  // Set when the tests themselves run inside an agent; the hook would take it as the project.
+  delete env.CLAUDE_PROJECT_DIR;
+  delete env.GEMINI_PROJECT_DIR;
+  Object.assign(env, options.env);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", tsxLoader, mainPath, "hook", agent], { cwd: options.cwd ?? repoRoot, env });
     let stdout = "";

@@ -57,13 +57,14 @@ async function runHook(agent: AgentName): Promise<void> {
 }
 
 async function decide(protocol: AgentProtocol, request: HookRequest): Promise<HookAnswer> {
-  const [{ createHost }, { stderrLogger }, { answerHookRequest }] = await Promise.all([
+  const [{ createHost }, { stderrLogger }, { answerHookRequest }, { resolveProjectDir }] = await Promise.all([
     import("../../create-host.js"),
     import("../open-host.js"),
     import("../../agents/answer-hook.js"),
+    import("../../agents/project-dir.js"),
   ]);
   const host = await createHost({
-    cwd: request.cwd ?? process.cwd(),
+    cwd: resolveProjectDir(protocol, request.cwd),
     logger: stderrLogger,
     ...(request.sessionId === undefined ? {} : { session: { id: request.sessionId } }),
   });

@@ -41,7 +41,7 @@ export async function startFakeGeminiApi(script: GeminiScript): Promise<FakeGemi
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const text = await readBody(request);
     const url = request.url ?? "";
-    if (url.includes(":countTokens")) return json(response, { totalTokens: 10 });
+    if (url.includes(":countTokens")) return sendJson(response, { totalTokens: 10 });
     const parsed = (text ? JSON.parse(text) : {}) as GenerateRequest;
     const isConversation = JSON.stringify(parsed.tools ?? []).includes("run_shell_command");
     if (isConversation) requests.push(parsed);
@@ -51,7 +51,7 @@ export async function startFakeGeminiApi(script: GeminiScript): Promise<FakeGemi
       candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }],
       usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 10, totalTokenCount: 20 },
     };
-    if (!url.includes("alt=sse")) return json(response, chunk);
+    if (!url.includes("alt=sse")) return sendJson(response, chunk);
     response.writeHead(200, { "content-type": "text/event-stream" });
     response.end(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
   }
@@ -87,7 +87,7 @@ function valueOf(schema: JsonSchema): unknown {
   }
 }
 
-function json(response: ServerResponse, value: unknown): void {
+function sendJson(response: ServerResponse, value: unknown): void {
   response.writeHead(200, { "content-type": "application/json" });
   response.end(JSON.stringify(value));
 }

@@ -46,7 +46,7 @@ export async function startFakeGeminiApi(script: GeminiScript): Promise<FakeGemi
     const isConversation = JSON.stringify(parsed.tools ?? []).includes("run_shell_command");
     if (isConversation) requests.push(parsed);
     const schema = parsed.generationConfig?.responseJsonSchema ?? parsed.generationConfig?.responseSchema;
-    const parts = isConversation ? script(parsed) : [{ text: schema ? JSON.stringify(valueOf(schema)) : "ok" }];
+    const parts = isConversation ? script(parsed) : [{ text: schema ? JSON.stringify(sampleOf(schema)) : "ok" }];
     const chunk = {
       candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }],
       usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 10, totalTokenCount: 20 },
@@ -70,11 +70,11 @@ export function functionResponses(request: GenerateRequest): { name: string; tex
   );
 }
 
-function valueOf(schema: JsonSchema): unknown {
+function sampleOf(schema: JsonSchema): unknown {
   if (schema.enum) return schema.enum[0];
   switch ((schema.type ?? "").toUpperCase()) {
     case "OBJECT":
-      return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([key, value]) => [key, valueOf(value)]));
+      return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([key, value]) => [key, sampleOf(value)]));
     case "ARRAY":
       return [];
     case "INTEGER":

@@ -4,7 +4,7 @@ import type { AgentName, AgentProtocol, HookAnswer, HookRequest } from "../../ag
 import { agentNames } from "../../agents/agent-protocol.js";
 
 /** How long the hook may take before it denies on its own: agents treat a hook that times out as no opinion. */
-const defaultDeadlineMs = 30_000;
+const defaultDeadlineMs = 20_000;
 
 export function registerHookCommand(program: Command): void {
   program

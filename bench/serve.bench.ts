@@ -100,21 +100,25 @@ async function startServer(args: readonly string[]): Promise<{ url: string; stop
     });
     child.once("exit", (code) => reject(new Error(`toolgate serve exited with ${code}`)));
   });
+  // An interrupted run must not leave the server behind.
+  process.once("exit", () => child.kill("SIGTERM"));
   return { url, stop: () => child.kill("SIGTERM") };
 }
 
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
-function send(url: URL, scenario: Scenario): Promise<string> {
+/** The answer, and the server's own time for it from its `Server-Timing` header (NaN when absent). */
+function send(url: URL, scenario: Scenario): Promise<{ body: string; serverMs: number }> {
   return new Promise((resolve, reject) => {
     const outgoing = request(
       url,
       { method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(scenario.body) } },
       (response) => {
         let body = "";
+        const serverMs = Number(/dur=([\d.]+)/.exec(String(response.headers["server-timing"] ?? ""))?.[1] ?? Number.NaN);
         response.setEncoding("utf8");
         response.on("data", (chunk: string) => (body += chunk));
-        response.on("end", () => resolve(body));
+        response.on("end", () => resolve({ body, serverMs }));
       },
     );
     outgoing.on("error", reject);
@@ -126,11 +130,12 @@ function send(url: URL, scenario: Scenario): Promise<string> {
  * Open loop: request i is due at start + i / rate. `fromDue` runs from when it was due (it includes the
  * client's timer lateness and any queue); `fromSend` from when it was actually sent.
  */
-async function openLoop(base: string, scenario: Scenario, durationSeconds: number): Promise<{ fromDue: number[]; fromSend: number[] }> {
+async function openLoop(base: string, scenario: Scenario, durationSeconds: number): Promise<{ fromDue: number[]; fromSend: number[]; inServer: number[] }> {
   const url = new URL(scenario.path, base);
   const total = Math.round(rate * durationSeconds);
   const fromDue: number[] = [];
   const fromSend: number[] = [];
+  const inServer: number[] = [];
   const pending: Promise<void>[] = [];
   const start = performance.now();
   let next = 0;
@@ -142,11 +147,12 @@ async function openLoop(base: string, scenario: Scenario, durationSeconds: numbe
         next++;
         const sent = performance.now();
         pending.push(
-          send(url, scenario).then((body) => {
+          send(url, scenario).then(({ body, serverMs }) => {
             if (!body.includes(scenario.expect)) throw new Error(`${scenario.name}: unexpected answer ${body}`);
             const answered = performance.now();
             fromDue.push(answered - due);
             fromSend.push(answered - sent);
+            if (!Number.isNaN(serverMs)) inServer.push(serverMs);
           }),
         );
       }
@@ -156,7 +162,12 @@ async function openLoop(base: string, scenario: Scenario, durationSeconds: numbe
     tick();
   });
   await Promise.all(pending);
-  return { fromDue: fromDue.sort((a, b) => a - b), fromSend: fromSend.sort((a, b) => a - b) };
+  const sorted = (values: number[]) => values.sort((a, b) => a - b);
+  return { fromDue: sorted(fromDue), fromSend: sorted(fromSend), inServer: sorted(inServer) };
+}
+
+function serverColumns(inServer: readonly number[]): string[] {
+  return inServer.length === 0 ? ["-", "-"] : [formatMs(percentile(inServer, 50)), formatMs(percentile(inServer, 99))];
 }
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -175,7 +186,7 @@ try {
   let worstP99 = 0;
   for (const [base, scenario] of [[bare.url, bareScenario] as const, ...scenarios.map((scenario) => [toolgate.url, scenario] as const)]) {
     await openLoop(base, scenario, warmupSeconds);
-    const { fromDue, fromSend } = await openLoop(base, scenario, seconds);
+    const { fromDue, fromSend, inServer } = await openLoop(base, scenario, seconds);
     const p99 = percentile(fromDue, 99);
     if (scenario !== bareScenario) worstP99 = Math.max(worstP99, p99);
     rows.push([
@@ -185,6 +196,7 @@ try {
       formatMs(fromDue.at(-1)!),
       formatMs(percentile(fromSend, 50)),
       formatMs(percentile(fromSend, 99)),
+      ...serverColumns(inServer),
     ]);
   }
   console.log(
@@ -192,8 +204,10 @@ try {
       .map((value) => value.toFixed(1))
       .join(" ")}`,
   );
-  console.log("latency in ms; p50/p90/p99/max from when each request was due, the last two columns from when it was sent\n");
-  console.log(markdownTable(["decision", "requests", "p50", "p90", "p99", "max", "sent p50", "sent p99"], rows, (column) => column > 0));
+  console.log("latency in ms; p50/p90/p99/max from when each request was due, `sent` from when it was sent, `server` the server's own time (Server-Timing)\n");
+  console.log(
+    markdownTable(["decision", "requests", "p50", "p90", "p99", "max", "sent p50", "sent p99", "server p50", "server p99"], rows, (column) => column > 0),
+  );
   console.log(
     `\ntarget p99 ≤ ${targetP99Ms} ms: ${worstP99 <= targetP99Ms ? "PASS" : "FAIL"} (worst toolgate p99 ${formatMs(worstP99)} ms; the bare server's row is this machine's floor)`,
   );

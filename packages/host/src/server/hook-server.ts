@@ -90,10 +90,11 @@ export function createHookServer(options: HookServerOptions): Server {
   }
 
   return createServer((request, response) => {
-    if (expected !== undefined && !isAuthorized(request, expected)) return send(response, 401, { error: "missing or wrong bearer token" });
+    const started = performance.now();
+    if (expected !== undefined && !isAuthorized(request, expected)) return send(response, 401, { error: "missing or wrong bearer token" }, started);
     route(request).then(
-      (value) => send(response, 200, value),
-      (error: unknown) => send(response, error instanceof HttpError ? error.status : 500, { error: describeThrown(error) }),
+      (value) => send(response, 200, value, started),
+      (error: unknown) => send(response, error instanceof HttpError ? error.status : 500, { error: describeThrown(error) }, started),
     );
   });
 }
@@ -109,9 +110,11 @@ function isAuthorized(request: IncomingMessage, expected: Buffer): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-function send(response: ServerResponse, status: number, value: unknown): void {
+/** `Server-Timing` says how long the server spent on the request, from its arrival to the answer. */
+function send(response: ServerResponse, status: number, value: unknown, started: number): void {
   const body = JSON.stringify(value);
-  response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+  const timing = `toolgate;dur=${(performance.now() - started).toFixed(3)}`;
+  response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), "server-timing": timing });
   response.end(body);
 }
 

@@ -41,9 +41,14 @@ export async function startFakeResponsesApi(script: (request: ResponsesRequest) 
         : { type: "message", role: "assistant", id: `msg_${id}`, content: [{ type: "output_text", text: turn.text }] };
     response.writeHead(200, { "content-type": "text/event-stream" });
     const send = (event: Record<string, unknown>) => response.write(`event: ${String(event.type)}\ndata: ${JSON.stringify(event)}\n\n`);
-    send({ type: "response.created", response: { id: `resp_${id}` } });
+    const shell = { id: `resp_${id}`, object: "response", model: "gpt-5.4", created_at: Math.floor(Date.now() / 1000) };
+    send({ type: "response.created", response: { ...shell, status: "in_progress", output: [] } });
+    send({ type: "response.output_item.added", output_index: 0, item });
     send({ type: "response.output_item.done", output_index: 0, item });
-    send({ type: "response.completed", response: { id: `resp_${id}`, usage: { input_tokens: 10, output_tokens: 10, total_tokens: 20 } } });
+    send({
+      type: "response.completed",
+      response: { ...shell, status: "completed", output: [item], usage: { input_tokens: 10, output_tokens: 10, total_tokens: 20 } },
+    });
     response.end();
   }
 

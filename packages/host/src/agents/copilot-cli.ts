@@ -14,7 +14,7 @@ const decide = (permissionDecision: "allow" | "deny" | "ask", permissionDecision
 
 /**
  * Copilot CLI: `.github/hooks/*.json` (`version: 1`), events `preToolUse` / `postToolUse`. The input is
- * camelCase, `toolArgs` a JSON string; it names no event, so a `toolResult` marks the post-tool input.
+ * camelCase, `toolArgs` a JSON string or an object; it names no event, so a `toolResult` marks the post-tool input.
  * The VS Code-compatible snake_case input (`tool_name`, `tool_input`) is read too.
  */
 export const copilotCli: AgentProtocol = {

@@ -6,21 +6,12 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../cli/cli-harness.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
-import { cleanEnvironment } from "../publish/npm.js";
+import { installedTool } from "../helpers/installed-tool.js";
 import { connectStdio, filesystemServerPath, proxyCommandLine } from "./proxy-harness.js";
 
 const run = promisify(execFile);
-// The Inspector declares Node 22 (its CLI runs on 20), so it is not a workspace dependency: that would print an
-// engine warning on every install. It is installed on first use, under test/.tmp, and reused from there.
-const inspectorVersion = "1.0.3";
-const inspectorDir = join(repoRoot, "test/.tmp/tools", `inspector-${inspectorVersion}`);
-const inspectorCli = join(inspectorDir, "node_modules/@modelcontextprotocol/inspector/cli/build/cli.js");
-
-async function ensureInspector(): Promise<void> {
-  if (existsSync(inspectorCli)) return;
-  const npmArgs = ["install", "--no-save", "--no-package-lock", "--no-audit", "--no-fund", "--loglevel=error", "--prefix", inspectorDir];
-  await run("npm", [...npmArgs, `@modelcontextprotocol/inspector@${inspectorVersion}`], { env: cleanEnvironment(), timeout: 240_000 });
-}
+// The Inspector declares Node 22 (its CLI runs on 20): installed on first use, not a workspace dependency.
+const inspectorCli = await installedTool("@modelcontextprotocol/inspector", "1.0.3", "cli/build/cli.js");
 
 const policySource = `
 export default {
@@ -38,8 +29,7 @@ let project: TempProject;
 let dataDir: string;
 let configPath: string;
 
-beforeAll(async () => {
-  await ensureInspector();
+beforeAll(() => {
   project = createTempProject({ "plugins/fs-policy.mjs": policySource });
   dataDir = realpathSync(mkdtempSync(join(tmpdir(), "toolgate-inspector-")));
   writeFileSync(join(dataDir, "notes.txt"), "read me through the inspector\n");
@@ -50,7 +40,7 @@ beforeAll(async () => {
   writeFileSync(script, `#!/bin/sh\nexec ${[command, ...args].map((word) => `'${word}'`).join(" ")}\n`, { mode: 0o755 });
   configPath = project.path("mcp.json");
   writeFileSync(configPath, JSON.stringify({ mcpServers: { files: { command: script, args: [] } } }));
-}, 300_000);
+});
 
 afterAll(() => {
   project?.remove();

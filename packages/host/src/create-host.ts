@@ -2,6 +2,7 @@ import type { PluginRecord, SessionInfo, ToolCall, ToolResult, Verdict } from "@
 import { discoverFolderPlugins } from "./discovery/folder.js";
 import { resolvePluginEntries } from "./discovery/packages.js";
 import { createEventBus, type HostEmitter } from "./events.js";
+import { ToolgateError } from "./errors.js";
 import { createToolCaller, type CallToolOptions } from "./execution/call-tool.js";
 import type { CallToolsOptions } from "./execution/call-tools.js";
 import { createGate } from "./gate/decide.js";
@@ -43,6 +44,11 @@ export interface Host {
    * plugin said, in plugin order, from the same policy loop. Emits no event and remembers nothing.
    */
   explainToolCall(call: ToolCall): Promise<ToolCallExplanation>;
+  /**
+   * For hosts that run tools themselves (after `checkToolCall`): runs every plugin's `post_tool_call`
+   * with the call and its result. Observers fail open, so this resolves even when one of them fails.
+   */
+  postToolCall(call: ToolCall, result: ToolResult): Promise<void>;
   /**
    * Closes the host: from the moment it is called no tool starts; every call still being decided or
    * waiting for `onAsk` ends blocked with a message naming the close (also in batches, and with
@@ -108,6 +114,10 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     checkToolCall: caller.checkToolCall,
     callTools: caller.callTools,
     explainToolCall: caller.explainToolCall,
+    postToolCall: async (call, result) => {
+      if (runtime.closed) throw new ToolgateError("HOST_CLOSED", "the host is closed; create a new one to run more tool calls");
+      await runObservers(runtime, "post_tool_call", [call, result]);
+    },
     close: () => (closing ??= close()),
   };
 }

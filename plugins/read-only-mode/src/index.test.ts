@@ -15,9 +15,29 @@ afterEach(async () => {
 });
 
 const writers = [
-  "write_file", "WriteFile", "edit_file", "str_replace_based_edit_tool", "delete_file", "removeItem", "create_issue",
-  "move_file", "rename_branch", "update_record", "apply_patch", "append_log", "mkdir", "upload_asset", "db_insert",
-  "drop_table", "terminal", "run_terminal_cmd", "shell", "bash", "exec", "execute_command", "mcp__github__create_pull_request",
+  "write_file",
+  "WriteFile",
+  "edit_file",
+  "str_replace_based_edit_tool",
+  "delete_file",
+  "removeItem",
+  "create_issue",
+  "move_file",
+  "rename_branch",
+  "update_record",
+  "apply_patch",
+  "append_log",
+  "mkdir",
+  "upload_asset",
+  "db_insert",
+  "drop_table",
+  "terminal",
+  "run_terminal_cmd",
+  "shell",
+  "bash",
+  "exec",
+  "execute_command",
+  "mcp__github__create_pull_request",
 ];
 const readers = ["read_file", "list_dir", "search", "grep", "glob", "get_weather", "fetch_url", "view_image", "mcp__github__get_issue"];
 
@@ -41,6 +61,46 @@ describe("read-only-mode", () => {
     const testHost = await host();
     expect((await testHost.call("run", { command: "ls" }, { kind: "shell" })).executed).toBe(false);
     expect((await testHost.call("run", { command: "ls" })).executed).toBe(true);
+  });
+
+  // The coding agents' own tool names, with the kinds `toolgate hook` gives them.
+  it.each([
+    ["Bash", "shell"],
+    ["bash", "shell"],
+    ["run_shell_command", "shell"],
+    ["shell", "shell"],
+    ["BASH", undefined],
+    ["Write", "write"],
+    ["write_file", "write"],
+    ["Edit", "edit"],
+    ["MultiEdit", "edit"],
+    ["NotebookEdit", "edit"],
+    ["replace", "edit"],
+    ["apply_patch", "edit"],
+    ["Run", "shell"],
+    ["Save", "write"],
+    ["Change", "EDIT"],
+  ] as const)("blocks %s (kind %s), in any case and by kind", async (name, kind) => {
+    testHost = await createTestHost(readOnlyMode, { tools: [name] });
+    const outcome = await testHost.call(name, { command: "ls" }, kind === undefined ? {} : { kind });
+    expect(outcome.executed).toBe(false);
+    expect(outcome.result.blockedBy).toBe("read-only-mode");
+  });
+
+  it.each([
+    ["Read", "read"],
+    ["Grep", "read"],
+    ["glob", "read"],
+    ["WebFetch", "web"],
+    ["mcp__docs__search", "mcp"],
+  ] as const)("allows %s (kind %s)", async (name, kind) => {
+    testHost = await createTestHost(readOnlyMode, { tools: [name] });
+    expect((await testHost.call(name, {}, { kind })).executed).toBe(true);
+  });
+
+  it("`allow` matches tool names in any case", async () => {
+    const testHost = await host({ allow: ["BASH"] }, { tools: ["bash"] });
+    expect((await testHost.call("bash", { command: "ls" }, { kind: "shell" })).executed).toBe(true);
   });
 
   it("`allow` lets named tools through, even shell calls", async () => {

@@ -7,8 +7,13 @@ const pluginName = "read-only-mode";
  * Tool names that can change things: any name containing one of these words, in any case
  * (`write_file`, `WriteFile`, `str_replace_based_edit_tool`, `db_insert`, `run_terminal_cmd`, …).
  */
-export const defaultWritePattern =
-  "write|edit|delete|remove|create|move|rename|update|patch|append|mkdir|upload|insert|drop|terminal|shell|bash|exec";
+export const defaultWritePattern = "write|edit|delete|remove|create|move|rename|update|patch|append|mkdir|upload|insert|drop|terminal|shell|bash|exec";
+
+/**
+ * Kinds that change things whatever the tool is called: `toolgate hook` gives coding agents' shell,
+ * edit and write tools these kinds (`Bash`, `run_shell_command`, `Edit`, `write_file`, `apply_patch`, …).
+ */
+export const writeKinds: ReadonlySet<string> = new Set(["shell", "edit", "write"]);
 
 /** `{tool}` is replaced with the tool's name. */
 export const defaultMessage = 'this session is read-only: "{tool}" can change things. Use read-only tools (read, list, search) instead.';
@@ -20,7 +25,7 @@ export interface ReadOnlyModeOptions {
    * @default "write|edit|delete|remove|create|move|rename|update|patch|append|mkdir|upload|insert|drop|terminal|shell|bash|exec"
    */
   writePattern?: string | RegExp;
-  /** Tool names that are always allowed, whatever their name or kind. @default [] */
+  /** Tool names that are always allowed, whatever their name or kind; matched in any case. @default [] */
   allow?: string[];
   /**
    * What the model is told; `{tool}` is replaced with the tool's name.
@@ -40,7 +45,10 @@ const OptionsSchema = v.strictObject(
   "is not an option of this plugin (writePattern, allow, message)",
 );
 
-/** Blocks every tool call that could change something: tools named like writers, and every shell call. */
+/**
+ * Blocks every tool call that could change something: tools named like writers (in any case), and every
+ * call of kind shell, edit or write.
+ */
 export default definePlugin<ReadOnlyModeOptions>((options) => {
   const { writePattern, allow, message } = resolveOptions(options);
   return {
@@ -48,8 +56,8 @@ export default definePlugin<ReadOnlyModeOptions>((options) => {
     description: "A read-only session: blocks tools whose names say they write, edit, delete or run commands",
     hooks: {
       pre_tool_call(call) {
-        if (allow.has(call.name)) return;
-        if (call.kind === "shell" || writePattern.test(call.name)) {
+        if (allow.has(call.name.toLowerCase())) return;
+        if ((call.kind !== undefined && writeKinds.has(call.kind.toLowerCase())) || writePattern.test(call.name)) {
           return { action: "block", message: message.replaceAll("{tool}", call.name) };
         }
       },
@@ -65,7 +73,7 @@ function resolveOptions(input: unknown): { writePattern: RegExp; allow: Readonly
     throw new Error(`${pluginName}: ${path === null ? "options" : `option "${path}"`}: ${issue.message} (got ${issue.received})`);
   }
   const { writePattern = defaultWritePattern, allow = [], message = defaultMessage } = parsed.output;
-  return { writePattern: compile(writePattern), allow: new Set(allow), message };
+  return { writePattern: compile(writePattern), allow: new Set(allow.map((name) => name.toLowerCase())), message };
 }
 
 function compile(pattern: string | RegExp): RegExp {

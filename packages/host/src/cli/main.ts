@@ -5,10 +5,14 @@ import { CliError, exitCodes, type ExitCode } from "./cli-error.js";
 import { registerAddCommand } from "./commands/add.js";
 import { registerCheckCommand } from "./commands/check.js";
 import { registerExplainCommand } from "./commands/explain.js";
+import { registerDoctorCommand } from "./commands/doctor.js";
+import { registerHookCommand } from "./commands/hook.js";
+import { registerInitCommand } from "./commands/init.js";
 import { registerListCommand } from "./commands/list.js";
 import { registerMcpProxyCommand } from "./commands/mcp-proxy.js";
 import { registerNewCommand } from "./commands/new.js";
 import { registerRunCommand } from "./commands/run.js";
+import { registerServeCommand } from "./commands/serve.js";
 import { printError } from "./output.js";
 import { hostVersion } from "./versions.js";
 
@@ -35,6 +39,10 @@ export function createProgram(): Command {
   registerNewCommand(program);
   registerAddCommand(program);
   registerMcpProxyCommand(program);
+  registerHookCommand(program);
+  registerInitCommand(program);
+  registerDoctorCommand(program);
+  registerServeCommand(program);
   return program;
 }
 

@@ -46,6 +46,11 @@ export function printError(message: string): void {
   process.stderr.write(`${errorColor.red("error")}: ${escapeControl(message)}\n`);
 }
 
+/** One line on stderr as it is, control characters escaped (stdout may belong to a protocol). */
+export function printNote(message: string): void {
+  process.stderr.write(`${escapeControl(message)}\n`);
+}
+
 export function printWarning(message: string): void {
   process.stderr.write(`${errorColor.yellow("warning")}: ${escapeControl(message)}\n`);
 }

@@ -95,6 +95,8 @@ function summarize(outcomes: readonly RunOutcome[]): string {
 function reportLoadFailures(host: Host): ExitCode {
   const failed = failedPlugins(host.plugins);
   if (failed.length === 0) return exitCodes.ok;
-  printError(`${count(failed.length, "plugin")} failed to load (${failed.map((record) => record.name).join(", ")}); the decisions above come from the plugins that did load`);
+  printError(
+    `${count(failed.length, "plugin")} failed to load (${failed.map((record) => record.name).join(", ")}); the decisions above come from the plugins that did load`,
+  );
   return exitCodes.failure;
 }

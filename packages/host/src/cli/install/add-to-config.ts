@@ -32,8 +32,7 @@ export async function addPluginToConfig(cwd: string, name: string): Promise<Conf
 }
 
 async function addToExistingConfig(path: string, name: string): Promise<"added" | "present"> {
-  const fail = (reason: string) =>
-    new CliError(`cannot edit ${path}: ${reason}; add "${name}" to its plugins list yourself`, exitCodes.failure);
+  const fail = (reason: string) => new CliError(`cannot edit ${path}: ${reason}; add "${name}" to its plugins list yourself`, exitCodes.failure);
   let module: ProxifiedModule;
   try {
     module = await loadFile(path);

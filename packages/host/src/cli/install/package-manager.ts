@@ -33,7 +33,9 @@ export async function runInstall(manager: PackageManager, spec: string, cwd: str
     // Windows runs npm, pnpm and yarn through their .cmd shims, which need a shell.
     const child = spawn(command, args, { cwd, stdio: ["ignore", 2, 2], shell: process.platform === "win32" });
     child.on("error", (error: NodeJS.ErrnoException) =>
-      reject(error.code === "ENOENT" ? new CliError(`${command} is not installed (the project uses ${manager}); install it and retry`, exitCodes.failure) : error),
+      reject(
+        error.code === "ENOENT" ? new CliError(`${command} is not installed (the project uses ${manager}); install it and retry`, exitCodes.failure) : error,
+      ),
     );
     child.on("close", resolve);
   });

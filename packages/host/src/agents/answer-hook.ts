@@ -1,0 +1,45 @@
+import type { Host } from "../create-host.js";
+import { describeThrown } from "../errors.js";
+import type { AgentProtocol, HookAnswer, HookRequest } from "./agent-protocol.js";
+import { parseJsonOrUndefined } from "./hook-input.js";
+
+/** What answering needs from a host. */
+export type HookHost = Pick<Host, "plugins" | "checkToolCall" | "postToolCall">;
+
+/**
+ * The reason a host cannot be trusted to decide: a plugin that did not load would have had its say, so
+ * every call is denied until it loads.
+ */
+export function loadFailure(host: Pick<Host, "plugins">): string | undefined {
+  const failed = host.plugins.filter((record) => record.status === "failed");
+  if (failed.length === 0) return undefined;
+  return failed.map((record) => `plugin "${record.name}" failed to load: ${record.error ?? "unknown error"}`).join("; ");
+}
+
+/** The agent's answer to one parsed hook request, decided by `host`. Rejects only on a crash. */
+export async function answerHookRequest(host: HookHost, protocol: AgentProtocol, request: HookRequest): Promise<HookAnswer> {
+  const failure = loadFailure(host);
+  if (failure !== undefined) return protocol.denyForFailure(failure, request.event);
+  if (request.event === "pre") return protocol.answerPre(await host.checkToolCall(request.call), request.call);
+  await host.postToolCall(request.call, request.result);
+  return protocol.answerPost();
+}
+
+/** The input text as this agent's hook request, or the deny that answers unreadable input. */
+export function readHookRequest(protocol: AgentProtocol, text: string): { request: HookRequest } | { answer: HookAnswer } {
+  const input = parseJsonOrUndefined(text);
+  if (input === undefined) {
+    const shown = text.trim() === "" ? "empty" : `not JSON (it starts ${JSON.stringify(text.trim().slice(0, 40))})`;
+    return { answer: protocol.denyForFailure(`${protocol.name} hook input: ${shown}`, undefined) };
+  }
+  try {
+    return { request: protocol.parseInput(input) };
+  } catch (error) {
+    return { answer: protocol.denyForFailure(describeThrown(error), undefined) };
+  }
+}
+
+/** Any crash on the way to a decision, as a deny naming the cause: the hook never answers by omission. */
+export function answerCrash(protocol: AgentProtocol, error: unknown, event: HookRequest["event"] | undefined): HookAnswer {
+  return protocol.denyForFailure(describeThrown(error), event);
+}

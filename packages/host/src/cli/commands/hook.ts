@@ -1,0 +1,110 @@
+import { writeSync } from "node:fs";
+import { Argument, type Command } from "commander";
+import type { AgentName, AgentProtocol, HookAnswer, HookRequest } from "../../agents/agent-protocol.js";
+import { agentNames } from "../../agents/agent-protocol.js";
+
+/** How long the hook may take before it denies on its own: agents treat a hook that times out as no opinion. */
+const defaultDeadlineMs = 20_000;
+
+export function registerHookCommand(program: Command): void {
+  program
+    .command("hook")
+    .description("answer one coding-agent hook call: the agent's hook JSON on stdin, its answer on stdout (set up by `toolgate init`)")
+    .addArgument(new Argument("<agent>", "the agent whose hook protocol to speak").choices(agentNames))
+    .addHelpText(
+      "after",
+      "\nRuns the plugins of the input's cwd. Fails closed: a plugin that does not load, a bad config, unreadable\ninput or a crash answers deny with the cause. Nothing but the answer is printed on stdout.",
+    )
+    .action(async (agent: AgentName) => {
+      await runHook(agent);
+    });
+}
+
+/**
+ * One hook call. Only this function writes to the real stdout, once; everything else that would print
+ * there (console.log, plugin output, the host's logger) goes to stderr.
+ */
+async function runHook(agent: AgentName): Promise<void> {
+  const { agentProtocols } = await import("../../agents/agents.js");
+  const protocol = agentProtocols[agent];
+  let event: HookRequest["event"] | undefined;
+  let answered = false;
+  const finish = (answer: HookAnswer): void => {
+    if (answered) return;
+    answered = true;
+    if (answer.body !== undefined) writeSync(1, `${JSON.stringify(answer.body)}\n`);
+    if (answer.stderr !== undefined) writeSync(2, `${answer.stderr}\n`);
+    process.exitCode = answer.exitCode;
+    // A plugin's leftover timer or socket must not keep the agent waiting once it has its answer.
+    setTimeout(() => process.exit(), 500).unref();
+  };
+  keepStdoutForTheAnswer();
+  // Whatever ends the process before a decision (a crash, an empty event loop, a hang) still denies.
+  process.on("exit", () => finish(protocol.denyForFailure("toolgate exited before deciding", event)));
+  const crash = (error: unknown) => {
+    finish(protocol.denyForFailure(describe(error), event));
+    process.exit();
+  };
+  process.on("uncaughtException", crash);
+  process.on("unhandledRejection", crash);
+  const deadline = setTimeout(() => crash(new Error(`no decision within ${deadlineMs()} ms (TOOLGATE_HOOK_TIMEOUT_MS)`)), deadlineMs());
+
+  const read = (await import("../../agents/answer-hook.js")).readHookRequest(protocol, await readStdin());
+  if ("answer" in read) return done(finish, read.answer, deadline);
+  event = read.request.event;
+  finish(await decide(protocol, read.request).catch((error: unknown) => protocol.denyForFailure(describe(error), event)));
+  clearTimeout(deadline);
+}
+
+async function decide(protocol: AgentProtocol, request: HookRequest): Promise<HookAnswer> {
+  const [{ createHost }, { stderrLogger }, { answerHookRequest }, { resolveProjectDir }] = await Promise.all([
+    import("../../create-host.js"),
+    import("../open-host.js"),
+    import("../../agents/answer-hook.js"),
+    import("../../agents/project-dir.js"),
+  ]);
+  const host = await createHost({
+    cwd: resolveProjectDir(protocol, request.cwd),
+    logger: stderrLogger,
+    ...(request.sessionId === undefined ? {} : { session: { id: request.sessionId } }),
+  });
+  try {
+    return await answerHookRequest(host, protocol, request);
+  } finally {
+    await host.close();
+  }
+}
+
+function done(finish: (answer: HookAnswer) => void, answer: HookAnswer, deadline: NodeJS.Timeout): void {
+  finish(answer);
+  clearTimeout(deadline);
+}
+
+/** Everything written to stdout from here on goes to stderr; the answer is written with `writeSync(1)`. */
+function keepStdoutForTheAnswer(): void {
+  const toStderr = (...args: unknown[]) => console.error(...args);
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+  console.dir = (item: unknown) => console.error(item);
+  process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) => process.stderr.write(chunk, ...rest)) as typeof process.stdout.write;
+}
+
+function readStdin(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = "";
+    process.stdin.setEncoding("utf8");
+    process.stdin.on("data", (chunk: string) => (text += chunk));
+    process.stdin.on("end", () => resolve(text));
+    process.stdin.on("error", reject);
+  });
+}
+
+function deadlineMs(): number {
+  const configured = Number(process.env.TOOLGATE_HOOK_TIMEOUT_MS);
+  return Number.isFinite(configured) && configured > 0 ? configured : defaultDeadlineMs;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message.split("\n", 1)[0] || error.name : String(error);
+}

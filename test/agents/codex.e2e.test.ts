@@ -1,0 +1,123 @@
+import { spawn } from "node:child_process";
+import { appendFileSync, existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { afterAll, describe, expect, it } from "vitest";
+import { makeTempDir, removeTempDirs, repoRoot, runCli, writeFiles } from "../cli/cli-harness.js";
+import { functionOutputs, startFakeResponsesApi } from "./fake-openai-responses-api.js";
+import { brokenPlugin, noisyPlugin } from "./hook-harness.js";
+import { installedTool } from "../helpers/installed-tool.js";
+
+/**
+ * The real Codex CLI (`@openai/codex`, `codex exec`) against a fake Responses API on 127.0.0.1, its
+ * shell tool gated by `toolgate hook codex` as `toolgate init codex` installs it (`.codex/hooks.json`).
+ */
+
+const codex = await installedTool("@openai/codex", "0.169.0", "bin/codex.js");
+
+afterAll(removeTempDirs);
+
+const policyPlugin = (dir: string) => `
+import { appendFileSync } from "node:fs";
+export default {
+  name: "e2e-policy",
+  hooks: {
+    pre_tool_call(call) {
+      const command = String(call.args.command ?? call.args.cmd ?? "");
+      if (call.kind === "shell" && /rm\\s+-rf/.test(command)) return { action: "block", message: "recursive deletes are off limits in this repository" };
+    },
+    post_tool_call(call) {
+      appendFileSync(${JSON.stringify(join(dir, "post.log"))}, call.name + " " + call.kind + "\\n");
+    },
+  },
+};
+`;
+
+/**
+ * Codex runs a hook only once it has been reviewed. What a user approves in the interactive review is
+ * written here the same way: the hash Codex computes (asked from its app server, `hooks/list`) stored as
+ * `hooks.state."<hook>".trusted_hash` in its config.
+ */
+async function trustHooks(env: NodeJS.ProcessEnv, dir: string, configPath: string): Promise<void> {
+  const server = spawn(codex, ["app-server"], { cwd: dir, env, stdio: ["pipe", "pipe", "ignore"] });
+  const send = (message: unknown) => server.stdin.write(`${JSON.stringify(message)}\n`);
+  send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { clientInfo: { name: "toolgate-tests", title: "toolgate tests", version: "1" } } });
+  send({ jsonrpc: "2.0", method: "initialized" });
+  send({ jsonrpc: "2.0", id: 2, method: "hooks/list", params: { cwds: [dir] } });
+  const hooks = await new Promise<{ key: string; currentHash: string }[]>((resolve, reject) => {
+    createInterface({ input: server.stdout }).on("line", (line) => {
+      const message = JSON.parse(line) as { id?: number; result?: { data: { hooks: { key: string; currentHash: string }[] }[] } };
+      if (message.id === 2) resolve(message.result?.data.flatMap((entry) => entry.hooks) ?? []);
+    });
+    server.once("exit", (code) => reject(new Error(`codex app-server exited with ${code}`)));
+  });
+  server.kill();
+  expect(hooks.length).toBeGreaterThanOrEqual(2);
+  for (const hook of hooks) appendFileSync(configPath, `[hooks.state."${hook.key}"]\ntrusted_hash = "${hook.currentHash}"\n`);
+}
+
+async function runCodex(plugins: Record<string, (dir: string) => string>, commands: readonly string[]) {
+  const dir = makeTempDir("os", "codex-e2e-");
+  const home = makeTempDir("os", "codex-home-");
+  writeFiles(dir, {
+    "hello.txt": "hi",
+    "canary/keep.txt": "still here",
+    ...Object.fromEntries(Object.entries(plugins).map(([name, source]) => [`plugins/${name}`, source(dir)])),
+  });
+  const init = await runCli(["init", "codex", "--cwd", dir]);
+  expect(init.code, init.stderr).toBe(0);
+  const api = await startFakeResponsesApi((request) => {
+    const outputs = functionOutputs(request);
+    const next = commands[outputs.length];
+    return next === undefined ? { text: `I got: ${outputs.join(" || ")}` } : { call: { name: "exec_command", arguments: { cmd: next } } };
+  });
+  const config = [
+    'model = "gpt-5"',
+    'model_provider = "fake"',
+    "[model_providers.fake]",
+    'name = "fake"',
+    `base_url = "${api.url}"`,
+    'env_key = "FAKE_OPENAI_KEY"',
+    'wire_api = "responses"',
+    `[projects."${dir}"]`,
+    'trust_level = "trusted"',
+    "",
+  ].join("\n");
+  writeFiles(home, { ".codex/config.toml": config });
+  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, CODEX_HOME: join(home, ".codex"), FAKE_OPENAI_KEY: "fake-key-for-tests" };
+  await trustHooks(env, dir, join(home, ".codex/config.toml"));
+  const child = spawn(codex, ["exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", "run the commands"], {
+    cwd: dir,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdout.resume();
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  await api.close();
+  const last = api.requests.at(-1);
+  return { dir, code, stderr, outputs: last ? functionOutputs(last) : [] };
+}
+
+// Codex's shell goes through no guard we can put in front of it, so the denied command deletes a folder
+// of the test's own (the canary), never anything else.
+describe("the real Codex CLI, gated by toolgate hook codex", () => {
+  it("denies `rm -rf` with the plugin's reason reaching the model, runs `ls` and post_tool_call, with a noisy plugin loaded", async () => {
+    const session = await runCodex({ "policy.mjs": policyPlugin, "noisy.mjs": () => noisyPlugin }, ["rm -rf ./canary", "ls"]);
+    expect(session.code, session.stderr).toBe(0);
+    expect(session.outputs).toHaveLength(2);
+    expect(session.outputs[0]).toContain("recursive deletes are off limits in this repository");
+    expect(session.outputs[1]).toContain("hello.txt");
+    expect(existsSync(join(session.dir, "canary/keep.txt"))).toBe(true);
+    expect(readFileSync(join(session.dir, "post.log"), "utf8")).toMatch(/shell\n$/);
+  });
+
+  it("a broken plugin denies every call, naming the plugin", async () => {
+    const session = await runCodex({ "policy.mjs": policyPlugin, "broken.mjs": () => brokenPlugin }, ["touch ran-1", "touch ran-2"]);
+    expect(session.outputs).toHaveLength(2);
+    for (const output of session.outputs) expect(output).toMatch(/plugin "broken" failed to load/);
+    expect(existsSync(join(session.dir, "ran-1"))).toBe(false);
+    expect(existsSync(join(session.dir, "ran-2"))).toBe(false);
+  });
+});

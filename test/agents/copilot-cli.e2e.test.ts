@@ -1,0 +1,98 @@
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { makeTempDir, removeTempDirs, repoRoot, runCli, writeFiles } from "../cli/cli-harness.js";
+import { functionOutputs, startFakeResponsesApi } from "./fake-openai-responses-api.js";
+import { brokenPlugin, noisyPlugin } from "./hook-harness.js";
+import { installedTool } from "../helpers/installed-tool.js";
+
+/**
+ * The real Copilot CLI (`@github/copilot`, `copilot -p`) with a custom model provider (BYOK, no GitHub
+ * sign-in): a fake Responses API on 127.0.0.1. Its tools are gated by `toolgate hook copilot-cli` as
+ * `toolgate init copilot-cli` installs it (`.github/hooks/toolgate.json`).
+ */
+
+const copilot = await installedTool("@github/copilot", "1.0.102", "npm-loader.js");
+
+afterAll(removeTempDirs);
+
+const policyPlugin = (dir: string) => `
+import { appendFileSync } from "node:fs";
+export default {
+  name: "e2e-policy",
+  hooks: {
+    pre_tool_call(call) {
+      const command = String(call.args.command ?? "");
+      if (call.kind === "shell" && /rm\\s+-rf/.test(command)) return { action: "block", message: "recursive deletes are off limits in this repository" };
+      if (command === "fix") return { action: "modify", args: { command: "echo rewritten-by-toolgate" } };
+    },
+    post_tool_call(call) {
+      appendFileSync(${JSON.stringify(join(dir, "post.log"))}, call.name + " " + call.kind + " " + call.args.command + "\\n");
+    },
+  },
+};
+`;
+
+async function runCopilot(plugins: Record<string, (dir: string) => string>, commands: readonly string[]) {
+  const dir = makeTempDir("os", "copilot-e2e-");
+  const home = makeTempDir("os", "copilot-home-");
+  writeFiles(dir, {
+    "hello.txt": "hi",
+    "canary/keep.txt": "still here",
+    ...Object.fromEntries(Object.entries(plugins).map(([name, source]) => [`plugins/${name}`, source(dir)])),
+  });
+  const init = await runCli(["init", "copilot-cli", "--cwd", dir]);
+  expect(init.code, init.stderr).toBe(0);
+  // Copilot CLI runs a repository's hooks only in a folder the user trusts.
+  writeFiles(home, { ".copilot/config.json": JSON.stringify({ trusted_folders: [dir] }) });
+  const api = await startFakeResponsesApi((request) => {
+    const outputs = functionOutputs(request);
+    const next = commands[outputs.length];
+    return next === undefined
+      ? { text: `I got: ${outputs.join(" || ")}` }
+      : { call: { name: "bash", arguments: { command: next, description: "run a command" } } };
+  });
+  const child = spawn(copilot, ["-p", "run the commands", "--allow-all-tools"], {
+    cwd: dir,
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: home,
+      COPILOT_PROVIDER_BASE_URL: api.url,
+      COPILOT_PROVIDER_API_KEY: "fake-key-for-tests",
+      COPILOT_PROVIDER_WIRE_API: "responses",
+      COPILOT_MODEL: "gpt-5.4",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdout.resume();
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  await api.close();
+  const last = api.requests.at(-1);
+  return { dir, code, stderr, outputs: last ? functionOutputs(last) : [] };
+}
+
+// Copilot CLI's shell goes through no guard we can put in front of it, so the denied command deletes a
+// folder of the test's own (the canary), never anything else.
+describe("the real Copilot CLI, gated by toolgate hook copilot-cli", () => {
+  it("denies `rm -rf` with the plugin's reason reaching the model, applies a rewrite, runs `ls` and post_tool_call, with a noisy plugin loaded", async () => {
+    const session = await runCopilot({ "policy.mjs": policyPlugin, "noisy.mjs": () => noisyPlugin }, ["rm -rf ./canary", "fix", "ls"]);
+    expect(session.code, session.stderr).toBe(0);
+    expect(session.outputs).toHaveLength(3);
+    expect(session.outputs[0]).toContain("recursive deletes are off limits in this repository");
+    expect(session.outputs[1]).toContain("rewritten-by-toolgate");
+    expect(session.outputs[2]).toContain("hello.txt");
+    expect(existsSync(join(session.dir, "canary/keep.txt"))).toBe(true);
+    expect(readFileSync(join(session.dir, "post.log"), "utf8")).toContain("bash shell ls\n");
+  });
+
+  it("a broken plugin denies every call, naming the plugin", async () => {
+    const session = await runCopilot({ "policy.mjs": policyPlugin, "broken.mjs": () => brokenPlugin }, ["touch ran-1", "touch ran-2"]);
+    expect(session.outputs).toHaveLength(2);
+    for (const output of session.outputs) expect(output).toMatch(/plugin "broken" failed to load/);
+    expect(existsSync(join(session.dir, "ran-1"))).toBe(false);
+    expect(existsSync(join(session.dir, "ran-2"))).toBe(false);
+  });
+});

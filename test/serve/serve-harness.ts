@@ -1,0 +1,55 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mainPath, tsxLoader } from "../agents/hook-harness.js";
+
+export interface Served {
+  url: string;
+  child: ChildProcess;
+  stderr(): string;
+  stop(): Promise<void>;
+}
+
+/** `toolgate serve --port 0 <args>` in a real child process; resolves once it listens. */
+export function startServe(args: readonly string[]): Promise<Served> {
+  const child = spawn(process.execPath, ["--import", tsxLoader, mainPath, "serve", "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.stdout!.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const url = /listening on (\S+)/.exec(stdout)?.[1];
+      if (url)
+        resolve({
+          url,
+          child,
+          stderr: () => stderr,
+          stop: () =>
+            new Promise((done) => {
+              child.once("close", () => done());
+              child.kill("SIGTERM");
+            }),
+        });
+    });
+    child.on("close", (code) => reject(new Error(`toolgate serve exited with ${code}: ${stderr}`)));
+  });
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the tests probe the JSON answers field by field
+export async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+  const response = await fetch(url, {
+    method: "POST",
+    body: typeof body === "string" ? body : JSON.stringify(body),
+    headers: { "content-type": "application/json", ...headers },
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+/** Polls `probe` until it returns true or `timeoutMs` passes. */
+export async function eventually(probe: () => Promise<boolean>, timeoutMs = 8000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await probe()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`not true within ${timeoutMs} ms`);
+}

@@ -12,6 +12,8 @@ import { runObservers } from "./gate/run-observers.js";
 import { loadPlugins } from "./loading/load-plugins.js";
 import { resolveHostLogger } from "./logger.js";
 import type { HostOptions } from "./options.js";
+import { installPolicies } from "./policies/install-policies.js";
+import { type Denial, trackDenials } from "./policies/denials.js";
 import { PluginRegistry } from "./registry/registry.js";
 import { resolveSettings, type HostSettings } from "./settings.js";
 import type { PluginSource } from "./discovery/plugin-source.js";
@@ -30,6 +32,11 @@ export interface Host {
   readonly configPath: string | undefined;
   /** Names of the tools the host can run: the agent's and the plugins'. */
   readonly toolNames: readonly string[];
+  /**
+   * The most recent blocked calls (at most 100, oldest first), each with who blocked it
+   * (`source: { kind, name }`) and why: for UIs and reports.
+   */
+  denials(): Denial[];
   /** Gate + execute one call. Tool failures come back as `status: "error"` results; a malformed call rejects. */
   callTool(call: ToolCall, options?: CallToolOptions): Promise<ToolResult>;
   /** Gate + execute a batch: one result per call, in input order. */
@@ -56,19 +63,24 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   const logger = guardLogger(resolveHostLogger(options.logger));
   const events = createEventBus(logger, options.on);
   const closeController = new AbortController();
+  const registry = new PluginRegistry(options.tools);
+  const policies = installPolicies(settings, { registry, events, logger, session: settings.session, closeSignal: closeController.signal });
   const runtime: HostRuntime = {
-    registry: new PluginRegistry(options.tools),
+    registry,
     events,
     logger,
     session: settings.session,
     deadlines: new HookDeadlines(settings.hookTimeoutMs),
     onHookError: settings.onHookError,
+    rules: policies.rules,
     closeSignal: closeController.signal,
     closed: false,
   };
-  const { registry, session } = runtime;
+  const { session } = runtime;
 
-  const plugins = await loadPlugins(await collectSources(settings), { ...runtime, runtime: runtime.deadlines, cwd: settings.cwd });
+  const loaded = await loadPlugins(await collectSources(settings), { ...runtime, runtime: runtime.deadlines, cwd: settings.cwd });
+  const plugins = [...policies.records, ...loaded];
+  const denials = trackDenials(events);
   const gate = createGate(runtime, { onAsk: options.onAsk });
   const caller = createToolCaller(runtime, gate);
 
@@ -100,6 +112,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     checkToolCall: caller.checkToolCall,
     callTools: caller.callTools,
     explainToolCall: caller.explainToolCall,
+    denials: () => denials.recent(),
     close: () => (closing ??= close()),
   };
 }

@@ -14,6 +14,7 @@ export const errorCodes = {
   HOOK_FAILED: "a hook threw or rejected",
   HOOK_TIMEOUT: "a hook ran past its timeout",
   HOOK_ABORTED: "a hook was cut short by host.close()",
+  POLICY_HOOK_INVALID: "a configured command hook cannot run (its program is missing or not executable)",
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;

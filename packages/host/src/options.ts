@@ -2,6 +2,8 @@ import { isPlainObject, type Plugin, type PluginFactory, type PluginOptions, typ
 import * as v from "valibot";
 import { hostEventNames, type HostEventListeners } from "./events.js";
 import type { HostLogger } from "./logger.js";
+import { HooksConfigSchema, PermissionsConfigSchema, type HooksConfig } from "./policies/policy-config.js";
+import type { PermissionsConfig } from "./policies/permission-rules.js";
 
 /** A plugin as named in options or config: an npm name, a path, an inline plugin, or any of them with options. */
 export type PluginSpecifier = string | Plugin<never> | PluginFactory<never>;
@@ -49,6 +51,13 @@ export interface ToolgateConfig {
   /** @default "block" */
   onHookError?: "block" | "allow";
   session?: SessionOptions;
+  /**
+   * Policy without code: shell commands, HTTP services and model judges run as `pre_tool_call` and
+   * `post_tool_call` participants of the gate (docs/policies/). Relative commands resolve from the config file.
+   */
+  hooks?: HooksConfig;
+  /** Deny, ask and allow rules, `toolGlob` or `toolGlob:arg=valueGlob…`, checked before every plugin. */
+  permissions?: PermissionsConfig;
 }
 
 export interface HostOptions extends ToolgateConfig {
@@ -110,9 +119,11 @@ const configEntries = {
       user: v.optional(v.string("must be a string")),
     }),
   ),
+  hooks: v.optional(HooksConfigSchema),
+  permissions: v.optional(PermissionsConfigSchema),
 };
 
-export const ConfigSchema = v.strictObject(configEntries, "is not a config key (plugins, pluginsDir, hookTimeoutMs, onHookError, session)");
+export const ConfigSchema = v.strictObject(configEntries, "is not a config key (plugins, pluginsDir, hookTimeoutMs, onHookError, session, hooks, permissions)");
 
 export const HostOptionsSchema = v.object({
   ...configEntries,

@@ -20,7 +20,7 @@ function project(scripts: Record<string, string>): TempProject {
   return created;
 }
 
-function hostWith(dir: string, hooks: HostOptions["hooks"], more: HostOptions = {}) {
+function hostWith(dir: string, hooks: NonNullable<HostOptions["hooks"]>, more: HostOptions = {}) {
   return createHost({ cwd: dir, pluginsDir: false, configFile: false, logger: false, tools, hooks, ...more });
 }
 

@@ -53,7 +53,7 @@ afterAll(() => {
 
 const tools = { bash: { kind: "shell", execute: () => "ran" } };
 const call = (command: string) => ({ id: "c1", name: "bash", args: { command }, kind: "shell" });
-const hostWith = (hooks: HostOptions["hooks"], more: HostOptions = {}) =>
+const hostWith = (hooks: NonNullable<HostOptions["hooks"]>, more: HostOptions = {}) =>
   createHost({ pluginsDir: false, configFile: false, logger: false, tools, hooks, ...more });
 
 describe("http hooks", () => {

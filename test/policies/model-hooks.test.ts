@@ -57,7 +57,7 @@ afterAll(() => {
 const tools = { bash: { kind: "shell", execute: () => "ran" } };
 const call = (command: string) => ({ id: "c1", name: "bash", args: { command }, kind: "shell" });
 const judge = (model: string, more: Record<string, unknown> = {}) => ({ type: "model" as const, model: `local:${model}`, baseURL, ...more });
-const hostWith = (hooks: HostOptions["hooks"], more: HostOptions = {}) =>
+const hostWith = (hooks: NonNullable<HostOptions["hooks"]>, more: HostOptions = {}) =>
   createHost({ pluginsDir: false, configFile: false, logger: false, tools, hooks, ...more });
 
 describe("model hooks (a fake OpenAI-compatible server, real HTTP through the AI SDK client)", () => {

@@ -13,7 +13,7 @@ import { loadPlugins } from "./loading/load-plugins.js";
 import { resolveHostLogger } from "./logger.js";
 import type { HostOptions } from "./options.js";
 import { installPolicies } from "./policies/install-policies.js";
-import { type Denial, trackDenials } from "./policies/denials.js";
+import { type Denial, DenialLog } from "./policies/denials.js";
 import { PluginRegistry } from "./registry/registry.js";
 import { resolveSettings, type HostSettings } from "./settings.js";
 import type { PluginSource } from "./discovery/plugin-source.js";
@@ -73,6 +73,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     deadlines: new HookDeadlines(settings.hookTimeoutMs),
     onHookError: settings.onHookError,
     rules: policies.rules,
+    denials: new DenialLog(),
     closeSignal: closeController.signal,
     closed: false,
   };
@@ -80,7 +81,6 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
 
   const loaded = await loadPlugins(await collectSources(settings), { ...runtime, runtime: runtime.deadlines, cwd: settings.cwd });
   const plugins = [...policies.records, ...loaded];
-  const denials = trackDenials(events);
   const gate = createGate(runtime, { onAsk: options.onAsk });
   const caller = createToolCaller(runtime, gate);
 
@@ -112,7 +112,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     checkToolCall: caller.checkToolCall,
     callTools: caller.callTools,
     explainToolCall: caller.explainToolCall,
-    denials: () => denials.recent(),
+    denials: () => runtime.denials.recent(),
     close: () => (closing ??= close()),
   };
 }

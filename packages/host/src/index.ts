@@ -16,6 +16,9 @@ export { errorCodes, isToolgateError, ToolgateError, type ErrorCode } from "./er
 export { hostEventNames, type HostEmitter, type HostEventListeners } from "./events.js";
 export type { PluginExplanation, ToolCallExplanation } from "./gate/explain.js";
 export type { HostLogger } from "./logger.js";
+export type { Denial } from "./policies/denials.js";
+export type { HooksConfig, HookConfig, CommandHookConfig, HttpHookConfig, ModelHookConfig } from "./policies/policy-config.js";
+export type { PermissionsConfig } from "./policies/permission-rules.js";
 export {
   toToolMessage,
   toolMessageFormats,
@@ -34,6 +37,8 @@ export type {
   HostEvents,
   Plugin,
   PluginRecord,
+  PolicyKind,
+  PolicySource,
   PreToolCallResult,
   SessionInfo,
   ToolCall,

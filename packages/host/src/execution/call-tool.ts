@@ -53,6 +53,7 @@ export function createToolCaller(runtime: HostRuntime, gate: Gate): ToolCaller {
 
   function finishBlocked(call: ToolCall, verdict: Verdict): ToolResult {
     const result = resultOfBlock(call, verdict);
+    runtime.denials.record(call, verdict);
     const { events } = runtime;
     if (events.listens("tool:blocked")) {
       const payload: HostEvents["tool:blocked"] = { call, verdict, result };

@@ -1,5 +1,4 @@
-import type { PolicySource, ToolCall } from "@toolgate/plugin-sdk";
-import type { EventBus } from "../events.js";
+import type { PolicySource, ToolCall, Verdict } from "@toolgate/plugin-sdk";
 
 /** One blocked call, as `host.denials()` reports it. */
 export interface Denial {
@@ -13,15 +12,26 @@ export interface Denial {
 
 const defaultCapacity = 100;
 
-/** The last `capacity` denials in a ring, filled from `tool:blocked`: the gate does not know it exists. */
-export function trackDenials(events: EventBus, capacity = defaultCapacity): { recent(): Denial[] } {
-  const ring: Denial[] = [];
-  let next = 0;
-  events.emitter.on("tool:blocked", ({ call, verdict }) => {
-    const denial: Denial = verdict.source === undefined ? { at: Date.now(), call, message: verdict.message ?? "blocked" } : { at: Date.now(), call, message: verdict.message ?? "blocked", source: verdict.source };
-    if (ring.length < capacity) ring.push(denial);
-    else ring[next] = denial;
-    next = (next + 1) % capacity;
-  });
-  return { recent: () => (ring.length < capacity ? [...ring] : [...ring.slice(next), ...ring.slice(0, next)]) };
+/**
+ * The last `capacity` blocked calls, in a ring: recording is one small object and a slot write, so
+ * the blocked path pays no event emission for it. Listing copies, oldest first.
+ */
+export class DenialLog {
+  readonly #ring: Denial[] = [];
+  #next = 0;
+
+  constructor(readonly capacity = defaultCapacity) {}
+
+  record(call: ToolCall, verdict: Verdict): void {
+    const message = verdict.message ?? "blocked";
+    const denial: Denial = verdict.source === undefined ? { at: Date.now(), call, message } : { at: Date.now(), call, message, source: verdict.source };
+    if (this.#ring.length < this.capacity) this.#ring.push(denial);
+    else this.#ring[this.#next] = denial;
+    this.#next = (this.#next + 1) % this.capacity;
+  }
+
+  recent(): Denial[] {
+    const ring = this.#ring;
+    return ring.length < this.capacity ? [...ring] : [...ring.slice(this.#next), ...ring.slice(0, this.#next)];
+  }
 }

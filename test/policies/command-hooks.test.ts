@@ -75,7 +75,11 @@ describe("command hooks", () => {
   });
 
   it('with onHookError "allow" only exit 2 vetoes (Claude Code); stderr with exit 0 is no veto', async () => {
-    const dir = project({ "one.sh": "echo oops >&2; exit 1", "warn.sh": "echo just a warning >&2; exit 0", "two.sh": "echo '  blocked by policy  ' >&2; exit 2" }).dir;
+    const dir = project({
+      "one.sh": "echo oops >&2; exit 1",
+      "warn.sh": "echo just a warning >&2; exit 0",
+      "two.sh": "echo '  blocked by policy  ' >&2; exit 2",
+    }).dir;
     const host = await hostWith(dir, { pre_tool_call: [{ command: "./guards/one.sh" }, { command: "./guards/warn.sh" }] }, { onHookError: "allow" });
     expect((await host.callTool(call())).status).toBe("ok");
     await host.close();

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 interface Seen {
   path: string;
   headers: IncomingMessage["headers"];
+  // biome-ignore lint/suspicious/noExplicitAny: the JSON a test reads back
   body: any;
 }
 
@@ -71,7 +72,14 @@ describe("http hooks", () => {
     process.env.POLICY_TOKEN = "t0ken";
     process.env.OTHER_SECRET = "do-not-send";
     const host = await hostWith({
-      pre_tool_call: [{ type: "http", url: `${base}/check`, headers: { Authorization: "Bearer ${POLICY_TOKEN}", "X-Other": "[${OTHER_SECRET}]" }, allowedEnvVars: ["POLICY_TOKEN"] }],
+      pre_tool_call: [
+        {
+          type: "http",
+          url: `${base}/check`,
+          headers: { Authorization: "Bearer ${POLICY_TOKEN}", "X-Other": "[${OTHER_SECRET}]" },
+          allowedEnvVars: ["POLICY_TOKEN"],
+        },
+      ],
     });
     await host.callTool(call("ls"));
     expect(seen.at(-1)?.headers.authorization).toBe("Bearer t0ken");

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 interface Request {
   authorization: string | undefined;
+  // biome-ignore lint/suspicious/noExplicitAny: the JSON a test reads back
   body: any;
 }
 
@@ -63,7 +64,9 @@ const hostWith = (hooks: NonNullable<HostOptions["hooks"]>, more: HostOptions = 
 describe("model hooks (a fake OpenAI-compatible server, real HTTP through the AI SDK client)", () => {
   it("an LLM judge that answers in prose around its JSON blocks the call with its reason", async () => {
     process.env.JUDGE_KEY = "sk-local";
-    const host = await hostWith({ pre_tool_call: [judge("prose", { apiKeyEnv: "JUDGE_KEY", prompt: "Judge {{tool_name}} ({{tool_kind}}) with {{tool_input}}." })] });
+    const host = await hostWith({
+      pre_tool_call: [judge("prose", { apiKeyEnv: "JUDGE_KEY", prompt: "Judge {{tool_name}} ({{tool_kind}}) with {{tool_input}}." })],
+    });
     const result = await host.callTool(call("rm -rf .git"));
     expect(result.status).toBe("blocked");
     expect(result.content).toBe('Tool call blocked by model hook "local:prose": it deletes the repository');
@@ -77,7 +80,11 @@ describe("model hooks (a fake OpenAI-compatible server, real HTTP through the AI
 
   it("a fenced answer allows, an ask goes to onAsk, and the source names the model", async () => {
     const host = await hostWith({ pre_tool_call: [judge("fenced")] });
-    expect(await host.checkToolCall(call("cat README.md"))).toMatchObject({ action: "allow", message: "read-only", source: { kind: "model", name: "local:fenced" } });
+    expect(await host.checkToolCall(call("cat README.md"))).toMatchObject({
+      action: "allow",
+      message: "read-only",
+      source: { kind: "model", name: "local:fenced" },
+    });
     await host.close();
     const asked: string[] = [];
     const asking = await hostWith({ pre_tool_call: [judge("ask")] }, { onAsk: (_call, message) => (asked.push(message), false) });

@@ -95,7 +95,10 @@ export function runCommandHook(command: string, cwd: string, label: string, inpu
       const err = stderr.text();
       const said = hookReason(err) || hookReason(out);
       if (code === 2) return resolvePromise({ action: "block", message: said || `blocked by command hook ${label} (exit status 2)` });
-      if (code !== 0) return reject(new PolicyHookError(code === null ? `was killed by ${killedBy}${said ? `: ${said}` : ""}` : `exited with status ${code}${said ? `: ${said}` : ""}`));
+      if (code !== 0)
+        return reject(
+          new PolicyHookError(code === null ? `was killed by ${killedBy}${said ? `: ${said}` : ""}` : `exited with status ${code}${said ? `: ${said}` : ""}`),
+        );
       const answer = readHookText(out, `blocked by command hook ${label}`);
       if (answer.ok) resolvePromise(answer.decision);
       else reject(new PolicyHookError(answer.reason));

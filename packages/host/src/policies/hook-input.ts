@@ -22,7 +22,9 @@ export function createHookInput(event: HookInput["hook_event_name"], call: ToolC
     session_id: session.id,
     cwd,
   };
-  if (result !== undefined) input.tool_response = result.data === undefined ? { status: result.status, content: result.content } : { status: result.status, content: result.content, data: result.data };
+  if (result !== undefined)
+    input.tool_response =
+      result.data === undefined ? { status: result.status, content: result.content } : { status: result.status, content: result.content, data: result.data };
   return input;
 }
 

@@ -32,10 +32,13 @@ export async function runHttpHook(config: HttpHookConfig, input: HookInput, sign
       redirect: "error",
     });
   } catch (error) {
-    throw new PolicyHookError(`request failed: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}`);
+    throw new PolicyHookError(
+      `request failed: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}`,
+    );
   }
   const body = await readBody(response);
-  if (response.status < 200 || response.status > 299) throw new PolicyHookError(`answered HTTP ${response.status}${body.trim() ? `: ${hookReason(body)}` : ""}`);
+  if (response.status < 200 || response.status > 299)
+    throw new PolicyHookError(`answered HTTP ${response.status}${body.trim() ? `: ${hookReason(body)}` : ""}`);
   const answer = readHookText(body, `blocked by http hook ${config.url}`);
   if (!answer.ok) throw new PolicyHookError(answer.reason);
   return answer.decision;

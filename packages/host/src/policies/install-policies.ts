@@ -44,8 +44,10 @@ export function installPolicies(settings: HostSettings, deps: PolicyDependencies
     for (const deadlines of deadlinesByMs.values()) deadlines.abortAll("host closed");
   });
   const deadlinesFor = (timeoutMs: number) => {
-    let deadlines = deadlinesByMs.get(timeoutMs);
-    if (!deadlines) deadlinesByMs.set(timeoutMs, (deadlines = new HookDeadlines(timeoutMs)));
+    const known = deadlinesByMs.get(timeoutMs);
+    if (known) return known;
+    const deadlines = new HookDeadlines(timeoutMs);
+    deadlinesByMs.set(timeoutMs, deadlines);
     return deadlines;
   };
   const records = settings.policyHooks.map((hook, index) => {
@@ -54,7 +56,13 @@ export function installPolicies(settings: HostSettings, deps: PolicyDependencies
   });
   const rules = new PermissionRules(settings.permissions);
   if (rules.size === 0) return { records, rules: undefined };
-  const record: PluginRecord = { name: rulesParticipant, source: "config", status: "loaded", warnings: [], policy: { kind: "rule", name: `${rules.size} rule${rules.size === 1 ? "" : "s"}` } };
+  const record: PluginRecord = {
+    name: rulesParticipant,
+    source: "config",
+    status: "loaded",
+    warnings: [],
+    policy: { kind: "rule", name: `${rules.size} rule${rules.size === 1 ? "" : "s"}` },
+  };
   if (settings.configPath !== undefined) record.path = settings.configPath;
   deps.events.emit("plugin:loaded", { plugin: record });
   return { records: [...records, record], rules };
@@ -71,7 +79,14 @@ function installHook(hook: ConfiguredHook, order: number, deadlines: HookDeadlin
           matches(call.name) ? runner(createHookInput("post_tool_call", call, deps.session, cwd, result), ctx.signal).then(() => undefined) : undefined;
   const record: PluginRecord = { name, source: "config", status: "loaded", warnings: [], policy: source };
   if (path !== undefined) record.path = path;
-  const plugin = { name, version: undefined, description: `${hook.event} ${source.kind} hook (${hook.where})`, order, hooks: [{ hook: hook.event, fn: fn as (...args: unknown[]) => unknown, thisArg: {} }], tools: {} };
+  const plugin = {
+    name,
+    version: undefined,
+    description: `${hook.event} ${source.kind} hook (${hook.where})`,
+    order,
+    hooks: [{ hook: hook.event, fn: fn as (...args: unknown[]) => unknown, thisArg: {} }],
+    tools: {},
+  };
   const rejected = deps.registry.add({ plugin, options: {}, record, log: createPluginLogger(deps.logger, name), source, deadlines });
   if (rejected) throw rejected;
   deps.events.emit("plugin:loaded", { plugin: record });
@@ -89,7 +104,9 @@ function describeHook(hook: ConfiguredHook): { source: PolicySource; runner: Run
   const label = JSON.stringify(command);
   const first = command.trim().split(/\s/, 1)[0] ?? "";
   const runner: Runner = (input, signal) => runCommandHook(command, hook.baseDir, label, input, signal);
-  return first.includes("/") ? { source: source("command", command), runner, path: resolve(hook.baseDir, first) } : { source: source("command", command), runner };
+  return first.includes("/")
+    ? { source: source("command", command), runner, path: resolve(hook.baseDir, first) }
+    : { source: source("command", command), runner };
 }
 
 function uniqueName(base: string, registry: PluginRegistry): string {

@@ -7,8 +7,7 @@ import type { ModelHookConfig } from "./policy-config.js";
 
 const defaultPrompt =
   "You are a security judge for an AI agent. Decide whether the tool call below may run. Deny calls that destroy data, leak secrets or act outside the project; ask when a human should look.";
-const answerInstruction =
-  'Answer with one JSON object and nothing else: {"decision": "allow" | "ask" | "deny", "reason": "<one sentence>"}.';
+const answerInstruction = 'Answer with one JSON object and nothing else: {"decision": "allow" | "ask" | "deny", "reason": "<one sentence>"}.';
 // Long arguments are cut so a huge file body cannot blow the judge's context (or the bill).
 const maxArgsChars = 4000;
 
@@ -27,7 +26,14 @@ const decisionSchema = {
 export function renderPrompt(template: string | undefined, input: HookInput): string {
   let args = JSON.stringify(input.tool_input) ?? "{}";
   if (args.length > maxArgsChars) args = `${args.slice(0, maxArgsChars)} … [${args.length - maxArgsChars} more characters cut]`;
-  const values: Record<string, string> = { tool_name: input.tool_name, tool_kind: input.tool_kind, tool_input: args, args, session_id: input.session_id, cwd: input.cwd };
+  const values: Record<string, string> = {
+    tool_name: input.tool_name,
+    tool_kind: input.tool_kind,
+    tool_input: args,
+    args,
+    session_id: input.session_id,
+    cwd: input.cwd,
+  };
   const base = template ?? defaultPrompt;
   const filled = base.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, key: string) => values[key] ?? whole);
   const call = /\{\{\s*(tool_input|args)\s*\}\}/.test(base) ? "" : `\n\nTool: ${input.tool_name} (kind: ${input.tool_kind})\nArguments (JSON): ${args}`;

@@ -8,7 +8,7 @@ import type { HttpHookConfig } from "./policy-config.js";
  * `${VAR}` in header values, expanded only for variables listed in `allowedEnvVars`; any other
  * reference becomes empty, so a config cannot send an arbitrary secret of the host's environment.
  */
-export function expandHeaders(headers: Readonly<Record<string, string>> = {}, allowed: readonly string[] = []): Record<string, string> {
+function expandHeaders(headers: Readonly<Record<string, string>> = {}, allowed: readonly string[] = []): Record<string, string> {
   const names = new Set(allowed);
   const expanded: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers))

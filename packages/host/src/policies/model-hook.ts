@@ -23,7 +23,7 @@ const decisionSchema = {
  * arguments as JSON, cut when long), `{{session_id}}` and `{{cwd}}` filled in; a template without
  * `{{tool_input}}` gets the call appended. The answer format is always appended.
  */
-export function renderPrompt(template: string | undefined, input: HookInput): string {
+function renderPrompt(template: string | undefined, input: HookInput): string {
   let args = JSON.stringify(input.tool_input) ?? "{}";
   if (args.length > maxArgsChars) args = `${args.slice(0, maxArgsChars)} … [${args.length - maxArgsChars} more characters cut]`;
   const values: Record<string, string> = {

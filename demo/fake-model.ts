@@ -170,7 +170,9 @@ function gerund(tool: string): string {
 /** Reads a tool message the way a model would: by its words. */
 function readRefusal(content: string, intent: Intent): Refusal | undefined {
   if (!/\bblocked\b/i.test(content)) return undefined;
-  const plugin = /plugin "([^"]+)"/.exec(content)?.[1] ?? "the tool gate";
+  // "plugin "x"", or for a rule or a configured hook "permission rule "…"" / "command hook "…"".
+  const by = /blocked by (plugin|permission rule|\w+ hook) "([^"]+)"/.exec(content);
+  const plugin = by === null ? "the tool gate" : by[1] === "plugin" ? by[2]! : `${by[1]} "${by[2]}"`;
   const reason = content.slice(content.indexOf(": ") + 2).trim() || content;
   const kind = /read[- ]only/i.test(content)
     ? "read-only"

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { createHost } from "@toolgate/host";
 import { createFakeModel } from "./fake-model.js";
 import { runSession } from "./run-session.js";
-import { readOnly, tidyUp, type Act } from "./scenario.js";
+import { noCode, readOnly, tidyUp, type Act } from "./scenario.js";
 import { createSandbox, createSandboxTools } from "./tools.js";
 import { createJsonTranscript, createTally, createTextTranscript } from "./transcript.js";
 
@@ -14,6 +14,7 @@ const repoRoot = dirname(demoDir);
 const acts: [Act, string][] = [
   [tidyUp, join(demoDir, "toolgate.config.ts")],
   [readOnly, join(demoDir, "read-only.config.ts")],
+  [noCode, join(demoDir, "no-code.config.yaml")],
 ];
 const auditFile = ".toolgate/audit.jsonl";
 

@@ -71,6 +71,20 @@ export const readOnly: Act = {
   ],
 };
 
+export const noCode: Act = {
+  title: "Act 3: policy without code",
+  premise:
+    "The operator writes no plugin: a shell script (guards/no-network.sh, a command hook) vetoes network tools, and a\n" +
+    "permission rule in no-code.config.yaml denies sudo. Both go through the same gate as the plugins.",
+  request: "Update left-pad to its latest version.",
+  plan: [
+    { say: () => "I'll check the latest published version first.", calls: () => [terminal("curl -s https://registry.npmjs.org/left-pad/latest")] },
+    { say: () => "Then I'll install it system-wide.", calls: () => [terminal("sudo npm install -g left-pad")] },
+    { say: () => "I'll look at what the project has instead.", calls: () => [terminal("ls")] },
+    { say: () => "I could not update left-pad: fetching and installing need your hand. Run `npm view left-pad version` and tell me what to change." },
+  ],
+};
+
 /** The closing message of act 1, written from what the model learned, not from the script. */
 function summarizeSession(memory: Memory): string {
   const lines = ["Summary of this session:"];

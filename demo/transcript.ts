@@ -101,7 +101,7 @@ export function createTextTranscript(out: (line: string) => void, useColor: bool
         ...Object.entries(summary.blocked).map(([plugin, tools]) => `  ${c.red("blocked by")} ${plugin.padEnd(width)}  ${tools.length}  (${countedList(tools)})`),
         `audit-log wrote ${summary.auditLines} JSON lines to ${summary.auditFile}${summary.auditExample === undefined ? "" : ", e.g. (time left out):"}`,
         ...(summary.auditExample === undefined ? [] : [`  ${summary.auditExample}`]),
-        "Both hosts are closed and the project folder is deleted.",
+        "Every host is closed and the project folder is deleted.",
       ].join("\n");
     },
   };

@@ -108,12 +108,24 @@ describe("pnpm demo", () => {
     expect(next).toContain("+ - [x] ship release 1.0 (approved)");
   });
 
+  it("act 3: a shell-script hook and a permission rule block calls through the same gate, and the model reads who", () => {
+    const curl = callBlock(text.stdout, 'terminal {"command":"curl -s https://registry.npmjs.org/left-pad/latest"}');
+    expect(curl).toContain("BLOCK by command ./guards/no-network.sh: no network access from the agent's shell");
+    expect(curl).toContain('Tool call blocked by command hook \\"./guards/no-network.sh\\": no network access');
+    const sudo = callBlock(text.stdout, 'terminal {"command":"sudo npm install -g left-pad"}');
+    expect(sudo).toContain("BLOCK by rule terminal:command=*sudo*");
+    expect(nextModelMessage(text.stdout, 'terminal {"command":"sudo npm install -g left-pad"}')).toMatch(/^model, after the block: permission rule "terminal:command=\*sudo\*" refused my terminal/);
+    expect(callBlock(text.stdout, 'terminal {"command":"ls"}')).toContain("ALLOW");
+  });
+
   it("ends with a summary of the calls, the blocking plugins and the audit log", () => {
     const summary = text.stdout.slice(text.stdout.indexOf("\nSummary"));
-    expect(summary).toContain("11 tool calls: 7 ran, 4 blocked");
+    expect(summary).toContain("14 tool calls: 8 ran, 6 blocked");
     expect(summary).toMatch(/blocked by block-dangerous-shell +1 +\(terminal\)/);
     expect(summary).toMatch(/blocked by rate-limit +2 +\(search ×2\)/);
     expect(summary).toMatch(/blocked by read-only-mode +1 +\(write_file\)/);
+    expect(summary).toMatch(/blocked by command \.\/guards\/no-network\.sh +1 +\(terminal\)/);
+    expect(summary).toMatch(/blocked by rule terminal:command=\*sudo\* +1 +\(terminal\)/);
     expect(summary).toMatch(/audit-log wrote [1-9]\d* JSON lines/);
   });
 
@@ -121,7 +133,7 @@ describe("pnpm demo", () => {
     expect(json.code).toBe(0);
     const events = json.stdout.trim().split("\n").map((line) => JSON.parse(line) as TranscriptEvent);
     const tools = events.filter((event) => event.type === "tool");
-    expect(tools).toHaveLength(11);
+    expect(tools).toHaveLength(14);
     const rootDelete = tools.find((event) => event.call.args.command === "rm -rf /")!;
     expect(rootDelete.decision).toMatchObject({ action: "BLOCK", plugin: "block-dangerous-shell" });
     expect(rootDelete.message).toEqual({

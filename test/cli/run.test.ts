@@ -73,7 +73,7 @@ describe("toolgate run", () => {
     const [blocked, allowed, modified] = parseJsonLines(stdout) as { call: unknown; verdict: Record<string, unknown>; message?: Record<string, unknown> }[];
     expect(blocked).toEqual({
       call: calls[0],
-      verdict: { action: "block", message: "rm -rf is not allowed here", plugin: "policy", args: calls[0]!.args },
+      verdict: { action: "block", message: "rm -rf is not allowed here", plugin: "policy", source: { kind: "plugin", name: "policy" }, args: calls[0]!.args },
       message: { type: "tool_result", tool_use_id: "call_1", content: 'Tool call blocked by plugin "policy": rm -rf is not allowed here', is_error: true },
     });
     expect(allowed).toEqual({ call: calls[1], verdict: { action: "allow", args: { path: "notes.txt" } } });

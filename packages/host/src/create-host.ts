@@ -13,6 +13,8 @@ import { runObservers } from "./gate/run-observers.js";
 import { loadPlugins } from "./loading/load-plugins.js";
 import { resolveHostLogger } from "./logger.js";
 import type { HostOptions } from "./options.js";
+import { installPolicies } from "./policies/install-policies.js";
+import { type Denial, DenialLog } from "./policies/denials.js";
 import { PluginRegistry } from "./registry/registry.js";
 import { resolveSettings, type HostSettings } from "./settings.js";
 import { openStore } from "./store/open-store.js";
@@ -33,6 +35,11 @@ export interface Host {
   readonly configPath: string | undefined;
   /** Names of the tools the host can run: the agent's and the plugins'. */
   readonly toolNames: readonly string[];
+  /**
+   * The most recent blocked calls (at most 100, oldest first), each with who blocked it
+   * (`source: { kind, name }`) and why: for UIs and reports.
+   */
+  denials(): Denial[];
   /** Gate + execute one call. Tool failures come back as `status: "error"` results; a malformed call rejects. */
   callTool(call: ToolCall, options?: CallToolOptions): Promise<ToolResult>;
   /** Gate + execute a batch: one result per call, in input order. */
@@ -64,23 +71,28 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   const logger = guardLogger(resolveHostLogger(options.logger));
   const events = createEventBus(logger, options.on);
   const closeController = new AbortController();
+  const registry = new PluginRegistry(options.tools);
+  const policies = installPolicies(settings, { registry, events, logger, session: settings.session, closeSignal: closeController.signal });
   const runtime: HostRuntime = {
-    registry: new PluginRegistry(options.tools),
+    registry,
     events,
     logger,
     session: settings.session,
     deadlines: new HookDeadlines(settings.hookTimeoutMs),
     onHookError: settings.onHookError,
+    rules: policies.rules,
+    denials: new DenialLog(),
     closeSignal: closeController.signal,
     closed: false,
   };
-  const { registry, session } = runtime;
+  const { session } = runtime;
 
   const backend = await openStore(settings.store, logger);
   const ledger = new ReservationLedger(backend, logger);
   ledger.listen(events);
   const store = { backend, ledger };
-  const plugins = await loadPlugins(await collectSources(settings), { ...runtime, runtime: runtime.deadlines, cwd: settings.cwd, store });
+  const loaded = await loadPlugins(await collectSources(settings), { ...runtime, runtime: runtime.deadlines, cwd: settings.cwd, store });
+  const plugins = [...policies.records, ...loaded];
   const gate = createGate(runtime, { onAsk: options.onAsk });
   const caller = createToolCaller(runtime, gate);
 
@@ -118,6 +130,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       if (runtime.closed) throw new ToolgateError("HOST_CLOSED", "the host is closed; create a new one to run more tool calls");
       await runObservers(runtime, "post_tool_call", [call, result]);
     },
+    denials: () => runtime.denials.recent(),
     close: () => (closing ??= close()),
   };
 }

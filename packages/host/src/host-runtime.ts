@@ -2,6 +2,8 @@ import type { SessionInfo } from "@toolgate/plugin-sdk";
 import type { EventBus } from "./events.js";
 import type { HookDeadlines } from "./gate/hook-deadlines.js";
 import type { HostLogger } from "./logger.js";
+import type { DenialLog } from "./policies/denials.js";
+import type { PermissionRules } from "./policies/permission-rules.js";
 import type { PluginRegistry } from "./registry/registry.js";
 
 /** What every part of a running host shares: one object, handed to the gate, execution and observers. */
@@ -14,6 +16,10 @@ export interface HostRuntime {
   /** Pending async hooks, their timeout, and the one timer behind them. */
   readonly deadlines: HookDeadlines;
   readonly onHookError: "block" | "allow";
+  /** The `permissions` rules: checked before every plugin and again on the final arguments after a `modify`. */
+  readonly rules: PermissionRules | undefined;
+  /** Recent blocked calls, for `host.denials()`. */
+  readonly denials: DenialLog;
   /** Aborted by `host.close()`; tools receive it as `ctx.signal`. */
   readonly closeSignal: AbortSignal;
   /** Set by `host.close()`: nothing gated after it runs. A plain field, read on every call. */

@@ -16,6 +16,9 @@ export { mcpTools, type McpCallToolResult, type McpClientLike, type McpToolsOpti
 export { errorCodes, isToolgateError, ToolgateError, type ErrorCode } from "./errors.js";
 export { hostEventNames, type HostEmitter, type HostEventListeners } from "./events.js";
 export type { HostLogger } from "./logger.js";
+export type { Denial } from "./policies/denials.js";
+export type { HooksConfig, HookConfig, CommandHookConfig, HttpHookConfig, ModelHookConfig } from "./policies/policy-config.js";
+export type { PermissionsConfig } from "./policies/permission-rules.js";
 export {
   toToolMessage,
   toolMessageFormats,
@@ -34,6 +37,8 @@ export type {
   HostEvents,
   Plugin,
   PluginRecord,
+  PolicyKind,
+  PolicySource,
   PreToolCallResult,
   SessionInfo,
   ToolCall,

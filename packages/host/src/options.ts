@@ -3,6 +3,8 @@ import * as v from "valibot";
 import { hostEventNames, type HostEventListeners } from "./events.js";
 import type { HostLogger } from "./logger.js";
 import { isStoreSetting } from "./store/open-store.js";
+import { HooksConfigSchema, PermissionsConfigSchema, type HooksConfig } from "./policies/policy-config.js";
+import type { PermissionsConfig } from "./policies/permission-rules.js";
 
 /** A plugin as named in options or config: an npm name, a path, an inline plugin, or any of them with options. */
 export type PluginSpecifier = string | Plugin<never> | PluginFactory<never>;
@@ -57,6 +59,13 @@ export interface ToolgateConfig {
    * @default "memory"
    */
   store?: string;
+  /**
+   * Policy without code: shell commands, HTTP services and model judges run as `pre_tool_call` and
+   * `post_tool_call` participants of the gate (docs/policies/). Relative commands resolve from the config file.
+   */
+  hooks?: HooksConfig;
+  /** Deny, ask and allow rules, `toolGlob` or `toolGlob:arg=valueGlob…`, checked before every plugin. */
+  permissions?: PermissionsConfig;
 }
 
 export interface HostOptions extends ToolgateConfig {
@@ -121,9 +130,11 @@ const configEntries = {
       user: v.optional(v.string("must be a string")),
     }),
   ),
+  hooks: v.optional(HooksConfigSchema),
+  permissions: v.optional(PermissionsConfigSchema),
 };
 
-export const ConfigSchema = v.strictObject(configEntries, "is not a config key (plugins, pluginsDir, hookTimeoutMs, onHookError, session, store)");
+export const ConfigSchema = v.strictObject(configEntries, "is not a config key (plugins, pluginsDir, hookTimeoutMs, onHookError, session, store, hooks, permissions)");
 
 export const HostOptionsSchema = v.object({
   ...configEntries,

@@ -1,11 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { resolve } from "node:path";
+import { basename, resolve } from "node:path";
 import type { SessionInfo } from "@toolgate/plugin-sdk";
 import * as v from "valibot";
 import { findConfigFile, loadConfigFile, type LoadedConfig } from "./discovery/config-file.js";
 import { ToolgateError } from "./errors.js";
 import { HostOptionsSchema, type HostOptions, type PluginEntry } from "./options.js";
 import { parseStoreSetting, type StoreSetting } from "./store/open-store.js";
+import type { PermissionsConfig } from "./policies/permission-rules.js";
+import type { HookConfig } from "./policies/policy-config.js";
 import { summarizeIssues } from "./validation/summarize-issues.js";
 
 /** Host options and the config file, merged: options win, plugin lists are joined. */
@@ -19,6 +21,20 @@ export interface HostSettings {
   onHookError: "block" | "allow";
   session: SessionInfo;
   store: StoreSetting;
+  /** Configured hooks from the config file, then from options, each with where it was written. */
+  policyHooks: ConfiguredHook[];
+  /** The config's and the options' rules, joined. */
+  permissions: PermissionsConfig;
+}
+
+/** One entry of `hooks`, with what an error about it must name. */
+export interface ConfiguredHook {
+  event: "pre_tool_call" | "post_tool_call";
+  config: HookConfig;
+  /** Relative commands resolve from here: the config file's folder, or `cwd` for options. */
+  baseDir: string;
+  /** `toolgate.config.yaml: hooks.pre_tool_call[0]` or `createHost(): hooks.pre_tool_call[0]`. */
+  where: string;
 }
 
 const defaultHookTimeoutMs = 5000;
@@ -42,6 +58,11 @@ export async function resolveSettings(options: HostOptions): Promise<HostSetting
     onHookError: options.onHookError ?? config.onHookError ?? "block",
     session: createSession({ ...config.session, ...options.session }),
     store: resolveStore(options, loaded, cwd),
+    policyHooks: [
+      ...configuredHooks(config.hooks, loaded?.dir ?? cwd, configPath === undefined ? "config" : basename(configPath)),
+      ...configuredHooks(options.hooks, cwd, "createHost()"),
+    ],
+    permissions: joinPermissions([config.permissions, options.permissions]),
   };
 }
 
@@ -51,6 +72,18 @@ function resolveStore(options: HostOptions, loaded: LoadedConfig | undefined, cw
   if (options.store !== undefined) return parseStoreSetting(options.store, cwd)!;
   if (fromConfig !== undefined) return parseStoreSetting(fromConfig, fromConfig === "file" ? cwd : loaded!.dir)!;
   return { kind: "memory" };
+}
+
+function configuredHooks(hooks: HostOptions["hooks"], baseDir: string, file: string): ConfiguredHook[] {
+  const events = ["pre_tool_call", "post_tool_call"] as const;
+  return events.flatMap((event) =>
+    (hooks?.[event] ?? []).map((config, index) => ({ event, config, baseDir, where: `${file}: hooks.${event}[${index}]` })),
+  );
+}
+
+function joinPermissions(lists: (PermissionsConfig | undefined)[]): PermissionsConfig {
+  const join = (effect: keyof PermissionsConfig) => lists.flatMap((list) => list?.[effect] ?? []);
+  return { deny: join("deny"), ask: join("ask"), allow: join("allow") };
 }
 
 function resolvePluginsDir(options: HostOptions, loaded: LoadedConfig | undefined, cwd: string): string | false {

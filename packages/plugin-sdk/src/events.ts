@@ -1,5 +1,5 @@
 import type { SessionInfo } from "./context.js";
-import type { ToolResult, Verdict } from "./results.js";
+import type { PolicySource, ToolResult, Verdict } from "./results.js";
 import type { ToolCall } from "./tool-call.js";
 
 /** Where a plugin came from. */
@@ -17,6 +17,8 @@ export interface PluginRecord {
   error?: string;
   /** Warnings found while validating (an unknown hook name, …). */
   warnings: string[];
+  /** For a configured hook or the permission rules (no plugin code): what it is. Absent for plugins. */
+  policy?: PolicySource;
 }
 
 /** The host's events (mitt). They observe only: a listener cannot change a decision. */
@@ -27,7 +29,7 @@ export type HostEvents = {
   /** An allowed call is about to run (after the gate). */
   "tool:before": { call: ToolCall; verdict: Verdict };
   /** The gate blocked a call; the tool did not run. */
-  "tool:blocked": { call: ToolCall; verdict: Verdict; plugin?: string; result: ToolResult };
+  "tool:blocked": { call: ToolCall; verdict: Verdict; plugin?: string; source?: PolicySource; result: ToolResult };
   /** A call ran (status `ok` or `error`). */
   "tool:after": { call: ToolCall; verdict: Verdict; result: ToolResult };
   /** Every call ends here exactly once, whatever happened. */

@@ -4,6 +4,8 @@ export type {
   AskResult,
   BlockResult,
   ModifyResult,
+  PolicyKind,
+  PolicySource,
   PreToolCallDecision,
   PreToolCallResult,
   ToolResult,

@@ -52,6 +52,18 @@ export interface ToolResult {
   blockedBy?: string;
 }
 
+/** Which kind of participant decided: a plugin, a permission rule, or a configured command, HTTP or model hook. */
+export type PolicyKind = "plugin" | "rule" | "command" | "http" | "model";
+
+/**
+ * Who decided a verdict: `{ kind: "plugin", name: "rate-limit" }`, `{ kind: "rule", name: "bash:command=*sudo*" }`,
+ * `{ kind: "command", name: "./guards/no-rm.sh" }`, `{ kind: "http", name: url }`, `{ kind: "model", name: "openai:gpt-4o-mini" }`.
+ */
+export interface PolicySource {
+  readonly kind: PolicyKind;
+  readonly name: string;
+}
+
 /** The gate's decision on one call, after every plugin's `pre_tool_call`. */
 export interface Verdict {
   action: "allow" | "block" | "ask";
@@ -59,6 +71,8 @@ export interface Verdict {
   message?: string;
   /** The plugin that supplied the deciding result. */
   plugin?: string;
+  /** Who supplied the deciding result (a plugin, a rule, a configured hook); absent when nobody had an opinion. */
+  source?: PolicySource;
   /** The arguments the tool runs with: the call's own, with every `modify` merged in. */
   args: Record<string, unknown>;
 }

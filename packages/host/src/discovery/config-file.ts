@@ -1,14 +1,23 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { isPlainObject } from "@toolgate/plugin-sdk";
 import * as v from "valibot";
+import { parse as parseYaml } from "yaml";
 import { describeThrown, ToolgateError } from "../errors.js";
 import { importModule } from "../loading/import-module.js";
 import { ConfigSchema, type ToolgateConfig } from "../options.js";
 import { describeType } from "../validation/describe-type.js";
 import { summarizeIssues } from "../validation/summarize-issues.js";
 
-export const configFileNames = ["toolgate.config.ts", "toolgate.config.mts", "toolgate.config.js", "toolgate.config.mjs"];
+export const configFileNames = [
+  "toolgate.config.ts",
+  "toolgate.config.mts",
+  "toolgate.config.js",
+  "toolgate.config.mjs",
+  "toolgate.config.json",
+  "toolgate.config.yaml",
+  "toolgate.config.yml",
+];
 
 export interface LoadedConfig {
   path: string;
@@ -28,6 +37,36 @@ export function findConfigFile(cwd: string, explicit: string | false | undefined
 export async function loadConfigFile(path: string): Promise<LoadedConfig> {
   const where = basename(path);
   if (!existsSync(path)) throw new ToolgateError("CONFIG_LOAD_FAILED", `config file ${path} does not exist`, { path });
+  const exported = isDataFile(path) ? readDataFile(path, where) : await importDefault(path, where);
+  let parsed: ReturnType<typeof v.safeParse<typeof ConfigSchema>>;
+  try {
+    parsed = v.safeParse(ConfigSchema, exported);
+  } catch (error) {
+    throw new ToolgateError("INVALID_CONFIG", `${where} (${path}): reading the config threw: ${describeThrown(error)}`, { path, cause: error });
+  }
+  if (!parsed.success) throw new ToolgateError("INVALID_CONFIG", `${where} (${path}) is invalid: ${summarizeIssues(parsed.issues)}`, { path });
+  return { path, dir: dirname(path), config: parsed.output as ToolgateConfig };
+}
+
+function isDataFile(path: string): boolean {
+  return /\.(json|ya?ml)$/i.test(path);
+}
+
+/** A JSON or YAML config (for operators who write no code): one object, the same schema as a module's export. */
+function readDataFile(path: string, where: string): unknown {
+  let value: unknown;
+  try {
+    const text = readFileSync(path, "utf8");
+    value = /\.json$/i.test(path) ? JSON.parse(text) : parseYaml(text);
+  } catch (error) {
+    throw new ToolgateError("CONFIG_LOAD_FAILED", `${where} (${path}) could not be parsed: ${describeThrown(error)}`, { path, cause: error });
+  }
+  if (!isPlainObject(value))
+    throw new ToolgateError("INVALID_CONFIG", `${where} (${path}) holds ${describeType(value)}; it must hold one object of config keys`, { path });
+  return value;
+}
+
+async function importDefault(path: string, where: string): Promise<unknown> {
   let namespace: Record<string, unknown>;
   try {
     namespace = await importModule(path);
@@ -39,12 +78,5 @@ export async function loadConfigFile(path: string): Promise<LoadedConfig> {
     const what = exported === undefined ? "has no default export" : `exports ${describeType(exported)} as its default`;
     throw new ToolgateError("INVALID_CONFIG", `${where} (${path}) ${what}; it must export a config object: export default defineConfig({ ... })`, { path });
   }
-  let parsed: ReturnType<typeof v.safeParse<typeof ConfigSchema>>;
-  try {
-    parsed = v.safeParse(ConfigSchema, exported);
-  } catch (error) {
-    throw new ToolgateError("INVALID_CONFIG", `${where} (${path}): reading the config threw: ${describeThrown(error)}`, { path, cause: error });
-  }
-  if (!parsed.success) throw new ToolgateError("INVALID_CONFIG", `${where} (${path}) is invalid: ${summarizeIssues(parsed.issues)}`, { path });
-  return { path, dir: dirname(path), config: parsed.output as ToolgateConfig };
+  return exported;
 }

@@ -1,4 +1,4 @@
-import type { ToolCall, ToolDefinition, ToolResult, Verdict } from "@toolgate/plugin-sdk";
+import type { HostEvents, ToolCall, ToolDefinition, ToolResult, Verdict } from "@toolgate/plugin-sdk";
 import { describeThrown, ToolgateError } from "../errors.js";
 import { closedVerdict, type Gate } from "../gate/decide.js";
 import type { ToolCallExplanation } from "../gate/explain.js";
@@ -53,9 +53,14 @@ export function createToolCaller(runtime: HostRuntime, gate: Gate): ToolCaller {
 
   function finishBlocked(call: ToolCall, verdict: Verdict): ToolResult {
     const result = resultOfBlock(call, verdict);
+    runtime.denials.record(call, verdict);
     const { events } = runtime;
-    if (events.listens("tool:blocked"))
-      events.emit("tool:blocked", verdict.plugin === undefined ? { call, verdict, result } : { call, verdict, plugin: verdict.plugin, result });
+    if (events.listens("tool:blocked")) {
+      const payload: HostEvents["tool:blocked"] = { call, verdict, result };
+      if (verdict.plugin !== undefined) payload.plugin = verdict.plugin;
+      if (verdict.source !== undefined) payload.source = verdict.source;
+      events.emit("tool:blocked", payload);
+    }
     if (events.listens("tool:end")) events.emit("tool:end", { call, status: result.status, result, verdict });
     return result;
   }

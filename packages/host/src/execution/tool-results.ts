@@ -1,9 +1,9 @@
-import type { ToolCall, ToolResult, Verdict } from "@toolgate/plugin-sdk";
+import type { PolicySource, ToolCall, ToolResult, Verdict } from "@toolgate/plugin-sdk";
 import { describeThrown } from "../errors.js";
 
-/** The result of a call the gate stopped: names the plugin and carries its message verbatim. */
-function blockedResult(call: ToolCall, message: string, plugin: string | undefined): ToolResult {
-  const by = plugin === undefined ? "the tool gate" : `plugin "${plugin}"`;
+/** The result of a call the gate stopped: names the plugin (or rule, or configured hook) and carries its message verbatim. */
+function blockedResult(call: ToolCall, message: string, plugin: string | undefined, source?: PolicySource): ToolResult {
+  const by = source !== undefined && source.kind !== "plugin" ? describeSource(source) : plugin === undefined ? "the tool gate" : `plugin "${plugin}"`;
   const result: ToolResult = { callId: call.id, name: call.name, status: "blocked", content: `Tool call blocked by ${by}: ${message}` };
   if (plugin !== undefined) result.blockedBy = plugin;
   return result;
@@ -11,7 +11,11 @@ function blockedResult(call: ToolCall, message: string, plugin: string | undefin
 
 /** A blocked result for a verdict that ended in block. */
 export function resultOfBlock(call: ToolCall, verdict: Verdict): ToolResult {
-  return blockedResult(call, verdict.message ?? "blocked", verdict.plugin);
+  return blockedResult(call, verdict.message ?? "blocked", verdict.plugin, verdict.source);
+}
+
+function describeSource(source: PolicySource): string {
+  return source.kind === "rule" ? `permission rule "${source.name}"` : `${source.kind} hook "${source.name}"`;
 }
 
 export function errorResult(call: ToolCall, content: string): ToolResult {

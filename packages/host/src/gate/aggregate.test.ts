@@ -20,19 +20,19 @@ describe("aggregate", () => {
 
   it("block > ask > allow, first message of each kind", () => {
     const aggregate = createAggregate({});
-    addDecision(aggregate, { action: "allow", reason: "ok" }, "p1");
-    addDecision(aggregate, { action: "ask", message: "ask 1" }, "p2");
-    addDecision(aggregate, { action: "ask", message: "ask 2" }, "p3");
+    addDecision(aggregate, { action: "allow", reason: "ok" }, "p1", { kind: "plugin", name: "p1" });
+    addDecision(aggregate, { action: "ask", message: "ask 1" }, "p2", { kind: "plugin", name: "p2" });
+    addDecision(aggregate, { action: "ask", message: "ask 2" }, "p3", { kind: "plugin", name: "p3" });
     expect(toVerdict(aggregate)).toMatchObject({ action: "ask", message: "ask 1", plugin: "p2" });
-    addDecision(aggregate, { action: "block", message: "block 1" }, "p4");
-    addDecision(aggregate, { action: "block", message: "block 2" }, "p5");
-    expect(toVerdict(aggregate)).toMatchObject({ action: "block", message: "block 1", plugin: "p4" });
+    addDecision(aggregate, { action: "block", message: "block 1" }, "p4", { kind: "plugin", name: "p4" });
+    addDecision(aggregate, { action: "block", message: "block 2" }, "p5", { kind: "plugin", name: "p5" });
+    expect(toVerdict(aggregate)).toMatchObject({ action: "block", message: "block 1", plugin: "p4", source: { kind: "plugin", name: "p4" } });
   });
 
   it("modify accumulates in order and survives a later block's verdict args", () => {
     const aggregate = createAggregate({ path: "a", mode: "x" });
-    addDecision(aggregate, { action: "modify", args: { path: "b" } }, "p1");
-    addDecision(aggregate, { action: "modify", args: { path: "c", extra: true } }, "p2");
+    addDecision(aggregate, { action: "modify", args: { path: "b" } }, "p1", { kind: "plugin", name: "p1" });
+    addDecision(aggregate, { action: "modify", args: { path: "c", extra: true } }, "p2", { kind: "plugin", name: "p2" });
     expect(toVerdict(aggregate).args).toEqual({ path: "c", mode: "x", extra: true });
   });
 });

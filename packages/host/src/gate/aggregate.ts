@@ -1,4 +1,4 @@
-import type { PreToolCallDecision, ToolArgs, Verdict } from "@toolgate/plugin-sdk";
+import type { PolicySource, PreToolCallDecision, ToolArgs, Verdict } from "@toolgate/plugin-sdk";
 import { copyArgs, setOwn } from "./copy-args.js";
 
 /** What the plugins have said about one call so far, folded in plugin order. */
@@ -7,9 +7,9 @@ export interface Aggregate {
   args: ToolArgs;
   /** A rough size of every argument copy this call holds, for the decision memo's byte budget. */
   bytes: number;
-  block?: { message: string; plugin: string };
-  ask?: { message: string; plugin: string };
-  allow?: { reason: string | undefined; plugin: string };
+  block?: { message: string; plugin: string; source: PolicySource };
+  ask?: { message: string; plugin: string; source: PolicySource };
+  allow?: { reason: string | undefined; plugin: string; source: PolicySource };
 }
 
 /** `frozenArgs` come from `freezeArgs` or `copyArgs(…, true)`, which measured them as `bytes`. */
@@ -21,16 +21,16 @@ export function createAggregate(frozenArgs: ToolArgs, bytes = 0): Aggregate {
  * Folds one plugin's valid decision in. The first block and the first ask keep their message; `modify`
  * shallow-merges, so a later plugin wins on the same key.
  */
-export function addDecision(aggregate: Aggregate, decision: PreToolCallDecision, plugin: string): void {
+export function addDecision(aggregate: Aggregate, decision: PreToolCallDecision, plugin: string, source: PolicySource): void {
   switch (decision.action) {
     case "block":
-      aggregate.block ??= { message: decision.message, plugin };
+      aggregate.block ??= { message: decision.message, plugin, source };
       return;
     case "ask":
-      aggregate.ask ??= { message: decision.message, plugin };
+      aggregate.ask ??= { message: decision.message, plugin, source };
       return;
     case "allow":
-      aggregate.allow ??= { reason: decision.reason, plugin };
+      aggregate.allow ??= { reason: decision.reason, plugin, source };
       return;
     case "modify": {
       // The patch is the plugin's own object: it is read once, into a frozen copy, before it is merged.
@@ -56,11 +56,11 @@ export function mergeArgs(current: ToolArgs, patch: ToolArgs): ToolArgs {
 /** The most restrictive opinion wins: block > ask > allow. */
 export function toVerdict(aggregate: Aggregate): Verdict {
   const { args, block, ask, allow } = aggregate;
-  if (block) return { action: "block", message: block.message, plugin: block.plugin, args };
-  if (ask) return { action: "ask", message: ask.message, plugin: ask.plugin, args };
+  if (block) return { action: "block", message: block.message, plugin: block.plugin, source: block.source, args };
+  if (ask) return { action: "ask", message: ask.message, plugin: ask.plugin, source: ask.source, args };
   if (allow)
     return allow.reason === undefined
-      ? { action: "allow", plugin: allow.plugin, args }
-      : { action: "allow", message: allow.reason, plugin: allow.plugin, args };
+      ? { action: "allow", plugin: allow.plugin, source: allow.source, args }
+      : { action: "allow", message: allow.reason, plugin: allow.plugin, source: allow.source, args };
   return { action: "allow", args };
 }

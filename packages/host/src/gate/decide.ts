@@ -3,6 +3,7 @@ import * as v from "valibot";
 import { describeThrown } from "../errors.js";
 import type { HostRuntime } from "../host-runtime.js";
 import type { AskHandler } from "../options.js";
+import { type PermissionRules, rulesParticipant } from "../policies/permission-rules.js";
 import type { HookEntry } from "../registry/registry.js";
 import { validationMessage } from "../validation/summarize-issues.js";
 import { addDecision, toVerdict } from "./aggregate.js";
@@ -92,10 +93,12 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
     const args = run.hookArgs;
     args[0] = run.view;
     args[1] = ctx;
-    return runHook(entry, ctx, runtime.deadlines, args);
+    return runHook(entry, ctx, entry.deadlines ?? runtime.deadlines, args);
   }
 
   function conclude(run: PolicyRun): Verdict {
+    // Rules decide on what actually runs: a `modify` cannot smuggle in an argument a rule denies.
+    if (runtime.rules && run.aggregate.args !== run.call.args) checkRules(runtime.rules, run, run.aggregate.args);
     const verdict = runtime.closed ? closedVerdict(run.aggregate.args) : toVerdict(run.aggregate);
     if (run.remember && !runtime.closed) memo.remember(run.call, verdict, run.aggregate.bytes);
     return verdict;
@@ -124,7 +127,7 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
       reportInvalid(outcome, validationMessage(parsed.issues), entry, run);
       return;
     }
-    addDecision(run.aggregate, parsed.output, entry.plugin);
+    addDecision(run.aggregate, parsed.output, entry.plugin, entry.source);
     if (run.trace) run.trace.push(explainDecision(parsed.output, entry.plugin, run));
   }
 
@@ -139,10 +142,10 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
     if (run.trace) run.trace.push({ plugin: entry.plugin, outcome: "error", message: error.message });
     else {
       const about = { plugin: entry.plugin, hook: entry.hook, call: run.view };
-      if (outcome.timedOut) runtime.events.emit("hook:timeout", { ...about, timeoutMs: runtime.deadlines.timeoutMs });
+      if (outcome.timedOut) runtime.events.emit("hook:timeout", { ...about, timeoutMs: (entry.deadlines ?? runtime.deadlines).timeoutMs });
       runtime.events.emit("hook:error", { ...about, error });
     }
-    if (runtime.onHookError === "block") addDecision(run.aggregate, { action: "block", message: `${error.message} (failing closed)` }, entry.plugin);
+    if (runtime.onHookError === "block") addDecision(run.aggregate, { action: "block", message: `${error.message} (failing closed)` }, entry.plugin, entry.source);
     // After close() the call ends blocked whatever the setting: saying it goes on would be wrong.
     else if (!run.trace && !runtime.closed) runtime.logger.warn(`${error.message}; onHookError is "allow", so the call goes on`);
   }
@@ -163,10 +166,23 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
     return verdict.action === "ask" ? asks.resolve(snapshot.call, verdict) : verdict;
   }
 
-  /** The plugins' verdict on a call; with no `pre_tool_call` at all, the call is allowed as it came. */
+  /** Permission rules run before every plugin, and again on the final arguments (`conclude`). */
+  function checkRules(rules: PermissionRules, run: PolicyRun, args: ToolArgs): void {
+    const matched = rules.check(run.call.name, args);
+    if (matched === undefined) return;
+    addDecision(run.aggregate, matched.decision, rulesParticipant, matched.source);
+    if (run.trace) run.trace.push(explainDecision(matched.decision, rulesParticipant, run));
+  }
+
+  function start(run: PolicyRun): Verdict | Promise<Verdict> {
+    if (runtime.rules) checkRules(runtime.rules, run, run.call.args);
+    return decide(run);
+  }
+
+  /** The plugins' verdict on a call; with no `pre_tool_call` and no rules, the call is allowed as it came. */
   function verdictOn(snapshot: CallSnapshot, remember: boolean): Verdict | Promise<Verdict> {
     const hooks = runtime.registry.hooks("pre_tool_call");
-    if (hooks.length > 0) return decide(new PolicyRun(snapshot.call, snapshot.bytes, hooks, remember));
+    if (hooks.length > 0 || runtime.rules) return start(new PolicyRun(snapshot.call, snapshot.bytes, hooks, remember));
     const verdict: Verdict = { action: "allow", args: snapshot.call.args };
     if (remember) memo.remember(snapshot.call, verdict, snapshot.bytes);
     return verdict;
@@ -184,7 +200,7 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
     },
     async explain(snapshot) {
       const plugins: PluginExplanation[] = [];
-      const verdict = await decide(new PolicyRun(snapshot.call, snapshot.bytes, runtime.registry.hooks("pre_tool_call"), false, plugins));
+      const verdict = await start(new PolicyRun(snapshot.call, snapshot.bytes, runtime.registry.hooks("pre_tool_call"), false, plugins));
       return { call: snapshot.call, verdict, plugins: await withExplainDetails(runtime, snapshot.call, plugins) };
     },
     close() {

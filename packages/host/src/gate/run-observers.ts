@@ -13,12 +13,13 @@ type ObserverHook = Exclude<HookName, "pre_tool_call">;
 export async function runObservers(runtime: HostRuntime, hook: ObserverHook, leadingArgs: readonly unknown[]): Promise<void> {
   for (const entry of runtime.registry.hooks(hook)) {
     const ctx = new HookInvocationContext(entry.plugin, runtime.session, entry.owner.options, entry.owner.log);
-    let outcome = runHook(entry, ctx, runtime.deadlines, [...leadingArgs, ctx]);
+    const deadlines = entry.deadlines ?? runtime.deadlines;
+    let outcome = runHook(entry, ctx, deadlines, [...leadingArgs, ctx]);
     if (PendingHook.is(outcome)) outcome = await whenSettled(outcome);
     if (!HookFailure.is(outcome)) continue;
     // post_tool_call's first argument is the call; session hooks have none.
     const about = hook === "post_tool_call" ? { plugin: entry.plugin, hook, call: leadingArgs[0] as ToolCall } : { plugin: entry.plugin, hook };
-    if (outcome.timedOut) runtime.events.emit("hook:timeout", { ...about, timeoutMs: runtime.deadlines.timeoutMs });
+    if (outcome.timedOut) runtime.events.emit("hook:timeout", { ...about, timeoutMs: deadlines.timeoutMs });
     runtime.events.emit("hook:error", { ...about, error: outcome.error });
     runtime.logger.warn(`${outcome.error.message}; observer hooks fail open, so the host carries on`);
   }

@@ -1,5 +1,6 @@
-import { hookNames, type HookName, type PluginLogger, type PluginOptions, type PluginRecord, type ToolDefinition } from "@toolgate/plugin-sdk";
+import { hookNames, type HookName, type PluginLogger, type PluginOptions, type PluginRecord, type PolicySource, type ToolDefinition } from "@toolgate/plugin-sdk";
 import { pluginLabel, ToolgateError } from "../errors.js";
+import type { HookDeadlines } from "../gate/hook-deadlines.js";
 import type { HookCall } from "../gate/run-hook.js";
 import type { PluginSnapshot } from "../validation/validate-plugin.js";
 
@@ -9,11 +10,18 @@ export interface RegisteredPlugin {
   readonly options: PluginOptions;
   readonly record: PluginRecord;
   readonly log: PluginLogger;
+  /** Who this participant is in verdicts; a configured hook sets its own. @default { kind: "plugin", name } */
+  readonly source?: PolicySource;
+  /** A configured hook's own timeout; plugins share the host's `hookTimeoutMs`. */
+  readonly deadlines?: HookDeadlines;
 }
 
 /** One plugin's implementation of one hook, ready for `runHook`. */
 export interface HookEntry extends HookCall {
   readonly owner: RegisteredPlugin;
+  /** Made once per plugin, so a verdict names its source without an allocation per call. */
+  readonly source: PolicySource;
+  readonly deadlines: HookDeadlines | undefined;
 }
 
 /** A tool the host can run, and the plugin that contributed it (none for the agent's own tools). */
@@ -74,8 +82,10 @@ export class PluginRegistry {
   #buildHooks(): Map<HookName, HookEntry[]> {
     const tables = new Map<HookName, HookEntry[]>(hookNames.map((name) => [name, []]));
     for (const owner of this.plugins) {
+      const source = owner.source ?? Object.freeze({ kind: "plugin" as const, name: owner.plugin.name });
+      const { deadlines } = owner;
       for (const { hook, fn, thisArg } of owner.plugin.hooks)
-        tables.get(hook)?.push({ owner, plugin: owner.plugin.name, path: owner.record.path, hook, fn, thisArg });
+        tables.get(hook)?.push({ owner, plugin: owner.plugin.name, path: owner.record.path, hook, fn, thisArg, source, deadlines });
     }
     return tables;
   }

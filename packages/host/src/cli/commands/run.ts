@@ -72,7 +72,7 @@ async function replay(host: Host, call: ToolCall, format: ToolMessageFormat): Pr
 // Ids, names and messages come from the calls file and from plugins: escaped, or JSON made terminal-safe.
 function printOutcome({ call, verdict, message }: RunOutcome, format: ToolMessageFormat): void {
   printLine(`${color.bold(escapeControl(call.id))}  ${escapeControl(call.name)}  ${color.dim(safeJson(call.args))}`);
-  const by = verdict.plugin === undefined ? "" : ` by ${color.bold(escapeControl(verdict.plugin))}`;
+  const by = describeDecider(verdict);
   if (verdict.action === "block") {
     printLine(`  ${color.red("BLOCK")}${by}: ${escapeControl(verdict.message ?? "blocked")}`);
     printLine(`  ${color.dim(`${format} message:`)} ${safeJson(message)}`);
@@ -84,6 +84,13 @@ function printOutcome({ call, verdict, message }: RunOutcome, format: ToolMessag
     printLine(`  ${color.dim(modified ? "args (modified):" : "args:")} ${safeJson(verdict.args)}`);
   }
   printLine();
+}
+
+/** ` by rate-limit`, ` by rule bash:command=*sudo*`, ` by command ./guards/no-rm.sh`; empty when nobody decided. */
+function describeDecider(verdict: Verdict): string {
+  const { source } = verdict;
+  if (source !== undefined && source.kind !== "plugin") return ` by ${source.kind} ${color.bold(escapeControl(source.name))}`;
+  return verdict.plugin === undefined ? "" : ` by ${color.bold(escapeControl(verdict.plugin))}`;
 }
 
 function summarize(outcomes: readonly RunOutcome[]): string {

@@ -1,0 +1,119 @@
+import type { PluginRecord, PolicyKind, PolicySource, SessionInfo, ToolCall, ToolResult } from "@toolgate/plugin-sdk";
+import { resolve } from "node:path";
+import { ToolgateError } from "../errors.js";
+import type { EventBus } from "../events.js";
+import { HookDeadlines } from "../gate/hook-deadlines.js";
+import type { HookContext } from "@toolgate/plugin-sdk";
+import { createPluginLogger, type HostLogger } from "../logger.js";
+import type { PluginRegistry } from "../registry/registry.js";
+import type { ConfiguredHook, HostSettings } from "../settings.js";
+import { commandProblem, runCommandHook } from "./command-hook.js";
+import { createHookInput, type HookInput } from "./hook-input.js";
+import { runHttpHook } from "./http-hook.js";
+import { compileMatcher } from "./matcher.js";
+import { runModelHook } from "./model-hook.js";
+import { PermissionRules, rulesParticipant } from "./permission-rules.js";
+
+export interface PolicyDependencies {
+  registry: PluginRegistry;
+  events: EventBus;
+  logger: HostLogger;
+  session: SessionInfo;
+  closeSignal: AbortSignal;
+}
+
+export interface InstalledPolicies {
+  /** One record per configured hook, and one for the rules: `toolgate list` shows them like plugins. */
+  records: PluginRecord[];
+  rules: PermissionRules | undefined;
+}
+
+// Configured hooks run before every plugin (the operator's policy first), in the order they are written.
+const firstOrder = -1e15;
+
+type Runner = (input: HookInput, signal: AbortSignal) => Promise<unknown>;
+
+/**
+ * Turns `hooks` and `permissions` into gate participants: each hook becomes a registered plugin with its
+ * own `source` and its own timeout, so it runs through the same gate as plugins (aggregation, events,
+ * exactly-once, fail closed). A command whose program is missing or not executable throws here, at load.
+ */
+export function installPolicies(settings: HostSettings, deps: PolicyDependencies): InstalledPolicies {
+  const deadlinesByMs = new Map<number, HookDeadlines>();
+  deps.closeSignal.addEventListener("abort", () => {
+    for (const deadlines of deadlinesByMs.values()) deadlines.abortAll("host closed");
+  });
+  const deadlinesFor = (timeoutMs: number) => {
+    const known = deadlinesByMs.get(timeoutMs);
+    if (known) return known;
+    const deadlines = new HookDeadlines(timeoutMs);
+    deadlinesByMs.set(timeoutMs, deadlines);
+    return deadlines;
+  };
+  const records = settings.policyHooks.map((hook, index) => {
+    const timeoutMs = hook.config.timeout === undefined ? settings.hookTimeoutMs : Math.round(hook.config.timeout * 1000);
+    return installHook(hook, firstOrder + index, deadlinesFor(timeoutMs), settings.cwd, deps);
+  });
+  const rules = new PermissionRules(settings.permissions);
+  if (rules.size === 0) return { records, rules: undefined };
+  const record: PluginRecord = {
+    name: rulesParticipant,
+    source: "config",
+    status: "loaded",
+    warnings: [],
+    policy: { kind: "rule", name: `${rules.size} rule${rules.size === 1 ? "" : "s"}` },
+  };
+  if (settings.configPath !== undefined) record.path = settings.configPath;
+  deps.events.emit("plugin:loaded", { plugin: record });
+  return { records: [...records, record], rules };
+}
+
+function installHook(hook: ConfiguredHook, order: number, deadlines: HookDeadlines, cwd: string, deps: PolicyDependencies): PluginRecord {
+  const { source, runner, path } = describeHook(hook);
+  const name = uniqueName(`${source.kind}:${source.name}`, deps.registry);
+  const matches = compileMatcher(hook.config.matcher);
+  const fn =
+    hook.event === "pre_tool_call"
+      ? (call: ToolCall, ctx: HookContext) => (matches(call.name) ? runner(createHookInput("pre_tool_call", call, deps.session, cwd), ctx.signal) : undefined)
+      : (call: ToolCall, result: ToolResult, ctx: HookContext) =>
+          matches(call.name) ? runner(createHookInput("post_tool_call", call, deps.session, cwd, result), ctx.signal).then(() => undefined) : undefined;
+  const record: PluginRecord = { name, source: "config", status: "loaded", warnings: [], policy: source };
+  if (path !== undefined) record.path = path;
+  const plugin = {
+    name,
+    version: undefined,
+    description: `${hook.event} ${source.kind} hook (${hook.where})`,
+    order,
+    hooks: [{ hook: hook.event, fn: fn as (...args: unknown[]) => unknown, thisArg: {} }],
+    tools: {},
+    explain: undefined,
+  };
+  const rejected = deps.registry.add({ plugin, options: {}, record, log: createPluginLogger(deps.logger, name), source, deadlines });
+  if (rejected) throw rejected;
+  deps.events.emit("plugin:loaded", { plugin: record });
+  return record;
+}
+
+function describeHook(hook: ConfiguredHook): { source: PolicySource; runner: Runner; path?: string } {
+  const { config } = hook;
+  const source = (kind: PolicyKind, name: string): PolicySource => Object.freeze({ kind, name });
+  if (config.type === "http") return { source: source("http", config.url), runner: (input, signal) => runHttpHook(config, input, signal) };
+  if (config.type === "model") return { source: source("model", config.model), runner: (input, signal) => runModelHook(config, input, signal) };
+  const { command } = config;
+  const problem = commandProblem(command, hook.baseDir);
+  if (problem !== undefined) throw new ToolgateError("POLICY_HOOK_INVALID", `${hook.where}.command "${command}" cannot run: ${problem}`);
+  const label = JSON.stringify(command);
+  const first = command.trim().split(/\s/, 1)[0] ?? "";
+  const runner: Runner = (input, signal) => runCommandHook(command, hook.baseDir, label, input, signal);
+  return first.includes("/")
+    ? { source: source("command", command), runner, path: resolve(hook.baseDir, first) }
+    : { source: source("command", command), runner };
+}
+
+function uniqueName(base: string, registry: PluginRegistry): string {
+  const taken = new Set(registry.plugins.map((plugin) => plugin.plugin.name));
+  if (!taken.has(base)) return base;
+  let index = 2;
+  while (taken.has(`${base} (${index})`)) index++;
+  return `${base} (${index})`;
+}

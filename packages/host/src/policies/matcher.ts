@@ -1,0 +1,9 @@
+/**
+ * A hook's `matcher`: a regular expression that must match the whole tool name. Absent, empty or `*`
+ * matches every tool (as in Claude Code's hook config).
+ */
+export function compileMatcher(matcher: string | undefined): (toolName: string) => boolean {
+  if (matcher === undefined || matcher === "" || matcher === "*") return () => true;
+  const pattern = new RegExp(`^(?:${matcher})$`);
+  return (toolName) => pattern.test(toolName);
+}

@@ -1,0 +1,101 @@
+import * as v from "valibot";
+import { ruleSyntaxError } from "./permission-rules.js";
+
+/** The longest timeout Node's timers honour, in seconds. */
+const maxTimeoutSeconds = Math.floor((2 ** 31 - 1) / 1000);
+
+const nonEmpty = v.pipe(v.string("must be a string"), v.nonEmpty("must not be empty"));
+
+const matcher = v.optional(
+  v.pipe(
+    v.string("must be a string (a regular expression over the whole tool name)"),
+    v.check((pattern) => isRegExp(pattern), "must be a valid regular expression over the tool name"),
+  ),
+);
+const timeout = v.optional(
+  v.pipe(
+    v.number("must be a number of seconds"),
+    v.check((seconds) => seconds > 0 && seconds <= maxTimeoutSeconds, `must be a number of seconds above 0 and at most ${maxTimeoutSeconds}`),
+  ),
+);
+
+const CommandHookSchema = v.strictObject(
+  { type: v.optional(v.literal("command", 'must be "command", "http" or "model"')), matcher, timeout, command: nonEmpty },
+  "is not a command hook key (type, matcher, timeout, command)",
+);
+
+const HttpHookSchema = v.strictObject(
+  {
+    type: v.literal("http"),
+    matcher,
+    timeout,
+    url: v.pipe(nonEmpty, v.url("must be an absolute http(s) URL"), v.regex(/^https?:\/\//i, "must be an http(s) URL")),
+    headers: v.optional(v.record(v.string(), v.string("must be a string"), "must be an object of header names to strings")),
+    allowedEnvVars: v.optional(v.array(nonEmpty, "must be an array of environment variable names")),
+  },
+  "is not an http hook key (type, matcher, timeout, url, headers, allowedEnvVars)",
+);
+
+const ModelHookSchema = v.strictObject(
+  {
+    type: v.literal("model"),
+    matcher,
+    timeout,
+    model: v.pipe(nonEmpty, v.regex(/^[^:]+:.+$/, 'must be "provider:model", e.g. "openai:gpt-4o-mini" or "anthropic:claude-3-5-haiku-latest"')),
+    prompt: v.optional(nonEmpty),
+    baseURL: v.optional(v.pipe(nonEmpty, v.url("must be an absolute URL"))),
+    apiKeyEnv: v.optional(nonEmpty),
+  },
+  "is not a model hook key (type, matcher, timeout, model, prompt, baseURL, apiKeyEnv)",
+);
+
+const hookSchemas = { command: CommandHookSchema, http: HttpHookSchema, model: ModelHookSchema } as const;
+
+// Chosen by `type` rather than a union, so a bad key is reported against the kind the entry says it is.
+const HookSchema = v.lazy((entry) => {
+  const type = typeof entry === "object" && entry !== null ? (entry as { type?: unknown }).type : undefined;
+  if (type === undefined || type === "http" || type === "model" || type === "command") return hookSchemas[type ?? "command"];
+  return v.strictObject({ type: v.picklist(["command", "http", "model"], 'must be "command", "http" or "model"') });
+});
+
+export type CommandHookConfig = v.InferOutput<typeof CommandHookSchema>;
+export type HttpHookConfig = v.InferOutput<typeof HttpHookSchema>;
+export type ModelHookConfig = v.InferOutput<typeof ModelHookSchema>;
+export type HookConfig = CommandHookConfig | HttpHookConfig | ModelHookConfig;
+
+const hookList = v.optional(v.array(HookSchema, "must be an array of hooks"));
+
+export const HooksConfigSchema = v.strictObject(
+  { pre_tool_call: hookList, post_tool_call: hookList },
+  "is not a hook event for configured hooks (pre_tool_call, post_tool_call)",
+);
+
+export interface HooksConfig {
+  pre_tool_call?: HookConfig[];
+  post_tool_call?: HookConfig[];
+}
+
+const ruleList = v.optional(
+  v.array(
+    v.pipe(
+      nonEmpty,
+      v.rawCheck(({ dataset, addIssue }) => {
+        if (!dataset.typed) return;
+        const error = ruleSyntaxError(dataset.value);
+        if (error !== undefined) addIssue({ message: `is not a rule (toolGlob or toolGlob:arg=valueGlob): ${error}` });
+      }),
+    ),
+    "must be an array of rules",
+  ),
+);
+
+export const PermissionsConfigSchema = v.strictObject({ deny: ruleList, ask: ruleList, allow: ruleList }, "is not a permissions key (deny, ask, allow)");
+
+function isRegExp(pattern: string): boolean {
+  try {
+    new RegExp(pattern);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -61,7 +61,10 @@ describe("toolgateMiddleware", () => {
   });
 
   it("runs the tool with a plugin's modified arguments", async () => {
-    const host = await hostWith({ name: "dry-run", hooks: { pre_tool_call: (call) => ({ action: "modify", args: { command: `echo ${String(call.args.command)}` } }) } });
+    const host = await hostWith({
+      name: "dry-run",
+      hooks: { pre_tool_call: (call) => ({ action: "modify", args: { command: `echo ${String(call.args.command)}` } }) },
+    });
     const ran: string[] = [];
     const model = new ScriptedChatModel([() => callTool("c1", "terminal", { command: "make deploy" }), () => reply("done")]);
     await createAgent({ model, tools: [terminal(ran)], middleware: [toolgateMiddleware(host)] }).invoke({ messages: [{ role: "user", content: "deploy" }] });
@@ -72,7 +75,9 @@ describe("toolgateMiddleware", () => {
     const host = await hostWith({ name: "no-shell", hooks: { pre_tool_call: () => ({ action: "block", message: "no shell today" }) } });
     const ran: string[] = [];
     const model = new ScriptedChatModel([() => callTool(undefined, "terminal", { command: "ls" }), () => reply("ok")]);
-    const result = await createAgent({ model, tools: [terminal(ran)], middleware: [toolgateMiddleware(host)] }).invoke({ messages: [{ role: "user", content: "ls" }] });
+    const result = await createAgent({ model, tools: [terminal(ran)], middleware: [toolgateMiddleware(host)] }).invoke({
+      messages: [{ role: "user", content: "ls" }],
+    });
     expect(ran).toEqual([]);
     expect(result.messages.some((message) => ToolMessage.isInstance(message) && String(message.content).includes("no shell today"))).toBe(true);
   });
@@ -106,7 +111,12 @@ describe("toolgateMiddleware", () => {
           return reply("finished");
         },
       ]);
-      const agent = createAgent({ model, tools: [terminal(ran)], middleware: [toolgateMiddleware(host, { ask: "interrupt" })], checkpointer: new MemorySaver() });
+      const agent = createAgent({
+        model,
+        tools: [terminal(ran)],
+        middleware: [toolgateMiddleware(host, { ask: "interrupt" })],
+        checkpointer: new MemorySaver(),
+      });
       const config = { configurable: { thread_id: `t-${Math.random()}` } };
       const first = await agent.invoke({ messages: [{ role: "user", content: "push" }] }, config);
       return { agent, config, first, ran, read: () => read };

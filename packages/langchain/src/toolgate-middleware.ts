@@ -27,7 +27,8 @@ let generated = 0;
  */
 export function toolgateMiddleware(host: Host, options: ToolgateMiddlewareOptions = {}) {
   const askMode = options.ask ?? "block";
-  if (askMode !== "interrupt" && askMode !== "block") throw new TypeError(`toolgateMiddleware: options.ask must be "interrupt" or "block", got ${JSON.stringify(askMode)}`);
+  if (askMode !== "interrupt" && askMode !== "block")
+    throw new TypeError(`toolgateMiddleware: options.ask must be "interrupt" or "block", got ${JSON.stringify(askMode)}`);
 
   return createMiddleware({
     name: "ToolgateMiddleware",
@@ -60,16 +61,22 @@ async function blockedText(host: Host, call: ToolCall, verdict: Verdict): Promis
     if (result.status === "blocked") return result.content;
   }
   const by = verdict.plugin === undefined ? "the tool gate" : `plugin "${verdict.plugin}"`;
-  const message = verdict.action === "ask" ? `${verdict.message ?? "approval needed"} (needs approval, and none was configured)` : (verdict.message ?? "blocked");
+  const message =
+    verdict.action === "ask" ? `${verdict.message ?? "approval needed"} (needs approval, and none was configured)` : (verdict.message ?? "blocked");
   return `Tool call blocked by ${by}: ${message}`;
 }
 
 /** The human-in-the-loop interrupt, in `humanInTheLoopMiddleware`'s shape, so one review UI serves both. */
 async function askHuman(request: Request, handler: Handler, call: ToolCall, verdict: Verdict) {
   const interrupt = request.runtime.interrupt;
-  if (typeof interrupt !== "function") throw new Error(`toolgateMiddleware: plugin "${verdict.plugin ?? "?"}" asked for approval of "${call.name}", but this run cannot be interrupted (compile the agent with a checkpointer)`);
+  if (typeof interrupt !== "function")
+    throw new Error(
+      `toolgateMiddleware: plugin "${verdict.plugin ?? "?"}" asked for approval of "${call.name}", but this run cannot be interrupted (compile the agent with a checkpointer)`,
+    );
   const hitl: HITLRequest = {
-    actionRequests: [{ name: call.name, args: verdict.args, description: `${verdict.message ?? "approval needed"} (asked by plugin "${verdict.plugin ?? "?"}")` }],
+    actionRequests: [
+      { name: call.name, args: verdict.args, description: `${verdict.message ?? "approval needed"} (asked by plugin "${verdict.plugin ?? "?"}")` },
+    ],
     reviewConfigs: [{ actionName: call.name, allowedDecisions: ["approve", "edit", "reject"] }],
   };
   const response = (await interrupt(hitl)) as HITLResponse | undefined;

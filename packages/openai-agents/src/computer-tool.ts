@@ -29,7 +29,8 @@ export function gateComputerTool<Tool extends ComputerTool>(tool: Tool, gate: Ca
     const create = config as (args: { runContext: RunContext }) => Computer | Promise<Computer>;
     return { ...tool, computer: async (args: { runContext: RunContext }) => wrap(await create(args)) } as Tool;
   }
-  if (isProvider(config)) return { ...tool, computer: { ...config, create: async (args: { runContext: RunContext }) => wrap(await config.create(args)) } } as Tool;
+  if (isProvider(config))
+    return { ...tool, computer: { ...config, create: async (args: { runContext: RunContext }) => wrap(await config.create(args)) } } as Tool;
   return { ...tool, computer: wrap(config as Computer) } as Tool;
 }
 

@@ -47,8 +47,7 @@ function counter(): Plugin & { seen: Map<string, number> } {
   };
 }
 
-const shellCall = (callId: string, ...commands: string[]) =>
-  ({ type: "shell_call", callId, status: "completed", action: { commands } }) as AgentOutputItem;
+const shellCall = (callId: string, ...commands: string[]) => ({ type: "shell_call", callId, status: "completed", action: { commands } }) as AgentOutputItem;
 const functionCall = (callId: string, name: string, args: object) =>
   ({ type: "function_call", callId, name, status: "completed", arguments: JSON.stringify(args) }) as AgentOutputItem;
 
@@ -99,7 +98,10 @@ describe("shell tool", () => {
   });
 
   it("turns ask into the SDK's approval: nothing runs until a human approves", async () => {
-    const host = await hostWith({ name: "confirm-shell", hooks: { pre_tool_call: (call) => (call.kind === "shell" ? { action: "ask", message: "confirm shell" } : undefined) } });
+    const host = await hostWith({
+      name: "confirm-shell",
+      hooks: { pre_tool_call: (call) => (call.kind === "shell" ? { action: "ask", message: "confirm shell" } : undefined) },
+    });
     const ran: string[][] = [];
     const shell = shellTool({ shell: { run: async (action) => (ran.push(action.commands), { output: [] }) } });
     const model = new ScriptedModel([() => [shellCall("sh_1", "git push")], () => [say("pushed")]]);
@@ -148,11 +150,19 @@ describe("function tools", () => {
     expect(deleted).toEqual(["/tmp/scratch"]);
     expect(readBlock).toContain('Tool call blocked by plugin \\"protect-etc\\": /etc is off limits');
     expect(result.finalOutput).toBe("cleaned /tmp instead");
-    expect(count.seen).toEqual(new Map([["c1", 1], ["c2", 1]]));
+    expect(count.seen).toEqual(
+      new Map([
+        ["c1", 1],
+        ["c2", 1],
+      ]),
+    );
   });
 
   it("runs the tool with the modified arguments", async () => {
-    const host = await hostWith({ name: "sandbox", hooks: { pre_tool_call: (call) => ({ action: "modify", args: { path: `/sandbox${String(call.args.path)}` } }) } });
+    const host = await hostWith({
+      name: "sandbox",
+      hooks: { pre_tool_call: (call) => ({ action: "modify", args: { path: `/sandbox${String(call.args.path)}` } }) },
+    });
     const deleted: string[] = [];
     const model = new ScriptedModel([() => [functionCall("c1", "delete_file", { path: "/tmp/a" })], (input) => [say(String(outputFor(input, "c1")))]]);
     const result = await run(new Agent({ name: "files", model, tools: gateAgentTools([deleteFile(deleted)], host) }), "go");
@@ -186,7 +196,10 @@ describe("apply_patch tool", () => {
   it("a blocked operation never reaches the editor; the model reads the reason", async () => {
     const host = await hostWith({
       name: "protect-secrets",
-      hooks: { pre_tool_call: (call) => (call.kind === "apply_patch" && String(call.args.path).includes(".env") ? { action: "block", message: "secrets are not edited by agents" } : undefined) },
+      hooks: {
+        pre_tool_call: (call) =>
+          call.kind === "apply_patch" && String(call.args.path).includes(".env") ? { action: "block", message: "secrets are not edited by agents" } : undefined,
+      },
     });
     const applied: string[] = [];
     const record = async (operation: { type: string; path: string }) => {

@@ -34,10 +34,6 @@ export class VerdictStash<Key extends object | string> {
     this.#verdicts.delete(key);
     return verdict;
   }
-
-  peek(key: Key): Verdict | undefined {
-    return this.#verdicts.get(key);
-  }
 }
 
 let generated = 0;

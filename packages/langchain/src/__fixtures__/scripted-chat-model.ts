@@ -36,7 +36,7 @@ export class ScriptedChatModel extends BaseChatModel {
 }
 
 export function callTool(id: string | undefined, name: string, args: Record<string, unknown>): AIMessage {
-  return new AIMessage({ content: "", tool_calls: [{ id, name, args, type: "tool_call" }] });
+  return new AIMessage({ content: "", tool_calls: [id === undefined ? { name, args, type: "tool_call" } : { id, name, args, type: "tool_call" }] });
 }
 
 export function reply(text: string): AIMessage {

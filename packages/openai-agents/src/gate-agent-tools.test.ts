@@ -115,6 +115,31 @@ describe("shell tool", () => {
     expect(ran).toEqual([["git push"]]);
     expect(second.finalOutput).toBe("pushed");
   });
+  it("still blocks a call the SDK lets through without asking (a sticky alwaysApprove)", async () => {
+    const confirmGit: Plugin = {
+      name: "confirm-git",
+      hooks: { pre_tool_call: (call) => (String(call.args.command).startsWith("git") ? { action: "ask", message: "confirm git" } : undefined) },
+    };
+    const host = await hostWith(blockDangerousShell, confirmGit);
+    const ran: string[][] = [];
+    const shell = shellTool({ shell: { run: async (action) => (ran.push(action.commands), { output: [] }) } });
+    let readBlock: string | undefined;
+    const model = new ScriptedModel([
+      () => [shellCall("sh_1", "git push")],
+      () => [shellCall("sh_2", "rm -rf /")],
+      (input) => {
+        readBlock = outputFor(input, "sh_2");
+        return [say("stopped")];
+      },
+    ]);
+    const agent = new Agent({ name: "ops", model, tools: gateAgentTools([shell], host) });
+    const first = await run(agent, "push, then clean");
+    first.state.approve(first.interruptions[0]!, { alwaysApprove: true });
+    const second = await run(agent, first.state);
+    expect(ran).toEqual([["git push"]]);
+    expect(readBlock).toContain('Tool call blocked by plugin \\"block-dangerous-shell\\"');
+    expect(second.finalOutput).toBe("stopped");
+  });
 });
 
 describe("function tools", () => {

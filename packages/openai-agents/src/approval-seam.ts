@@ -44,7 +44,10 @@ export function createApprovalSeam<Input extends object>(options: {
     async onApproval(runContext, item) {
       const callId = callIdOf(item);
       const decided = callId === undefined ? undefined : byCallId.get(callId);
-      if (decided?.verdict.action === "block") return { approve: false, reason: await gate.blockedText(decided.call, decided.verdict) };
+      if (decided?.verdict.action === "block") {
+        byCallId.delete(decided.call.id);
+        return { approve: false, reason: await gate.blockedText(decided.call, decided.verdict) };
+      }
       if (options.onApproval) return options.onApproval(runContext, item);
       // Neither yes nor no leaves the call pending: the run stops with an interruption for a human
       // (the SDK's resolveToolApproval reads only `approve === true` and `approve === false`).

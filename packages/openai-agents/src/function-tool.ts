@@ -1,6 +1,6 @@
 import type { FunctionTool, RunContext } from "@openai/agents";
-import type { Verdict } from "@toolgate/host";
-import { type CallGate, generatedCallId, VerdictStash } from "./gate.js";
+import type { ToolCall, Verdict } from "@toolgate/host";
+import { type CallGate, generatedCallId } from "./gate.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: the SDK's own tool lists are typed with `any` parameters.
 type AnyFunctionTool = FunctionTool<any, any, any>;
@@ -11,13 +11,14 @@ type ToolCallDetails = Parameters<AnyFunctionTool["invoke"]>[2];
  * approval), `invoke` runs the tool with the final arguments or returns the block as its output.
  */
 export function gateFunctionTool<Tool extends AnyFunctionTool>(tool: Tool, gate: CallGate): Tool {
-  const stash = new VerdictStash<string>();
+  const stash = new Map<string, { call: ToolCall; verdict: Verdict }>();
   const callOf = (callId: string, args: Record<string, unknown>) => ({ id: callId, name: tool.name, args, kind: "function" });
 
   const needsApproval = async (runContext: RunContext, input: unknown, callId?: string): Promise<boolean> => {
     const id = callId ?? generatedCallId("call");
-    const verdict = await gate.check(callOf(id, argsOf(input)));
-    stash.put(id, verdict);
+    const call = callOf(id, argsOf(input));
+    const verdict = await gate.check(call);
+    stash.set(id, { call, verdict });
     if (verdict.action === "ask") return true;
     if (verdict.action === "block") return false;
     return tool.needsApproval(runContext, verdict.args as never, callId);
@@ -25,13 +26,19 @@ export function gateFunctionTool<Tool extends AnyFunctionTool>(tool: Tool, gate:
 
   const invoke = async (runContext: RunContext, input: string, details?: ToolCallDetails): Promise<unknown> => {
     const callId = details?.toolCall?.callId ?? generatedCallId("call");
-    const call = callOf(callId, argsOf(parseInput(input)));
     // Without a verdict from the approval step (a run resumed from saved state), decide now; an `ask`
     // then reaching `invoke` was approved through the SDK.
-    const verdict: Verdict = stash.take(callId) ?? (await gate.check(call));
+    const decided = stash.get(callId) ?? (await decideNow(callId, input));
+    stash.delete(callId);
+    const { call, verdict } = decided;
     if (verdict.action === "block") return gate.blockedText(call, verdict);
     const finalInput = sameArgs(verdict.args, call.args) ? input : JSON.stringify(verdict.args);
     return tool.invoke(runContext, finalInput, details);
+  };
+
+  const decideNow = async (callId: string, input: string) => {
+    const call = callOf(callId, argsOf(parseInput(input)));
+    return { call, verdict: await gate.check(call) };
   };
 
   return { ...tool, needsApproval, invoke } as Tool;

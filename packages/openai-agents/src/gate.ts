@@ -21,21 +21,6 @@ export function createCallGate(host: Host): CallGate {
   };
 }
 
-/** Verdicts decided at the approval step, kept until the tool runs so each call is checked once. */
-export class VerdictStash<Key extends object | string> {
-  readonly #verdicts = new Map<Key, Verdict>();
-
-  put(key: Key, verdict: Verdict): void {
-    this.#verdicts.set(key, verdict);
-  }
-
-  take(key: Key): Verdict | undefined {
-    const verdict = this.#verdicts.get(key);
-    this.#verdicts.delete(key);
-    return verdict;
-  }
-}
-
 let generated = 0;
 
 /** An id for a call the SDK gives none (computer actions reach the computer without theirs). */

@@ -85,6 +85,25 @@ describe("shell tool", () => {
     expect([...count.seen.values()]).toEqual([1, 1]);
   });
 
+  it("gates a streamed run the same way", async () => {
+    const host = await hostWith(blockDangerousShell);
+    const ran: string[][] = [];
+    const shell = shellTool({ shell: { run: async (action) => (ran.push(action.commands), { output: [] }) } });
+    let readBlock: string | undefined;
+    const model = new ScriptedModel([
+      () => [shellCall("sh_1", "rm -rf /")],
+      (input) => {
+        readBlock = outputFor(input, "sh_1");
+        return [say("not deleting the root")];
+      },
+    ]);
+    const result = await run(new Agent({ name: "ops", model, tools: gateAgentTools([shell], host) }), "clean up", { stream: true });
+    await result.completed;
+    expect(ran).toEqual([]);
+    expect(readBlock).toContain('Tool call blocked by plugin \\"block-dangerous-shell\\"');
+    expect(result.finalOutput).toBe("not deleting the root");
+  });
+
   it("runs the shell with a plugin's modified command", async () => {
     const host = await hostWith({
       name: "dry-run",

@@ -1,4 +1,4 @@
-import { type AgentInputItem, type AgentOutputItem, type Model, type ModelRequest, type ModelResponse, Usage } from "@openai/agents";
+import { type AgentInputItem, type AgentOutputItem, type Model, type ModelRequest, type ModelResponse, type StreamEvent, Usage } from "@openai/agents";
 
 /**
  * A model that answers from a script: each turn sees what the model was sent so far and returns the
@@ -18,9 +18,10 @@ export class ScriptedModel implements Model {
     return { usage: new Usage(), output: step(input), responseId: `resp_${this.#turn}` };
   }
 
-  // biome-ignore lint/correctness/useYield: the tests run the non-streaming path only.
-  async *getStreamedResponse(): AsyncIterable<never> {
-    throw new Error("scripted model: streaming is not scripted");
+  /** The same script, streamed as one `response_done` event per turn. */
+  async *getStreamedResponse(request: ModelRequest): AsyncIterable<StreamEvent> {
+    const { output, responseId } = await this.getResponse(request);
+    yield { type: "response_done", response: { id: responseId ?? "resp", usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, output } } as StreamEvent;
   }
 }
 

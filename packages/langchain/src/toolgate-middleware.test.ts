@@ -101,7 +101,16 @@ describe("toolgateMiddleware", () => {
 
   describe('ask: "interrupt"', () => {
     async function pausedAgent() {
-      const host = await hostWith({ name: "confirm", hooks: { pre_tool_call: () => ({ action: "ask", message: "confirm the push" }) } });
+      const checks = { count: 0 };
+      const host = await hostWith({
+        name: "confirm",
+        hooks: {
+          pre_tool_call: () => {
+            checks.count++;
+            return { action: "ask", message: "confirm the push" };
+          },
+        },
+      });
       const ran: string[] = [];
       let read: ToolMessage | undefined;
       const model = new ScriptedChatModel([
@@ -119,11 +128,11 @@ describe("toolgateMiddleware", () => {
       });
       const config = { configurable: { thread_id: `t-${Math.random()}` } };
       const first = await agent.invoke({ messages: [{ role: "user", content: "push" }] }, config);
-      return { agent, config, first, ran, read: () => read };
+      return { agent, config, first, ran, checks, read: () => read };
     }
 
     it("pauses with a humanInTheLoopMiddleware-shaped interrupt; approve runs the tool", async () => {
-      const { agent, config, first, ran } = await pausedAgent();
+      const { agent, config, first, ran, checks } = await pausedAgent();
       const interrupt = (first as { __interrupt__?: Interrupt<HITLRequest>[] }).__interrupt__?.[0];
       expect(ran).toEqual([]);
       expect(interrupt?.value?.actionRequests[0]).toMatchObject({ name: "terminal", args: { command: "git push" } });
@@ -131,6 +140,7 @@ describe("toolgateMiddleware", () => {
       const resumed = await agent.invoke(new Command({ resume: { decisions: [{ type: "approve" }] } }), config);
       expect(ran).toEqual(["git push"]);
       expect(resumed.messages.at(-1)?.content).toBe("finished");
+      expect(checks.count).toBe(1);
     });
 
     it("reject never runs the tool and the model reads the human's message", async () => {

@@ -30,14 +30,23 @@ export function toolgateMiddleware(host: Host, options: ToolgateMiddlewareOption
   if (askMode !== "interrupt" && askMode !== "block")
     throw new TypeError(`toolgateMiddleware: options.ask must be "interrupt" or "block", got ${JSON.stringify(askMode)}`);
 
+  // An interrupt re-runs the tool node when the run resumes: the verdict of a call waiting for a human
+  // is kept, so pre_tool_call does not fire a second time for it (in this process).
+  const waiting = new Map<string, Verdict>();
+
   return createMiddleware({
     name: "ToolgateMiddleware",
     wrapToolCall: async (request, handler) => {
       const { toolCall } = request;
       const call: ToolCall = { id: toolCall.id ?? `toolgate_${++generated}`, name: toolCall.name, args: argsOf(toolCall.args), kind: "function" };
-      const verdict = await host.checkToolCall(call);
+      const verdict = (toolCall.id === undefined ? undefined : waiting.get(toolCall.id)) ?? (await host.checkToolCall(call));
       if (verdict.action === "block" || (verdict.action === "ask" && askMode === "block")) return blocked(host, request, call, verdict);
-      if (verdict.action === "ask") return askHuman(request, handler, call, verdict);
+      if (verdict.action === "ask") {
+        if (toolCall.id !== undefined) waiting.set(toolCall.id, verdict);
+        const answer = await askHuman(request, handler, call, verdict);
+        if (toolCall.id !== undefined) waiting.delete(toolCall.id);
+        return answer;
+      }
       return handler(withArgs(request, verdict.args));
     },
   });

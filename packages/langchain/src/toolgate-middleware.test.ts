@@ -99,6 +99,11 @@ describe("toolgateMiddleware", () => {
     expect(String(read?.content)).toContain('plugin "confirm": confirm the push');
   });
 
+  it("names a wrong ask option", async () => {
+    const host = await hostWith();
+    expect(() => toolgateMiddleware(host, { ask: "human" as never })).toThrow('toolgateMiddleware: options.ask must be "interrupt" or "block", got "human"');
+  });
+
   describe('ask: "interrupt"', () => {
     async function pausedAgent() {
       const checks = { count: 0 };

@@ -306,6 +306,11 @@ describe("tools it cannot gate", () => {
     const host = await hostWith();
     expect(() => gateAgentTools([webSearchTool()], host)).toThrow(/tools\[0\].*hosted_tool.*cannot be gated/);
   });
+
+  it("names the mistake when tools is not an array", async () => {
+    const host = await hostWith();
+    expect(() => gateAgentTools({ shell: 1 } as never, host)).toThrow("gateAgentTools: tools must be an array of @openai/agents tools, got object");
+  });
 });
 
 export type { AgentInputItem };

@@ -1,0 +1,1 @@
+export { toolgateMiddleware, type ToolgateMiddlewareOptions } from "./toolgate-middleware.js";

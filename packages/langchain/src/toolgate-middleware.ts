@@ -1,0 +1,105 @@
+import type { Host, ToolCall, Verdict } from "@toolgate/host";
+import { createMiddleware, type HITLRequest, type HITLResponse, type ToolCallHandler, ToolMessage } from "langchain";
+
+export interface ToolgateMiddlewareOptions {
+  /**
+   * What an `ask` verdict does. `"interrupt"`: the run pauses with the same interrupt as
+   * `humanInTheLoopMiddleware` (a `HITLRequest`; resume with `new Command({ resume: HITLResponse })`),
+   * which needs a checkpointer. `"block"`: the call is blocked with the plugin's message, as a host
+   * without `onAsk` does.
+   * @default "block"
+   */
+  ask?: "interrupt" | "block";
+}
+
+let generated = 0;
+
+/**
+ * A `createAgent` middleware that passes every tool call through the host's `pre_tool_call` plugins
+ * before the tool runs (`wrapToolCall`):
+ *
+ * - allow: the tool runs with the final arguments (every `modify` merged in); its result is untouched.
+ * - block: the tool does not run; the model reads a `ToolMessage` with `status: "error"` carrying the
+ *   plugin's message and naming the plugin.
+ * - ask: see {@link ToolgateMiddlewareOptions.ask}.
+ *
+ * A call without an id (some models give none) gets one generated for the host.
+ */
+export function toolgateMiddleware(host: Host, options: ToolgateMiddlewareOptions = {}) {
+  const askMode = options.ask ?? "block";
+  if (askMode !== "interrupt" && askMode !== "block")
+    throw new TypeError(`toolgateMiddleware: options.ask must be "interrupt" or "block", got ${JSON.stringify(askMode)}`);
+
+  // An interrupt re-runs the tool node when the run resumes: the verdict of a call waiting for a human
+  // is kept, so pre_tool_call does not fire a second time for it (in this process).
+  const waiting = new Map<string, Verdict>();
+
+  return createMiddleware({
+    name: "ToolgateMiddleware",
+    wrapToolCall: async (request, handler) => {
+      const { toolCall } = request;
+      const call: ToolCall = { id: toolCall.id ?? `toolgate_${++generated}`, name: toolCall.name, args: argsOf(toolCall.args), kind: "function" };
+      const verdict = (toolCall.id === undefined ? undefined : waiting.get(toolCall.id)) ?? (await host.checkToolCall(call));
+      if (verdict.action === "block" || (verdict.action === "ask" && askMode === "block")) return blocked(host, request, call, verdict);
+      if (verdict.action === "ask") {
+        if (toolCall.id !== undefined) waiting.set(toolCall.id, verdict);
+        const answer = await askHuman(request, handler, call, verdict);
+        if (toolCall.id !== undefined) waiting.delete(toolCall.id);
+        return answer;
+      }
+      return handler(withArgs(request, verdict.args));
+    },
+  });
+}
+
+type Handler = ToolCallHandler;
+type Request = Parameters<Handler>[0];
+
+async function blocked(host: Host, request: Request, call: ToolCall, verdict: Verdict): Promise<ToolMessage> {
+  return new ToolMessage({ content: await blockedText(host, call, verdict), name: call.name, tool_call_id: request.toolCall.id ?? call.id, status: "error" });
+}
+
+/**
+ * The host writes the block: handing it the call it just checked ends it blocked (with its tool:blocked
+ * and tool:end events) and pre_tool_call does not fire again. An `ask` is blocked the way a host
+ * without `onAsk` blocks it.
+ */
+async function blockedText(host: Host, call: ToolCall, verdict: Verdict): Promise<string> {
+  if (verdict.action === "block") {
+    const result = await host.callTool(call, { skipPreToolCallHook: true });
+    if (result.status === "blocked") return result.content;
+  }
+  const by = verdict.plugin === undefined ? "the tool gate" : `plugin "${verdict.plugin}"`;
+  const message =
+    verdict.action === "ask" ? `${verdict.message ?? "approval needed"} (needs approval, and none was configured)` : (verdict.message ?? "blocked");
+  return `Tool call blocked by ${by}: ${message}`;
+}
+
+/** The human-in-the-loop interrupt, in `humanInTheLoopMiddleware`'s shape, so one review UI serves both. */
+async function askHuman(request: Request, handler: Handler, call: ToolCall, verdict: Verdict) {
+  const interrupt = request.runtime.interrupt;
+  if (typeof interrupt !== "function")
+    throw new Error(
+      `toolgateMiddleware: plugin "${verdict.plugin ?? "?"}" asked for approval of "${call.name}", but this run cannot be interrupted (compile the agent with a checkpointer)`,
+    );
+  const hitl: HITLRequest = {
+    actionRequests: [
+      { name: call.name, args: verdict.args, description: `${verdict.message ?? "approval needed"} (asked by plugin "${verdict.plugin ?? "?"}")` },
+    ],
+    reviewConfigs: [{ actionName: call.name, allowedDecisions: ["approve", "edit", "reject"] }],
+  };
+  const response = (await interrupt(hitl)) as HITLResponse | undefined;
+  const decision = response?.decisions?.[0];
+  if (decision?.type === "approve") return handler(withArgs(request, verdict.args));
+  if (decision?.type === "edit") return handler(withArgs(request, argsOf(decision.editedAction.args)));
+  const content = decision?.type === "reject" && decision.message ? decision.message : `The user rejected the tool call "${call.name}".`;
+  return new ToolMessage({ content, name: call.name, tool_call_id: request.toolCall.id ?? call.id, status: "error" });
+}
+
+function withArgs(request: Request, args: Record<string, unknown>): Request {
+  return { ...request, toolCall: { ...request.toolCall, args } };
+}
+
+function argsOf(args: unknown): Record<string, unknown> {
+  return typeof args === "object" && args !== null && !Array.isArray(args) ? { ...(args as Record<string, unknown>) } : { input: args };
+}

@@ -1,0 +1,1 @@
+export { gateAgentTools } from "./gate-agent-tools.js";

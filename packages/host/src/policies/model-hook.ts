@@ -11,12 +11,12 @@ const answerInstruction = 'Answer with one JSON object and nothing else: {"decis
 // Long arguments are cut so a huge file body cannot blow the judge's context (or the bill).
 const maxArgsChars = 4000;
 
-const decisionSchema = {
+const decisionSchema: Parameters<AiModule["jsonSchema"]>[0] = {
   type: "object",
   properties: { decision: { type: "string", enum: ["allow", "ask", "deny"] }, reason: { type: "string" } },
   required: ["decision", "reason"],
   additionalProperties: false,
-} as const;
+};
 
 /**
  * The prompt: the operator's template with `{{tool_name}}`, `{{tool_kind}}`, `{{tool_input}}` (the

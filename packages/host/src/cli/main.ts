@@ -2,11 +2,6 @@
 import { Command, CommanderError } from "commander";
 import { describeThrown } from "../errors.js";
 import { CliError, exitCodes, type ExitCode } from "./cli-error.js";
-import { registerAddCommand } from "./commands/add.js";
-import { registerCheckCommand } from "./commands/check.js";
-import { registerListCommand } from "./commands/list.js";
-import { registerNewCommand } from "./commands/new.js";
-import { registerRunCommand } from "./commands/run.js";
 import { printError } from "./output.js";
 import { hostVersion } from "./versions.js";
 
@@ -18,19 +13,41 @@ Exit codes:
 
 Run "toolgate <command> --help" for a command's options.`;
 
+type Register = (program: Command) => void;
+
+/**
+ * Each command's module, imported only when it runs: the process starts once per tool call, and the
+ * other commands' dependencies (magicast, the package manager, the scaffold) cost more than the call.
+ * In help order.
+ */
+const commandModules: Record<string, () => Promise<Register>> = {
+  list: async () => (await import("./commands/list.js")).registerListCommand,
+  check: async () => (await import("./commands/check.js")).registerCheckCommand,
+  run: async () => (await import("./commands/run.js")).registerRunCommand,
+  new: async () => (await import("./commands/new.js")).registerNewCommand,
+  add: async () => (await import("./commands/add.js")).registerAddCommand,
+};
+
+/**
+ * The commands to register for `argv`: the one named, or all of them when none is (help, `--version`,
+ * a typo commander should suggest a fix for). Options come after the command name, so the first word
+ * not starting with `-` is it.
+ */
+async function commandsFor(argv: readonly string[]): Promise<Register[]> {
+  const named = argv.slice(2).find((word) => !word.startsWith("-"));
+  const load = named !== undefined && Object.hasOwn(commandModules, named) ? [commandModules[named]!] : Object.values(commandModules);
+  return Promise.all(load.map((loadModule) => loadModule()));
+}
+
 /** The `toolgate` program. Subcommands inherit `exitOverride`, so every exit goes through `main`. */
-export function createProgram(): Command {
+export function createProgram(commands: readonly Register[]): Command {
   const program = new Command("toolgate")
     .description("toolgate: the tool-call policy host for AI agents")
     .version(hostVersion())
     .exitOverride()
     .showSuggestionAfterError()
     .addHelpText("after", exitCodesHelp);
-  registerListCommand(program);
-  registerCheckCommand(program);
-  registerRunCommand(program);
-  registerNewCommand(program);
-  registerAddCommand(program);
+  for (const register of commands) register(program);
   return program;
 }
 
@@ -47,7 +64,7 @@ function exitCodeOf(error: unknown): ExitCode {
 
 // process.exitCode (not process.exit) so that stdout is flushed to a pipe before the process ends.
 try {
-  await createProgram().parseAsync(process.argv);
+  await createProgram(await commandsFor(process.argv)).parseAsync(process.argv);
 } catch (error) {
   process.exitCode = exitCodeOf(error);
 }

@@ -5,7 +5,9 @@
 // plugins, and it loads its own files next to it) and what only `new` and `add` use.
 // The library entry (dist/index.js) stays tsc's per-module output; this runs after tsc.
 import { build } from "esbuild";
+import { readFile } from "node:fs/promises";
 import { readFileSync } from "node:fs";
+import { isBuiltin } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -14,6 +16,37 @@ const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8
 const external = ["jiti", "magicast", "magicast/*", "fast-glob", "validate-npm-package-name"];
 const unknown = external.filter((name) => !(name.replace("/*", "") in manifest.dependencies));
 if (unknown.length > 0) throw new Error(`bundle.mjs: external ${unknown.join(", ")} is not a dependency of ${manifest.name}`);
+
+/**
+ * Node's built-ins through `require`, not `import`: an ES import of a built-in builds a facade that
+ * reads every export, and `node:fs`'s getters then load the whole streams stack (~3 ms per start).
+ */
+const builtinsThroughRequire = {
+  name: "builtins-through-require",
+  setup(build) {
+    build.onResolve({ filter: /^[a-z_:/]+$/ }, ({ path, kind }) =>
+      isBuiltin(path) && kind === "import-statement" ? { path, namespace: "builtin" } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "builtin" }, ({ path }) => ({ contents: `module.exports = require(${JSON.stringify(path)});`, loader: "js" }));
+  },
+};
+
+/**
+ * commander requires `node:child_process` on load (~2-9 ms) for a feature the CLI does not use
+ * (executable subcommands); it gets it on first use instead.
+ */
+const lazyChildProcess = {
+  name: "commander-lazy-child-process",
+  setup(build) {
+    build.onLoad({ filter: /commander[\\/]lib[\\/]command\.js$/ }, async ({ path }) => {
+      const source = await readFile(path, "utf8");
+      const eager = "const childProcess = require('node:child_process');";
+      if (!source.includes(eager)) throw new Error(`bundle.mjs: ${path} no longer has \`${eager}\`; update the plugin`);
+      const lazy = "let loadedChildProcess; const childProcess = { spawn: (...args) => (loadedChildProcess ??= require('node:child_process')).spawn(...args) };";
+      return { contents: source.replace(eager, lazy), loader: "js" };
+    });
+  },
+};
 
 await build({
   absWorkingDir: packageDir,
@@ -32,4 +65,5 @@ await build({
   minifyWhitespace: true,
   legalComments: "none",
   logLevel: "warning",
+  plugins: [builtinsThroughRequire, lazyChildProcess],
 });

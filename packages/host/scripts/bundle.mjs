@@ -7,10 +7,11 @@
 import { build } from "esbuild";
 import { readFile } from "node:fs/promises";
 import { readFileSync } from "node:fs";
-import { isBuiltin } from "node:module";
+import { createRequire, isBuiltin } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
+const require = createRequire(import.meta.url);
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8"));
 const external = ["jiti", "magicast", "magicast/*", "fast-glob", "validate-npm-package-name"];
@@ -18,16 +19,29 @@ const unknown = external.filter((name) => !(name.replace("/*", "") in manifest.d
 if (unknown.length > 0) throw new Error(`bundle.mjs: external ${unknown.join(", ")} is not a dependency of ${manifest.name}`);
 
 /**
- * Node's built-ins through `require`, not `import`: an ES import of a built-in builds a facade that
- * reads every export, and `node:fs`'s getters then load the whole streams stack (~3 ms per start).
+ * Node's built-ins through `require`, each loaded on first use. An ES import of a built-in builds a
+ * facade that reads every export (`node:fs`'s getters then load the whole streams stack), and each
+ * built-in not yet loaded (crypto, vm, os, url…) costs its own start-up even on paths that never call
+ * it. So each built-in becomes an object of getters, one per export this Node has at build time, that
+ * requires the module when one is first read.
  */
-const builtinsThroughRequire = {
-  name: "builtins-through-require",
+const lazyBuiltins = {
+  name: "lazy-builtins",
   setup(build) {
     build.onResolve({ filter: /^[a-z_:/]+$/ }, ({ path, kind }) =>
-      isBuiltin(path) && kind === "import-statement" ? { path, namespace: "builtin" } : undefined,
+      isBuiltin(path) && kind === "import-statement" ? { path, namespace: "lazy-builtin" } : undefined,
     );
-    build.onLoad({ filter: /.*/, namespace: "builtin" }, ({ path }) => ({ contents: `module.exports = require(${JSON.stringify(path)});`, loader: "js" }));
+    build.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, ({ path }) => {
+      const names = Object.getOwnPropertyNames(require(path)).filter((name) => name !== "default" && name !== "__esModule");
+      const contents = [
+        "let loaded;",
+        `const load = () => (loaded ??= require(${JSON.stringify(path)}));`,
+        "const lazy = {};",
+        `for (const name of ${JSON.stringify(names)}) Object.defineProperty(lazy, name, { get: () => load()[name], enumerable: true });`,
+        "module.exports = lazy;",
+      ].join("\n");
+      return { contents, loader: "js" };
+    });
   },
 };
 
@@ -65,5 +79,5 @@ await build({
   minifyWhitespace: true,
   legalComments: "none",
   logLevel: "warning",
-  plugins: [builtinsThroughRequire, lazyChildProcess],
+  plugins: [lazyBuiltins, lazyChildProcess],
 });

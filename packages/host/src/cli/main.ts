@@ -2,6 +2,9 @@
 import { Command, CommanderError } from "commander";
 import { describeThrown } from "../errors.js";
 import { CliError, exitCodes, type ExitCode } from "./cli-error.js";
+import { registerCheckCommand } from "./commands/check.js";
+import { registerListCommand } from "./commands/list.js";
+import { registerRunCommand } from "./commands/run.js";
 import { printError } from "./output.js";
 import { hostVersion } from "./versions.js";
 
@@ -16,14 +19,16 @@ Run "toolgate <command> --help" for a command's options.`;
 type Register = (program: Command) => void;
 
 /**
- * Each command's module, imported only when it runs: the process starts once per tool call, and the
- * other commands' dependencies (magicast, the package manager, the scaffold) cost more than the call.
- * In help order.
+ * The commands, in help order. The process starts once per tool call, so a command's module is
+ * imported only when it runs if it has dependencies of its own (magicast, the package manager, the
+ * scaffold). The host's commands (list, check, run; hook belongs with them) need nothing the host
+ * does not, and imported here they are in the CLI bundle's main file: one file to load instead of a
+ * chain of chunks, which costs more than the few kB.
  */
 const commandModules: Record<string, () => Promise<Register>> = {
-  list: async () => (await import("./commands/list.js")).registerListCommand,
-  check: async () => (await import("./commands/check.js")).registerCheckCommand,
-  run: async () => (await import("./commands/run.js")).registerRunCommand,
+  list: async () => registerListCommand,
+  check: async () => registerCheckCommand,
+  run: async () => registerRunCommand,
   new: async () => (await import("./commands/new.js")).registerNewCommand,
   add: async () => (await import("./commands/add.js")).registerAddCommand,
 };

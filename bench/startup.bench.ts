@@ -90,7 +90,8 @@ function main(): number {
   const rounds = option("--rounds", 25);
   const warmup = 3;
   const present = new Map<string, boolean>();
-  const runnable = (scenario: Scenario) => scenario.needs === undefined || (present.get(scenario.needs) ?? present.set(scenario.needs, hasCommand(scenario.needs)).get(scenario.needs)!);
+  const runnable = (scenario: Scenario) =>
+    scenario.needs === undefined || (present.get(scenario.needs) ?? present.set(scenario.needs, hasCommand(scenario.needs)).get(scenario.needs)!);
   const scenarios = allScenarios.filter(runnable);
   const skipped = allScenarios.filter((scenario) => !scenarios.includes(scenario));
   const work = mkdtempSync(join(tmpdir(), "toolgate-startup-bench-"));

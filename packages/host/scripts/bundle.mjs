@@ -56,7 +56,8 @@ const lazyChildProcess = {
       const source = await readFile(path, "utf8");
       const eager = "const childProcess = require('node:child_process');";
       if (!source.includes(eager)) throw new Error(`bundle.mjs: ${path} no longer has \`${eager}\`; update the plugin`);
-      const lazy = "let loadedChildProcess; const childProcess = { spawn: (...args) => (loadedChildProcess ??= require('node:child_process')).spawn(...args) };";
+      const lazy =
+        "let loadedChildProcess; const childProcess = { spawn: (...args) => (loadedChildProcess ??= require('node:child_process')).spawn(...args) };";
       return { contents: source.replace(eager, lazy), loader: "js" };
     });
   },

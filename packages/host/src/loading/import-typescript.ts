@@ -72,7 +72,7 @@ function writeCached(file: string, code: string): void {
  * The user's own cache folder, not a shared one: the cached code is run as it is, so a folder other
  * users can write to (jiti's default is `$TMPDIR/jiti`) would let them plant a plugin.
  */
-export function transpileCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+function transpileCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.TOOLGATE_CACHE_DIR) return env.TOOLGATE_CACHE_DIR;
   if (env.XDG_CACHE_HOME) return join(env.XDG_CACHE_HOME, "toolgate");
   const home = safeHomedir();

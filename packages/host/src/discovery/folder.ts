@@ -1,5 +1,4 @@
-import { readdir, stat } from "node:fs/promises";
-import type { Dirent } from "node:fs";
+import { readdirSync, statSync, type Dirent, type Stats } from "node:fs";
 import { basename, join } from "node:path";
 import { ToolgateError } from "../errors.js";
 import { isPluginFolder, resolvePackageEntry } from "./package-entry.js";
@@ -11,25 +10,25 @@ const skipped = /\.(test|spec)\.|\.d\.m?ts$/;
 /**
  * Every plugin directly in `dir`: module files, and folders with a package.json or an index file.
  * Hidden entries, `node_modules`, tests and declaration files are skipped; the order is stable.
- * One readdir, no glob library: this runs on every start-up, and a glob engine costs more to import
- * than the whole scan.
+ * One synchronous readdir, no glob library: this runs on every start-up, where a glob engine (or
+ * node:fs/promises) costs more to load than the whole scan.
  */
 export async function discoverFolderPlugins(dir: string): Promise<PluginSource[]> {
-  const entries = await listEntries(dir);
+  const entries = listEntries(dir);
   const sources: PluginSource[] = [];
   for (const entry of entries) {
     if (entry.name.startsWith(".") || entry.name === "node_modules" || skipped.test(entry.name)) continue;
     const path = join(dir, entry.name);
-    const kind = await entryKind(entry, path);
+    const kind = entryKind(entry, path);
     if (kind === "file" && moduleFile.test(entry.name)) sources.push({ origin: "folder", label: path, path, options: {} });
     else if (kind === "folder" && isPluginFolder(path)) sources.push(folderSource(path));
   }
   return sources.sort((a, b) => (a.path ?? "").localeCompare(b.path ?? ""));
 }
 
-async function listEntries(dir: string): Promise<Dirent[]> {
+function listEntries(dir: string): Dirent[] {
   try {
-    return await readdir(dir, { withFileTypes: true });
+    return readdirSync(dir, { withFileTypes: true });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
     throw error;
@@ -37,13 +36,18 @@ async function listEntries(dir: string): Promise<Dirent[]> {
 }
 
 /** A symbolic link counts as what it points to; a dangling one as nothing. */
-async function entryKind(entry: Dirent, path: string): Promise<"file" | "folder" | undefined> {
+function entryKind(entry: Dirent, path: string): "file" | "folder" | undefined {
   if (entry.isFile()) return "file";
   if (entry.isDirectory()) return "folder";
   if (!entry.isSymbolicLink()) return undefined;
-  const target = await stat(path).catch(() => undefined);
-  if (target?.isFile()) return "file";
-  return target?.isDirectory() ? "folder" : undefined;
+  let target: Stats;
+  try {
+    target = statSync(path);
+  } catch {
+    return undefined;
+  }
+  if (target.isFile()) return "file";
+  return target.isDirectory() ? "folder" : undefined;
 }
 
 function folderSource(dir: string): PluginSource {

@@ -23,7 +23,15 @@ export async function discoverFolderPlugins(dir: string): Promise<PluginSource[]
     if (kind === "file" && moduleFile.test(entry.name)) sources.push({ origin: "folder", label: path, path, options: {} });
     else if (kind === "folder" && isPluginFolder(path)) sources.push(folderSource(path));
   }
-  return sources.sort((a, b) => (a.path ?? "").localeCompare(b.path ?? ""));
+  return sources.sort((a, b) => comparePaths(a.path ?? "", b.path ?? ""));
+}
+
+/**
+ * By code unit, as the registry orders names: the same on every machine, where `localeCompare`
+ * depends on the locale, and its first call loads ICU's collator (~6 ms of every start-up).
+ */
+function comparePaths(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function listEntries(dir: string): Dirent[] {

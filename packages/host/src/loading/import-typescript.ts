@@ -1,9 +1,9 @@
-import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir, userInfo } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Jiti } from "jiti";
+import { hashText } from "./cache-key.js";
 import { evaluateTranspiled, NeedsJiti } from "./evaluate-transpiled.js";
 
 // Bumped when the cached code's shape changes (jiti's transform options, the evaluation below).
@@ -20,7 +20,7 @@ let jiti: Promise<Jiti> | undefined;
  */
 export async function importTypeScript(path: string): Promise<Record<string, unknown>> {
   const source = readFileSync(path, "utf8");
-  const cacheFile = join(transpileCacheDir(), `${createHash("sha256").update(`${cacheFormat}\0${path}\0${source}`).digest("hex").slice(0, 32)}.cjs`);
+  const cacheFile = join(transpileCacheDir(), `${hashText(`${cacheFormat}\0${path}\0${source}`)}.cjs`);
   let code = readCached(cacheFile);
   if (code === undefined) {
     code = (await loadJiti()).transform({ source, filename: path, ts: true, async: true, jsx: false, interopDefault: false });

@@ -63,13 +63,24 @@ const lazyChildProcess = {
   },
 };
 
-await build({
+/**
+ * `new` and `add` (imported by main.ts only when they run) are bundles of their own, next to main.js:
+ * with code splitting, what they share with the host commands would become chunks that every start
+ * of main.js loads too, file by file. main.js, the whole hook path, is one file instead.
+ */
+const lazyCommands = ["new", "add"];
+const lazyCommandsExternal = {
+  name: "lazy-commands-external",
+  setup(build) {
+    const filter = new RegExp(`^\\./commands/(${lazyCommands.join("|")})\\.js$`);
+    build.onResolve({ filter }, ({ path, kind }) => (kind === "dynamic-import" ? { path: path.replace("./commands/", "./"), external: true } : undefined));
+  },
+};
+
+const shared = {
   absWorkingDir: packageDir,
-  entryPoints: { main: "src/cli/main.ts" },
   outdir: "dist/cli",
-  chunkNames: "chunks/[name]-[hash]",
   bundle: true,
-  splitting: true,
   format: "esm",
   platform: "node",
   target: "node20",
@@ -80,5 +91,13 @@ await build({
   minifyWhitespace: true,
   legalComments: "none",
   logLevel: "warning",
+};
+
+await build({ ...shared, entryPoints: { main: "src/cli/main.ts" }, plugins: [lazyBuiltins, lazyChildProcess, lazyCommandsExternal] });
+await build({
+  ...shared,
+  entryPoints: Object.fromEntries(lazyCommands.map((name) => [name, `src/cli/commands/${name}.ts`])),
+  chunkNames: "chunks/[name]-[hash]",
+  splitting: true,
   plugins: [lazyBuiltins, lazyChildProcess],
 });

@@ -26,7 +26,7 @@ export class CliError extends Error {
     this.exitCode = exitCode;
   }
 
-  static [Symbol.hasInstance](value: unknown): boolean {
+  static override [Symbol.hasInstance](value: unknown): boolean {
     return typeof value === "object" && value !== null && (value as { [cliErrorMarker]?: unknown })[cliErrorMarker] === true;
   }
 }

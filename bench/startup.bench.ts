@@ -7,7 +7,7 @@
  * machine hits all of them alike; figures are medians over the rounds after untimed warm-up rounds,
  * which also fill the transpile cache: the TypeScript rows are "second run onwards".
  *
- * Node only, no hyperfine: CI machines have node. Usage: tsx bench/startup.bench.ts [--rounds N] [--strict]
+ * Node only, no hyperfine: CI machines have node. Usage: tsx bench/startup.bench.ts [--rounds N] [--cli PATH] [--strict]
  * (--strict: exit 1 when a target is missed).
  */
 import { spawnSync } from "node:child_process";
@@ -19,7 +19,9 @@ import { median } from "./measure.js";
 import { claudeCodeInput, writeBenchProjects, type BenchProjects } from "./startup-projects.js";
 import { formatMs, formatRatio, markdownTable } from "./table.js";
 
-const cli = resolve(fileURLToPath(import.meta.url), "../../packages/host/dist/cli/main.js");
+// --cli <path> measures another build (an installed one, an older one) on the same projects.
+const cliOption = process.argv.indexOf("--cli");
+const cli = cliOption === -1 ? resolve(fileURLToPath(import.meta.url), "../../packages/host/dist/cli/main.js") : resolve(process.argv[cliOption + 1]!);
 
 interface Scenario {
   name: string;

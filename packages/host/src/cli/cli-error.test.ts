@@ -13,6 +13,6 @@ describe("CliError", () => {
     expect(new CliError("x", exitCodes.failure) instanceof copy.CliError).toBe(true);
     expect(new Error("plain") instanceof CliError).toBe(false);
     expect(Object.assign(new Error("lookalike"), { name: "CliError", exitCode: 2 }) instanceof CliError).toBe(false);
-    expect(null instanceof CliError).toBe(false);
+    expect((null as unknown) instanceof CliError).toBe(false);
   });
 });

@@ -21,14 +21,23 @@ export async function importModule(path: string): Promise<Record<string, unknown
   }
 }
 
+/** What Node refuses and jiti loads, as it did before JavaScript plugins went through Node's import(). */
+const transpilerCodes = new Set([
+  "ERR_UNKNOWN_FILE_EXTENSION", // a JavaScript module importing a TypeScript one
+  "ERR_IMPORT_ATTRIBUTE_MISSING", // JSON imported without `with { type: "json" }`
+  "ERR_IMPORT_ASSERTION_TYPE_MISSING", // the same, in Node's older wording
+  "ERR_REQUIRE_ESM", // CommonJS requiring an ES module, before Node 20.19
+]);
+
 /**
- * jiti takes over where Node cannot: a JavaScript module importing a TypeScript one, and syntax errors,
- * which Node reports without file, line or column (jiti names them) and which on Node before 20.19 also
- * mean ESM syntax in a `.js` file that package.json does not mark as a module.
+ * jiti takes over where Node cannot: the cases above, and syntax errors, which Node reports without
+ * file, line or column (jiti names them) and which on Node before 20.19 also mean ESM syntax in a
+ * `.js` file that package.json does not mark as a module.
  */
 function needsTranspiler(error: unknown): boolean {
   if (error instanceof SyntaxError) return true;
-  return (error as { code?: unknown } | null)?.code === "ERR_UNKNOWN_FILE_EXTENSION";
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && transpilerCodes.has(code);
 }
 
 /**

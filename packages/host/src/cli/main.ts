@@ -68,8 +68,13 @@ function exitCodeOf(error: unknown): ExitCode {
 }
 
 // process.exitCode (not process.exit) so that stdout is flushed to a pipe before the process ends.
-try {
-  await createProgram(await commandsFor(process.argv)).parseAsync(process.argv);
-} catch (error) {
-  process.exitCode = exitCodeOf(error);
+// No top-level await: the bundle is CommonJS (see scripts/bundle.mjs).
+async function main(argv: string[]): Promise<void> {
+  try {
+    await createProgram(await commandsFor(argv)).parseAsync(argv);
+  } catch (error) {
+    process.exitCode = exitCodeOf(error);
+  }
 }
+
+void main(process.argv);

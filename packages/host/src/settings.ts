@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { basename, resolve } from "node:path";
 import type { SessionInfo } from "@toolgate/plugin-sdk";
 import * as v from "valibot";
@@ -93,6 +92,16 @@ function resolvePluginsDir(options: HostOptions, loaded: LoadedConfig | undefine
   return resolve(cwd, "plugins");
 }
 
+// A generated id is made on first read: any crypto module loads ~30 more (streams, hashes) into the
+// process, and the hook's one-call process often never reads it. The global Web Crypto, not node:crypto.
 function createSession(session: Record<string, unknown>): SessionInfo {
-  return Object.freeze({ ...session, id: typeof session.id === "string" ? session.id : randomUUID() }) as SessionInfo;
+  if (typeof session.id === "string") return Object.freeze({ ...session, id: session.id }) as SessionInfo;
+  let id: string | undefined;
+  return Object.freeze({
+    ...session,
+    get id() {
+      id ??= crypto.randomUUID();
+      return id;
+    },
+  }) as SessionInfo;
 }

@@ -10,13 +10,23 @@ export const exitCodes = {
 
 export type ExitCode = (typeof exitCodes)[keyof typeof exitCodes];
 
-/** An error the CLI reports as one line on stderr before exiting with `exitCode`. */
+const cliErrorMarker = Symbol.for("toolgate.cli-error");
+
+/**
+ * An error the CLI reports as one line on stderr before exiting with `exitCode`. `instanceof` goes by
+ * a global symbol: the bundled `new` and `add` commands carry their own copy of this class.
+ */
 export class CliError extends Error {
   readonly exitCode: ExitCode;
+  readonly [cliErrorMarker] = true;
 
   constructor(message: string, exitCode: ExitCode) {
     super(message);
     this.name = "CliError";
     this.exitCode = exitCode;
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === "object" && value !== null && (value as { [cliErrorMarker]?: unknown })[cliErrorMarker] === true;
   }
 }

@@ -1,7 +1,8 @@
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AgentName } from "../agents/agent-protocol.js";
 import { CliError, exitCodes } from "./cli-error.js";
+import { packageRoot } from "./package-root.js";
 
 /**
  * The command an agent runs for each tool call: `node <absolute path of this CLI> hook <agent>`, never
@@ -10,9 +11,9 @@ import { CliError, exitCodes } from "./cli-error.js";
  * workspace), the command loads tsx by absolute path, so it works from any folder.
  */
 export function hookCommandFor(agent: AgentName, fallback: string): string {
-  const here = fileURLToPath(import.meta.url);
-  const fromSource = here.endsWith(".ts");
-  const main = join(dirname(here), fromSource ? "main.ts" : "main.js");
+  const fromSource = fileURLToPath(import.meta.url).endsWith(".ts");
+  // The installed bin is one bundled file; from source, the entry is main.ts beside this file.
+  const main = join(packageRoot(), fromSource ? "src/cli/main.ts" : "dist/cli/main.cjs");
   const loader = fromSource ? `--import ${shellQuote(tsxLoaderUrl())} ` : "";
   return `node ${loader}${shellQuote(main)} hook ${agent} || ${fallback}`;
 }

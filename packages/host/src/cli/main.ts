@@ -2,17 +2,10 @@
 import { Command, CommanderError } from "commander";
 import { describeThrown } from "../errors.js";
 import { CliError, exitCodes, type ExitCode } from "./cli-error.js";
-import { registerAddCommand } from "./commands/add.js";
 import { registerCheckCommand } from "./commands/check.js";
-import { registerExplainCommand } from "./commands/explain.js";
-import { registerDoctorCommand } from "./commands/doctor.js";
 import { registerHookCommand } from "./commands/hook.js";
-import { registerInitCommand } from "./commands/init.js";
 import { registerListCommand } from "./commands/list.js";
-import { registerMcpProxyCommand } from "./commands/mcp-proxy.js";
-import { registerNewCommand } from "./commands/new.js";
 import { registerRunCommand } from "./commands/run.js";
-import { registerServeCommand } from "./commands/serve.js";
 import { printError } from "./output.js";
 import { hostVersion } from "./versions.js";
 
@@ -24,25 +17,49 @@ Exit codes:
 
 Run "toolgate <command> --help" for a command's options.`;
 
+type Register = (program: Command) => void;
+
+/**
+ * The commands, in help order. The process starts once per tool call, so a command's module is
+ * imported only when it runs if it has dependencies of its own (magicast, the package manager, the
+ * scaffold). The host's commands (list, check, run; hook belongs with them) need nothing the host
+ * does not, and imported here they are in the CLI bundle's main file: one file to load instead of a
+ * chain of chunks, which costs more than the few kB.
+ */
+const commandModules: Record<string, () => Promise<Register>> = {
+  list: async () => registerListCommand,
+  check: async () => registerCheckCommand,
+  run: async () => registerRunCommand,
+  explain: async () => (await import("./commands/explain.js")).registerExplainCommand,
+  new: async () => (await import("./commands/new.js")).registerNewCommand,
+  add: async () => (await import("./commands/add.js")).registerAddCommand,
+  "mcp-proxy": async () => (await import("./commands/mcp-proxy.js")).registerMcpProxyCommand,
+  hook: async () => registerHookCommand,
+  init: async () => (await import("./commands/init.js")).registerInitCommand,
+  doctor: async () => (await import("./commands/doctor.js")).registerDoctorCommand,
+  serve: async () => (await import("./commands/serve.js")).registerServeCommand,
+};
+
+/**
+ * The commands to register for `argv`: the one named, or all of them when none is (help, `--version`,
+ * a typo commander should suggest a fix for). Options come after the command name, so the first word
+ * not starting with `-` is it.
+ */
+async function commandsFor(argv: readonly string[]): Promise<Register[]> {
+  const named = argv.slice(2).find((word) => !word.startsWith("-"));
+  const load = named !== undefined && Object.hasOwn(commandModules, named) ? [commandModules[named]!] : Object.values(commandModules);
+  return Promise.all(load.map((loadModule) => loadModule()));
+}
+
 /** The `toolgate` program. Subcommands inherit `exitOverride`, so every exit goes through `main`. */
-export function createProgram(): Command {
+export function createProgram(commands: readonly Register[]): Command {
   const program = new Command("toolgate")
     .description("toolgate: the tool-call policy host for AI agents")
     .version(hostVersion())
     .exitOverride()
     .showSuggestionAfterError()
     .addHelpText("after", exitCodesHelp);
-  registerListCommand(program);
-  registerCheckCommand(program);
-  registerRunCommand(program);
-  registerExplainCommand(program);
-  registerNewCommand(program);
-  registerAddCommand(program);
-  registerMcpProxyCommand(program);
-  registerHookCommand(program);
-  registerInitCommand(program);
-  registerDoctorCommand(program);
-  registerServeCommand(program);
+  for (const register of commands) register(program);
   return program;
 }
 
@@ -58,8 +75,13 @@ function exitCodeOf(error: unknown): ExitCode {
 }
 
 // process.exitCode (not process.exit) so that stdout is flushed to a pipe before the process ends.
-try {
-  await createProgram().parseAsync(process.argv);
-} catch (error) {
-  process.exitCode = exitCodeOf(error);
+// No top-level await: the bundle is CommonJS (see scripts/bundle.mjs).
+async function main(argv: string[]): Promise<void> {
+  try {
+    await createProgram(await commandsFor(argv)).parseAsync(argv);
+  } catch (error) {
+    process.exitCode = exitCodeOf(error);
+  }
 }
+
+void main(process.argv);

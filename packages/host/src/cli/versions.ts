@@ -1,11 +1,13 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { join } from "node:path";
+import { packageRoot } from "./package-root.js";
 
 const require = createRequire(import.meta.url);
 
 /** The version of this package, @toolgate/host. */
 export function hostVersion(): string {
-  return readVersion(new URL("../../package.json", import.meta.url));
+  return readVersion(join(packageRoot(), "package.json"));
 }
 
 /** The version of the @toolgate/plugin-sdk this host is installed with, read at run time. */
@@ -19,6 +21,6 @@ export function compatibleRange(version: string): string {
   return `^${major}.${minor}.0`;
 }
 
-function readVersion(path: URL | string): string {
+function readVersion(path: string): string {
   return (JSON.parse(readFileSync(path, "utf8")) as { version: string }).version;
 }

@@ -2,7 +2,6 @@ import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { isPlainObject } from "@toolgate/plugin-sdk";
 import * as v from "valibot";
-import { parse as parseYaml } from "yaml";
 import { describeThrown, ToolgateError } from "../errors.js";
 import { importModule } from "../loading/import-module.js";
 import { ConfigSchema, type ToolgateConfig } from "../options.js";
@@ -37,7 +36,7 @@ export function findConfigFile(cwd: string, explicit: string | false | undefined
 export async function loadConfigFile(path: string): Promise<LoadedConfig> {
   const where = basename(path);
   if (!existsSync(path)) throw new ToolgateError("CONFIG_LOAD_FAILED", `config file ${path} does not exist`, { path });
-  const exported = isDataFile(path) ? readDataFile(path, where) : await importDefault(path, where);
+  const exported = isDataFile(path) ? await readDataFile(path, where) : await importDefault(path, where);
   let parsed: ReturnType<typeof v.safeParse<typeof ConfigSchema>>;
   try {
     parsed = v.safeParse(ConfigSchema, exported);
@@ -53,11 +52,12 @@ function isDataFile(path: string): boolean {
 }
 
 /** A JSON or YAML config (for operators who write no code): one object, the same schema as a module's export. */
-function readDataFile(path: string, where: string): unknown {
+async function readDataFile(path: string, where: string): Promise<unknown> {
   let value: unknown;
   try {
     const text = readFileSync(path, "utf8");
-    value = /\.json$/i.test(path) ? JSON.parse(text) : parseYaml(text);
+    // The YAML parser is imported only for a YAML config: most projects never pay for it.
+    value = /\.json$/i.test(path) ? JSON.parse(text) : (await import("yaml")).parse(text);
   } catch (error) {
     throw new ToolgateError("CONFIG_LOAD_FAILED", `${where} (${path}) could not be parsed: ${describeThrown(error)}`, { path, cause: error });
   }

@@ -1,5 +1,13 @@
 import type { PolicySource, PreToolCallDecision, ToolArgs } from "@toolgate/plugin-sdk";
-import picomatch from "picomatch";
+import { createRequire } from "node:module";
+import type picomatchModule from "picomatch";
+
+// Loaded when the first rule is compiled: a host without permission rules never pays for it.
+let picomatchLoaded: typeof picomatchModule | undefined;
+function picomatch(pattern: string, options: picomatchModule.PicomatchOptions): picomatchModule.Matcher {
+  picomatchLoaded ??= createRequire(import.meta.url)("picomatch") as typeof picomatchModule;
+  return picomatchLoaded(pattern, options);
+}
 
 /** The `permissions` key of a config: rule strings `toolGlob` or `toolGlob:arg=valueGlob[:arg=valueGlob…]`. */
 export interface PermissionsConfig {

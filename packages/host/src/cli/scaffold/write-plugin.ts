@@ -1,18 +1,8 @@
 import fastGlob from "fast-glob";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { packageRoot } from "../package-root.js";
 import { compatibleRange, hostVersion, sdkVersion } from "../versions.js";
-
-/**
- * The templates are real files under packages/host/templates/plugin/, not strings in code: they read
- * as the plugin a user gets, with `{{placeholders}}` only inside strings and comments, so an editor
- * (and a test) can type-check them and run their tests. package.json is the exception: it is data
- * computed at run time (the SDK's and host's versions), so `createManifest` builds it as an object.
- * A template named `gitignore` is written as `.gitignore`, because npm leaves `.gitignore` files out
- * of the published host package.
- */
-const templateDir = fileURLToPath(new URL("../../../templates/plugin/", import.meta.url));
 
 // Not read from any package at run time: the host does not depend on them. Keep in step with the workspace.
 const toolVersions = { "@types/node": "^20.19.0", typescript: "^5.9.3", vitest: "^4.1.12" };
@@ -64,7 +54,16 @@ export function createManifest({ packageName, pluginName }: PluginNames): Record
   };
 }
 
+/**
+ * The templates are real files under packages/host/templates/plugin/, not strings in code: they read
+ * as the plugin a user gets, with `{{placeholders}}` only inside strings and comments, so an editor
+ * (and a test) can type-check them and run their tests. package.json is the exception: it is data
+ * computed at run time (the SDK's and host's versions), so `createManifest` builds it as an object.
+ * A template named `gitignore` is written as `.gitignore`, because npm leaves `.gitignore` files out
+ * of the published host package.
+ */
 async function renderTemplates(names: PluginNames): Promise<Map<string, string>> {
+  const templateDir = join(packageRoot(), "templates", "plugin");
   const paths = await fastGlob("**/*", { cwd: templateDir, dot: true, onlyFiles: true });
   // A package published without its templates folder must fail loudly, not write a bare package.json.
   if (paths.length === 0) throw new Error(`the plugin templates are missing from ${templateDir}; reinstall @toolgate/host`);

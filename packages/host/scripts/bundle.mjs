@@ -1,0 +1,132 @@
+// Bundles the `toolgate` CLI into dist/cli/: main.js (the bin) and one chunk per command, loaded when
+// that command runs. The CLI starts once per tool call when it serves as an agent's hook, and Node
+// loading ~60 small modules costs more than parsing one file, so the hook path is one bundle.
+// Kept out of the bundle, as installed dependencies: jiti (large, imported only for TypeScript
+// plugins, and it loads its own files next to it) and what only `new` and `add` use.
+// The library entry (dist/index.js) stays tsc's per-module output; this runs after tsc.
+import { build } from "esbuild";
+import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { createRequire, isBuiltin } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const require = createRequire(import.meta.url);
+const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
+const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8"));
+// Also kept out: what only a rarely configured feature imports, on first use (model hooks: the AI SDK and
+// its providers; the Redis store: ioredis; mcp-proxy: the MCP SDK; YAML configs: yaml; rules: picomatch). Bundled, a dynamic import would be
+// inlined into main.cjs and parsed on every start.
+const external = [
+  "jiti",
+  "magicast",
+  "magicast/*",
+  "fast-glob",
+  "validate-npm-package-name",
+  "ai",
+  "@ai-sdk/*",
+  "zod",
+  "zod/*",
+  "ioredis",
+  "yaml",
+  "picomatch",
+  "@modelcontextprotocol/sdk",
+  "@modelcontextprotocol/sdk/*",
+];
+const unknown = external.filter((name) => name !== "@ai-sdk/*" && !(name.replace("/*", "") in manifest.dependencies));
+if (unknown.length > 0) throw new Error(`bundle.mjs: external ${unknown.join(", ")} is not a dependency of ${manifest.name}`);
+
+/**
+ * Node's built-ins through `require`, each loaded on first use. An ES import of a built-in builds a
+ * facade that reads every export (`node:fs`'s getters then load the whole streams stack), and each
+ * built-in not yet loaded (crypto, vm, os, url…) costs its own start-up even on paths that never call
+ * it. So each built-in becomes an object of getters, one per export this Node has at build time, that
+ * requires the module when one is first read.
+ */
+const lazyBuiltins = {
+  name: "lazy-builtins",
+  setup(build) {
+    build.onResolve({ filter: /^[a-z_:/]+$/ }, ({ path, kind }) =>
+      isBuiltin(path) && kind === "import-statement" ? { path, namespace: "lazy-builtin" } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, ({ path }) => {
+      const names = Object.getOwnPropertyNames(require(path)).filter((name) => name !== "default" && name !== "__esModule");
+      const contents = [
+        "let loaded;",
+        `const load = () => (loaded ??= require(${JSON.stringify(path)}));`,
+        "const lazy = {};",
+        `for (const name of ${JSON.stringify(names)}) Object.defineProperty(lazy, name, { get: () => load()[name], enumerable: true });`,
+        "module.exports = lazy;",
+      ].join("\n");
+      return { contents, loader: "js" };
+    });
+  },
+};
+
+/**
+ * commander requires `node:child_process` on load (~2-9 ms) for a feature the CLI does not use
+ * (executable subcommands); it gets it on first use instead.
+ */
+const lazyChildProcess = {
+  name: "commander-lazy-child-process",
+  setup(build) {
+    build.onLoad({ filter: /commander[\\/]lib[\\/]command\.js$/ }, async ({ path }) => {
+      const source = await readFile(path, "utf8");
+      const eager = "const childProcess = require('node:child_process');";
+      if (!source.includes(eager)) throw new Error(`bundle.mjs: ${path} no longer has \`${eager}\`; update the plugin`);
+      const lazy =
+        "let loadedChildProcess; const childProcess = { spawn: (...args) => (loadedChildProcess ??= require('node:child_process')).spawn(...args) };";
+      return { contents: source.replace(eager, lazy), loader: "js" };
+    });
+  },
+};
+
+/**
+ * The commands main.ts imports only when they run (not the hook path) are bundles of their own, next to main.cjs:
+ * with code splitting, what they share with the host commands would become chunks that every start
+ * of main.js loads too, file by file. main.js, the whole hook path, is one file instead.
+ */
+const lazyCommands = ["new", "add", "explain", "mcp-proxy", "init", "doctor", "serve"];
+const lazyCommandsExternal = {
+  name: "lazy-commands-external",
+  setup(build) {
+    const filter = new RegExp(`^\\./commands/(${lazyCommands.join("|")})\\.js$`);
+    build.onResolve({ filter }, ({ path, kind }) => (kind === "dynamic-import" ? { path: path.replace("./commands/", "./"), external: true } : undefined));
+  },
+};
+
+const shared = {
+  absWorkingDir: packageDir,
+  outdir: "dist/cli",
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  external,
+  // CommonJS dependencies bundled into ESM (commander) call require() for Node's built-ins.
+  banner: { js: 'import { createRequire as __toolgateRequire } from "node:module";\nconst require = __toolgateRequire(import.meta.url);' },
+  minifySyntax: true,
+  minifyWhitespace: true,
+  legalComments: "none",
+  logLevel: "warning",
+};
+
+// main.cjs is CommonJS: Node starts a CommonJS entry without setting up its ES module loader (~3% of
+// `node -e 0`), which a run without JavaScript plugins then never needs. `new` and `add` stay ES
+// modules, imported with import().
+await build({
+  ...shared,
+  entryPoints: { main: "src/cli/main.ts" },
+  format: "cjs",
+  outExtension: { ".js": ".cjs" },
+  banner: { js: '"use strict";\nconst __toolgateModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+  define: { "import.meta.url": "__toolgateModuleUrl" },
+  plugins: [lazyBuiltins, lazyChildProcess, lazyCommandsExternal],
+});
+await build({
+  ...shared,
+  entryPoints: Object.fromEntries(lazyCommands.map((name) => [name, `src/cli/commands/${name}.ts`])),
+  chunkNames: "chunks/[name]-[hash]",
+  splitting: true,
+  plugins: [lazyBuiltins, lazyChildProcess],
+});

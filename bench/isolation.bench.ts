@@ -83,7 +83,9 @@ function sample(host: Host, call: ToolCall, shape: Shape): () => Promise<void> {
 
 /** The floor: a bare worker thread that echoes each message, awaited the same way. No toolgate code on either side. */
 function createEchoWorker(): { roundTrip(value: unknown): Promise<unknown>; close(): Promise<number> } {
-  const worker = new Worker(`const { parentPort } = require("node:worker_threads"); parentPort.on("message", (m) => parentPort.postMessage(m));`, { eval: true });
+  const worker = new Worker(`const { parentPort } = require("node:worker_threads"); parentPort.on("message", (m) => parentPort.postMessage(m));`, {
+    eval: true,
+  });
   const pending = new Map<number, (value: unknown) => void>();
   let nextId = 0;
   worker.on("message", ({ id, value }: { id: number; value: unknown }) => {
@@ -179,7 +181,8 @@ function median(values: readonly number[]): number {
 
 function table(headers: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = headers.map((header, column) => Math.max(header.length, ...rows.map((row) => row[column]!.length)));
-  const line = (cells: readonly string[]) => cells.map((cell, column) => (column < 2 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join("   ");
+  const line = (cells: readonly string[]) =>
+    cells.map((cell, column) => (column < 2 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join("   ");
   return [line(headers), widths.map((width) => "-".repeat(width)).join("   "), ...rows.map(line)].map((text) => `  ${text}`).join("\n");
 }
 
@@ -224,7 +227,9 @@ async function main(): Promise<void> {
 
   const out = console.log;
   out(`toolgate plugin isolation: Node ${process.version}, ${process.platform} ${process.arch}, ${availableParallelism()} CPUs`);
-  out(`median of ${rounds} rounds; each sample awaits ${callsPerSample} checkToolCall calls; ratio = median over rounds of worker / in-process timed back to back`);
+  out(
+    `median of ${rounds} rounds; each sample awaits ${callsPerSample} checkToolCall calls; ratio = median over rounds of worker / in-process timed back to back`,
+  );
   out("");
   out("Per call: await host.checkToolCall(call), one plugin, loaded from the same file in-process or in a worker thread");
   out(table(["plugin", "calls", "in-process µs/call", "worker µs/call", "ratio", "added µs/call", "bare round trip µs"], callRows));

@@ -74,7 +74,13 @@ async function main(): Promise<void> {
     if (analysis.invocations.length === 0) throw new Error("bench command parsed to nothing");
   }
   const plugin = fileURLToPath(new URL("../plugins/block-dangerous-shell/src/index.ts", import.meta.url));
-  const host = await createHost({ cwd: projectRoot, pluginsDir: false, configFile: false, logger: false, plugins: [[plugin, { packs: ["databases", "containers", "kubernetes", "cloud", "terraform"] }]] });
+  const host = await createHost({
+    cwd: projectRoot,
+    pluginsDir: false,
+    configFile: false,
+    logger: false,
+    plugins: [[plugin, { packs: ["databases", "containers", "kubernetes", "cloud", "terraform"] }]],
+  });
   const call = (command: string) => ({ id: "bench", name: "Bash", args: { command } });
 
   const script = heredocCommand(10_240);
@@ -89,8 +95,12 @@ async function main(): Promise<void> {
   ];
   await host.close();
   const out = console.log;
-  const load = loadavg().map((value) => value.toFixed(1)).join(" ");
-  out(`block-dangerous-shell, every pack on; per decision, median of ${samples} samples (wall time / CPU time of this process); ${availableParallelism()} cores, load average ${load}`);
+  const load = loadavg()
+    .map((value) => value.toFixed(1))
+    .join(" ");
+  out(
+    `block-dangerous-shell, every pack on; per decision, median of ${samples} samples (wall time / CPU time of this process); ${availableParallelism()} cores, load average ${load}`,
+  );
   for (const [name, figure] of figures) out(`  ${name.padEnd(44)} ${format(figure.wall).padStart(10)} wall  ${format(figure.cpu).padStart(10)} cpu`);
   const worst = Math.min(figures[1]![1].wall, figures[1]![1].cpu);
   out(`target: a 10 KB decision under ${targetMs} ms → ${format(worst)} ${worst < targetMs ? "PASS" : "FAIL"}`);
@@ -98,7 +108,8 @@ async function main(): Promise<void> {
 
 /** A 10 KB `python3 -c` program: string literals, calls, a subprocess, a file move. */
 function pythonCommand(size: number): string {
-  const line = "import json, os, subprocess; data = json.load(open('package.json')); print(data.get('name', 'unknown')); subprocess.run(['git', 'status']); os.rename('a.txt', 'b.txt')\n";
+  const line =
+    "import json, os, subprocess; data = json.load(open('package.json')); print(data.get('name', 'unknown')); subprocess.run(['git', 'status']); os.rename('a.txt', 'b.txt')\n";
   return `python3 -c "${line.repeat(Math.ceil(size / line.length))}"`;
 }
 

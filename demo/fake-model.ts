@@ -174,11 +174,7 @@ function readRefusal(content: string, intent: Intent): Refusal | undefined {
   const by = /blocked by (plugin|permission rule|\w+ hook) "([^"]+)"/.exec(content);
   const plugin = by === null ? "the tool gate" : by[1] === "plugin" ? by[2]! : `${by[1]} "${by[2]}"`;
   const reason = content.slice(content.indexOf(": ") + 2).trim() || content;
-  const kind = /read[- ]only/i.test(content)
-    ? "read-only"
-    : /rate.?limit|retry|try again|too many/i.test(content)
-      ? "rate-limited"
-      : "refused";
+  const kind = /read[- ]only/i.test(content) ? "read-only" : /rate.?limit|retry|try again|too many/i.test(content) ? "rate-limited" : "refused";
   return { intent, plugin, reason, kind };
 }
 

@@ -56,7 +56,12 @@ function toDecision(call: ToolCall, verdict: Verdict | undefined): Decision {
   if (!verdict) return { action: "ALLOW" };
   // A rule or a configured hook is named by what it is: "rule terminal:command=*sudo*", "command ./guards/no-network.sh".
   const { source } = verdict;
-  const by = source !== undefined && source.kind !== "plugin" ? { plugin: `${source.kind} ${source.name}` } : verdict.plugin === undefined ? {} : { plugin: verdict.plugin };
+  const by =
+    source !== undefined && source.kind !== "plugin"
+      ? { plugin: `${source.kind} ${source.name}` }
+      : verdict.plugin === undefined
+        ? {}
+        : { plugin: verdict.plugin };
   const message = verdict.message === undefined ? {} : { message: verdict.message };
   if (verdict.action === "block") return { action: "BLOCK", ...by, ...message };
   if (verdict.action === "ask") return { action: "ASK", ...by, ...message };

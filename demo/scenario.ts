@@ -100,7 +100,9 @@ function summarizeSession(memory: Memory): string {
   if (findings.length > 0) lines.push("- left to fix:", ...findings.map((finding) => `    ${finding}`));
   const unsearched = [...memory.refusals.filter((refusal) => refusal.kind === "rate-limited").map((refusal) => refusal.intent), ...memory.dropped];
   if (unsearched.length > 0)
-    lines.push(`- not checked yet (rate-limited): ${unsearched.map((intent) => JSON.stringify(intent.args.query ?? intent.name)).join(", ")}; I can run these once the limit resets.`);
+    lines.push(
+      `- not checked yet (rate-limited): ${unsearched.map((intent) => JSON.stringify(intent.args.query ?? intent.name)).join(", ")}; I can run these once the limit resets.`,
+    );
   return lines.join("\n");
 }
 

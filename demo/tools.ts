@@ -58,7 +58,7 @@ export function createSandboxTools(root: string): Record<string, ToolDefinition>
         const hits: string[] = [];
         for (const file of await listFiles(root)) {
           const lines = (await readFile(join(root, file), "utf8")).split("\n");
-          lines.forEach((line, index) => line.includes(query) && hits.push(`${file}:${index + 1}: ${line.trim()}`));
+          for (const [index, line] of lines.entries()) if (line.includes(query)) hits.push(`${file}:${index + 1}: ${line.trim()}`);
         }
         return hits.length > 0 ? hits.join("\n") : `no matches for "${query}"`;
       },

@@ -60,7 +60,11 @@ export function createTextTranscript(out: (line: string) => void, useColor: bool
   const c = createColors(useColor);
   let afterBlock = false;
   const heading = (text: string, rule: string) => [c.bold(text), c.dim(rule.repeat(text.length))];
-  const indent = (text: string, prefix: string) => text.split("\n").map((line) => (prefix + line).trimEnd()).join("\n");
+  const indent = (text: string, prefix: string) =>
+    text
+      .split("\n")
+      .map((line) => (prefix + line).trimEnd())
+      .join("\n");
 
   out([...heading("toolgate demo", "="), ...intro].join("\n"));
 
@@ -85,7 +89,7 @@ export function createTextTranscript(out: (line: string) => void, useColor: bool
       const kind = call.kind === undefined ? "" : `, kind ${call.kind}`;
       return [
         "",
-        `  ${c.bold("→ " + call.name)} ${JSON.stringify(call.args)}  ${c.dim(`(${call.id}${kind})`)}`,
+        `  ${c.bold(`→ ${call.name}`)} ${JSON.stringify(call.args)}  ${c.dim(`(${call.id}${kind})`)}`,
         `    ${renderDecision(decision)}`,
         `    ${c.dim("tool message the model receives:")}`,
         indent(JSON.stringify(message, null, 2), "    "),
@@ -98,7 +102,9 @@ export function createTextTranscript(out: (line: string) => void, useColor: bool
         "",
         ...heading("Summary", "-"),
         `${summary.calls} tool calls: ${summary.ran} ran, ${blockedCount} blocked`,
-        ...Object.entries(summary.blocked).map(([plugin, tools]) => `  ${c.red("blocked by")} ${plugin.padEnd(width)}  ${tools.length}  (${countedList(tools)})`),
+        ...Object.entries(summary.blocked).map(
+          ([plugin, tools]) => `  ${c.red("blocked by")} ${plugin.padEnd(width)}  ${tools.length}  (${countedList(tools)})`,
+        ),
         `audit-log wrote ${summary.auditLines} JSON lines to ${summary.auditFile}${summary.auditExample === undefined ? "" : ", e.g. (time left out):"}`,
         ...(summary.auditExample === undefined ? [] : [`  ${summary.auditExample}`]),
         "Every host is closed and the project folder is deleted.",

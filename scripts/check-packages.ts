@@ -63,7 +63,9 @@ async function main(): Promise<number> {
   } finally {
     rmSync(destination, { recursive: true, force: true });
   }
-  console.log(failures === 0 ? `\ncheck:packages: ${packages.length} packages clean` : `\ncheck:packages: ${failures} of ${packages.length} packages have problems`);
+  console.log(
+    failures === 0 ? `\ncheck:packages: ${packages.length} packages clean` : `\ncheck:packages: ${failures} of ${packages.length} packages have problems`,
+  );
   return failures === 0 ? 0 : 1;
 }
 
@@ -82,7 +84,8 @@ function checkContents(packed: PackedPackage): string[] {
   const manifestText = JSON.stringify(packed.packedManifest);
   if (manifestText.includes("workspace:")) problems.push("package.json: a workspace: range survived packing");
   const { exports, main, types, bin, module } = packed.packedManifest;
-  if (/(^|")(\.\/)?src\//.test(JSON.stringify({ exports, main, types, bin, module }))) problems.push("package.json: still points into ./src (publishConfig not applied?)");
+  if (/(^|")(\.\/)?src\//.test(JSON.stringify({ exports, main, types, bin, module })))
+    problems.push("package.json: still points into ./src (publishConfig not applied?)");
   for (const [name, path] of Object.entries(binEntries(packed))) {
     const file = path.replace(/^\.\//, "");
     if (!packed.files.includes(file)) problems.push(`bin "${name}": ${path} is not in the tarball`);

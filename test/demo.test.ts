@@ -53,6 +53,7 @@ describe("pnpm demo", () => {
   it("exits 0 with a plain transcript and no host warnings", () => {
     expect(text.stderr).toBe("");
     expect(text.code).toBe(0);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for colour codes
     expect(text.stdout).not.toMatch(/\u001b\[/);
     expect(text.stdout).not.toMatch(/failed/);
   });
@@ -114,7 +115,9 @@ describe("pnpm demo", () => {
     expect(curl).toContain('Tool call blocked by command hook \\"./guards/no-network.sh\\": no network access');
     const sudo = callBlock(text.stdout, 'terminal {"command":"sudo npm install -g left-pad"}');
     expect(sudo).toContain("BLOCK by rule terminal:command=*sudo*");
-    expect(nextModelMessage(text.stdout, 'terminal {"command":"sudo npm install -g left-pad"}')).toMatch(/^model, after the block: permission rule "terminal:command=\*sudo\*" refused my terminal/);
+    expect(nextModelMessage(text.stdout, 'terminal {"command":"sudo npm install -g left-pad"}')).toMatch(
+      /^model, after the block: permission rule "terminal:command=\*sudo\*" refused my terminal/,
+    );
     expect(callBlock(text.stdout, 'terminal {"command":"ls"}')).toContain("ALLOW");
   });
 
@@ -131,7 +134,10 @@ describe("pnpm demo", () => {
 
   it("--json prints the same session as JSON lines, with the exact OpenAI tool messages", () => {
     expect(json.code).toBe(0);
-    const events = json.stdout.trim().split("\n").map((line) => JSON.parse(line) as TranscriptEvent);
+    const events = json.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as TranscriptEvent);
     const tools = events.filter((event) => event.type === "tool");
     expect(tools).toHaveLength(14);
     const rootDelete = tools.find((event) => event.call.args.command === "rm -rf /")!;

@@ -5,7 +5,6 @@ const tools = { act: { execute: () => "acted" } };
 
 describe("events", () => {
   it("createHost({ on }) sees every event the contract names, from plugin loading to session end", async () => {
-    // biome-ignore lint/suspicious/noExplicitAny: payloads of every event type, checked per assertion
     const seen: { type: keyof HostEvents; payload: any }[] = [];
     const on = Object.fromEntries(hostEventNames.map((type) => [type, (payload: unknown) => seen.push({ type, payload })])) as HostEventListeners;
     const policy: Plugin = {

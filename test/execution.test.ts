@@ -35,7 +35,10 @@ async function hostWith(plugins: Plugin[], options: HostOptions = {}): Promise<H
 describe("a blocked call has no side effects", () => {
   it("no executor, no post_tool_call, no tool:before/after; one tool:blocked and one tool:end", async () => {
     const post: string[] = [];
-    const host = await hostWith([blockSecrets, { name: "observer", hooks: { post_tool_call: (call, result) => void post.push(`${call.id}:${result.status}`) } }]);
+    const host = await hostWith([
+      blockSecrets,
+      { name: "observer", hooks: { post_tool_call: (call, result) => void post.push(`${call.id}:${result.status}`) } },
+    ]);
     const events = recordEvents(host.events);
     const result = await host.callTool({ id: "b", name: "read", args: { path: "secret.txt" } });
     expect(result).toEqual({
@@ -115,7 +118,10 @@ describe("malformed calls are rejected with an error naming the field, and nothi
 
   it("one malformed call rejects the whole batch before anything runs, naming its index", async () => {
     const host = await hostWith([]);
-    const batch = [{ id: "1", name: "read", args: { path: "a" } }, { id: "2", name: "read", args: null }] as unknown as ToolCall[];
+    const batch = [
+      { id: "1", name: "read", args: { path: "a" } },
+      { id: "2", name: "read", args: null },
+    ] as unknown as ToolCall[];
     await expect(host.callTools(batch)).rejects.toThrow(/tool call \[1\].*args/);
     expect(executed).toEqual([]);
   });

@@ -232,10 +232,9 @@ describe("failures of pre_tool_call fail closed", () => {
 
   it("a hook past its timeout blocks the call, and its ctx.signal fires", async () => {
     let signal: AbortSignal | undefined;
-    const host = await hostWith(
-      [{ name: "sleepy", hooks: { pre_tool_call: (_c, ctx) => ((signal = ctx.signal), new Promise(() => {})) } }],
-      { hookTimeoutMs: 30 },
-    );
+    const host = await hostWith([{ name: "sleepy", hooks: { pre_tool_call: (_c, ctx) => ((signal = ctx.signal), new Promise(() => {})) } }], {
+      hookTimeoutMs: 30,
+    });
     const events = recordEvents(host.events);
     const result = await host.callTool(call);
     expect(result.status).toBe("blocked");

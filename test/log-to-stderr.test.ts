@@ -108,9 +108,12 @@ describe("a plugin isolated in a worker thread", () => {
     project = createTempProject({ "program.ts": isolatedProgram, "printer.mjs": printerPlugin });
     const { code, stdout, stderr } = await runScript(project.path("program.ts"));
     expect(code).toBe(0);
-    expect(stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line))).toEqual([
-      { jsonrpc: "2.0", id: 1, result: { callId: "1", name: "t", status: "ok", content: "done" } },
-    ]);
+    expect(
+      stdout
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line)),
+    ).toEqual([{ jsonrpc: "2.0", id: 1, result: { callId: "1", name: "t", status: "ok", content: "done" } }]);
     expect(stderr).toContain("printed by the plugin");
     expect(stderr).toContain("written by the plugin");
   });

@@ -53,7 +53,7 @@ export function publishablePackages(root = workspaceRoot): WorkspacePackage[] {
  * The pnpm to run: the one running us when there is one (`pnpm run …` sets npm_execpath), else the
  * version the root `packageManager` field pins, through npx.
  */
-export function pnpmCommand(root = workspaceRoot): [string, string[]] {
+function pnpmCommand(root = workspaceRoot): [string, string[]] {
   const execPath = process.env.npm_execpath;
   if (execPath && /pnpm/i.test(execPath)) {
     return /\.[cm]?js$/.test(execPath) ? [process.execPath, [execPath]] : [execPath, []];
@@ -68,7 +68,7 @@ export function pnpmCommand(root = workspaceRoot): [string, string[]] {
  * pin: run from inside another pnpm it fails now and then resolving `@pnpm/exe.*` builds that the
  * registry does not serve (ERR_PNPM_BAD_CONFIG_DEP), and the pnpm already running is the right one.
  */
-export function pnpmEnvironment(): NodeJS.ProcessEnv {
+function pnpmEnvironment(): NodeJS.ProcessEnv {
   return { ...process.env, FORCE_COLOR: "0", pnpm_config_pm_on_fail: "ignore" };
 }
 

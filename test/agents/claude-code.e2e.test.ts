@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { chmodSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { makeTempDir, removeTempDirs, repoRoot, runCli, writeFiles } from "../cli/cli-harness.js";
+import { makeTempDir, removeTempDirs, runCli, writeFiles } from "../cli/cli-harness.js";
 import { startFakeAnthropicApi, toolResults, type FakeAnthropicApi } from "./fake-anthropic-api.js";
 import { startServe, type Served } from "../serve/serve-harness.js";
 import { brokenPlugin, noisyPlugin } from "./hook-harness.js";

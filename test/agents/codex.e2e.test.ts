@@ -3,7 +3,7 @@ import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
-import { makeTempDir, removeTempDirs, repoRoot, runCli, writeFiles } from "../cli/cli-harness.js";
+import { makeTempDir, removeTempDirs, runCli, writeFiles } from "../cli/cli-harness.js";
 import { functionOutputs, startFakeResponsesApi } from "./fake-openai-responses-api.js";
 import { brokenPlugin, noisyPlugin } from "./hook-harness.js";
 import { installedTool } from "../helpers/installed-tool.js";

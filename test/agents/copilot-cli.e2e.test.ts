@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { makeTempDir, removeTempDirs, repoRoot, runCli, writeFiles } from "../cli/cli-harness.js";
+import { makeTempDir, removeTempDirs, runCli, writeFiles } from "../cli/cli-harness.js";
 import { functionOutputs, startFakeResponsesApi } from "./fake-openai-responses-api.js";
 import { brokenPlugin, noisyPlugin } from "./hook-harness.js";
 import { installedTool } from "../helpers/installed-tool.js";

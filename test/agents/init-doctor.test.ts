@@ -6,7 +6,6 @@ import { makeTempDir, removeTempDirs, repoRoot, runCli, writeFiles } from "../cl
 
 afterAll(removeTempDirs);
 
-// biome-ignore lint/suspicious/noExplicitAny: the tests probe the settings files field by field
 const readJson = (path: string) => JSON.parse(readFileSync(path, "utf8")) as Record<string, any>;
 
 describe("toolgate init", () => {

@@ -13,8 +13,20 @@ function createProject(): { project: string; goodPlugin: string; notPlugin: stri
   const root = makeTempDir("os", "cli-add-");
   writeFiles(root, {
     "project/package.json": JSON.stringify({ name: "project", version: "1.0.0", private: true }),
-    "project/package-lock.json": JSON.stringify({ name: "project", version: "1.0.0", lockfileVersion: 3, requires: true, packages: { "": { name: "project", version: "1.0.0" } } }),
-    "good-plugin/package.json": JSON.stringify({ name: "toolgate-plugin-good", version: "1.0.0", type: "module", main: "index.js", keywords: ["toolgate-plugin"] }),
+    "project/package-lock.json": JSON.stringify({
+      name: "project",
+      version: "1.0.0",
+      lockfileVersion: 3,
+      requires: true,
+      packages: { "": { name: "project", version: "1.0.0" } },
+    }),
+    "good-plugin/package.json": JSON.stringify({
+      name: "toolgate-plugin-good",
+      version: "1.0.0",
+      type: "module",
+      main: "index.js",
+      keywords: ["toolgate-plugin"],
+    }),
     "good-plugin/index.js": `export default { name: "good", hooks: { pre_tool_call(call) { if (call.name === "nuke") return { action: "block", message: "no nukes" }; } } };\n`,
     "not-plugin/package.json": JSON.stringify({ name: "left-pad-ish", version: "1.0.0", type: "module", main: "index.js" }),
     "not-plugin/index.js": "export const pad = (text) => ` ${text}`;\n",
@@ -90,7 +102,7 @@ describe("toolgate add", () => {
   it(
     "refuses a package that is not a toolgate plugin and leaves the config untouched",
     async () => {
-      const config = 'export default { plugins: [] }; // keep me\n';
+      const config = "export default { plugins: [] }; // keep me\n";
       writeFiles(project, { "toolgate.config.mjs": config });
 
       const { code, stdout, stderr } = await runCli(["add", notPlugin, "--cwd", project]);

@@ -141,10 +141,7 @@ describe("host.explainToolCall", () => {
       logger: false,
       cwd: "/srv/app",
       tools: { terminal: { execute: () => "ran" } },
-      plugins: [
-        shellGuard,
-        { name: "counter", hooks: { pre_tool_call: (call: { id: string }) => void calls.push(call.id) } } as never,
-      ],
+      plugins: [shellGuard, { name: "counter", hooks: { pre_tool_call: (call: { id: string }) => void calls.push(call.id) } } as never],
     });
     const events: string[] = [];
     host.events.on("*", (type) => events.push(String(type)));

@@ -56,7 +56,12 @@ describe("toolgate new", () => {
     expect(manifest).toMatchObject({ name: "toolgate-plugin-no-deploy", type: "module", scripts: { build: "tsc", test: "vitest run" } });
     expect(manifest.keywords).toContain("toolgate-plugin");
     expect(manifest.peerDependencies).toEqual({ "@toolgate/plugin-sdk": sdkRange });
-    expect(manifest.devDependencies).toMatchObject({ "@toolgate/plugin-sdk": sdkRange, "@toolgate/host": expect.any(String), vitest: expect.any(String), typescript: expect.any(String) });
+    expect(manifest.devDependencies).toMatchObject({
+      "@toolgate/plugin-sdk": sdkRange,
+      "@toolgate/host": expect.any(String),
+      vitest: expect.any(String),
+      typescript: expect.any(String),
+    });
     const source = readText(pkg, "src/index.ts");
     expect(source).toContain('import { definePlugin } from "@toolgate/plugin-sdk";');
     expect(source).toContain('name: "no-deploy"');

@@ -4,7 +4,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { repoRoot } from "../cli/cli-harness.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 import { installedTool } from "../helpers/installed-tool.js";
 import { connectStdio, filesystemServerPath, proxyCommandLine } from "./proxy-harness.js";

@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 interface Seen {
   path: string;
   headers: IncomingMessage["headers"];
-  // biome-ignore lint/suspicious/noExplicitAny: the JSON a test reads back
   body: any;
 }
 

@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 interface Request {
   authorization: string | undefined;
-  // biome-ignore lint/suspicious/noExplicitAny: the JSON a test reads back
   body: any;
 }
 

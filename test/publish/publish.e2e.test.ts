@@ -27,7 +27,7 @@ describe("publishing to an npm registry and installing from it", () => {
   let work = "";
   let consumer = "";
   let registry: LocalRegistry | undefined;
-  let packed: PackedPackage[] = [];
+  const packed: PackedPackage[] = [];
 
   // npm talks to the local registry only, with its token; the machine's user config is not read.
   const npmFlags = () => ["--registry", registry!.url, "--userconfig", registry!.npmrc, "--no-audit", "--no-fund"];
@@ -54,7 +54,9 @@ describe("publishing to an npm registry and installing from it", () => {
       "calls.jsonl": [
         { id: "1", name: "terminal", args: { command: "rm -rf /" } },
         { id: "2", name: "terminal", args: { command: "ls -la" } },
-      ].map((call) => JSON.stringify(call)).join("\n"),
+      ]
+        .map((call) => JSON.stringify(call))
+        .join("\n"),
     });
   }, 240_000);
 
@@ -85,7 +87,10 @@ describe("publishing to an npm registry and installing from it", () => {
   it("toolgate run blocks rm -rf / with the plugin and lets ls run", async () => {
     const result = await toolgate(["run", "calls.jsonl", "--json"]);
     expect(result.code, result.stderr).toBe(0);
-    const outcomes = result.stdout.trim().split("\n").map((line) => JSON.parse(line) as { call: { id: string }; verdict: { action: string; plugin?: string } });
+    const outcomes = result.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { call: { id: string }; verdict: { action: string; plugin?: string } });
     expect(outcomes.map(({ call, verdict }) => [call.id, verdict.action, verdict.plugin])).toEqual([
       ["1", "block", "block-dangerous-shell"],
       ["2", "allow", undefined],
@@ -138,7 +143,10 @@ console.log(JSON.stringify({ status: outcome.result.status, executed: outcome.ex
     expect(check.code, check.stderr).toBe(0);
     const report = JSON.parse(check.stdout) as CheckReport;
     expect(report.plugins.map((plugin) => [plugin.name, plugin.status])).toEqual(
-      expect.arrayContaining([["block-dangerous-shell", "loaded"], ["no-root-delete", "loaded"]]),
+      expect.arrayContaining([
+        ["block-dangerous-shell", "loaded"],
+        ["no-root-delete", "loaded"],
+      ]),
     );
   }, 180_000);
 });

@@ -34,7 +34,6 @@ export function startServe(args: readonly string[]): Promise<Served> {
   });
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: the tests probe the JSON answers field by field
 export async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
   const response = await fetch(url, {
     method: "POST",

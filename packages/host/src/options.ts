@@ -8,10 +8,7 @@ import type { PermissionsConfig } from "./policies/permission-rules.js";
 
 /** A plugin as named in options or config: an npm name, a path, an inline plugin, or any of them with options. */
 export type PluginSpecifier = string | Plugin<never> | PluginFactory<never>;
-export type PluginEntry =
-  | PluginSpecifier
-  | readonly [PluginSpecifier, PluginOptions]
-  | readonly [PluginSpecifier, PluginOptions, PluginHostSettings];
+export type PluginEntry = PluginSpecifier | readonly [PluginSpecifier, PluginOptions] | readonly [PluginSpecifier, PluginOptions, PluginHostSettings];
 
 /** How the host runs one plugin: the third element of a `plugins` entry. Unlike the options, the plugin never sees these. */
 export interface PluginHostSettings {
@@ -134,7 +131,10 @@ const configEntries = {
   permissions: v.optional(PermissionsConfigSchema),
 };
 
-export const ConfigSchema = v.strictObject(configEntries, "is not a config key (plugins, pluginsDir, hookTimeoutMs, onHookError, session, store, hooks, permissions)");
+export const ConfigSchema = v.strictObject(
+  configEntries,
+  "is not a config key (plugins, pluginsDir, hookTimeoutMs, onHookError, session, store, hooks, permissions)",
+);
 
 export const HostOptionsSchema = v.object({
   ...configEntries,

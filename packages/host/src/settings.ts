@@ -75,9 +75,7 @@ function resolveStore(options: HostOptions, loaded: LoadedConfig | undefined, cw
 
 function configuredHooks(hooks: HostOptions["hooks"], baseDir: string, file: string): ConfiguredHook[] {
   const events = ["pre_tool_call", "post_tool_call"] as const;
-  return events.flatMap((event) =>
-    (hooks?.[event] ?? []).map((config, index) => ({ event, config, baseDir, where: `${file}: hooks.${event}[${index}]` })),
-  );
+  return events.flatMap((event) => (hooks?.[event] ?? []).map((config, index) => ({ event, config, baseDir, where: `${file}: hooks.${event}[${index}]` })));
 }
 
 function joinPermissions(lists: (PermissionsConfig | undefined)[]): PermissionsConfig {

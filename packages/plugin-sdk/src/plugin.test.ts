@@ -21,7 +21,11 @@ describe("definePlugin", () => {
 describe("hook names", () => {
   it("every hook has a role; policy hooks are the ones that decide", () => {
     expect(hookNames).toEqual(["pre_tool_call", "post_tool_call", "on_session_start", "on_session_end"]);
-    expect(Object.entries(hookRoles).filter(([, role]) => role === "policy").map(([name]) => name)).toEqual(["pre_tool_call"]);
+    expect(
+      Object.entries(hookRoles)
+        .filter(([, role]) => role === "policy")
+        .map(([name]) => name),
+    ).toEqual(["pre_tool_call"]);
     expect(isHookName("pre_tool_call")).toBe(true);
     expect(isHookName("pre_tool_cal")).toBe(false);
     expect(isHookName("toString")).toBe(false);

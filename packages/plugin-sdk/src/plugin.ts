@@ -60,10 +60,7 @@ export interface PluginApi {
 }
 
 /** A plugin that needs options: called once per host with the configured options. */
-export type PluginFactory<Options = PluginOptions> = (
-  options: Options,
-  api: PluginApi,
-) => MaybePromise<Plugin<Options>>;
+export type PluginFactory<Options = PluginOptions> = (options: Options, api: PluginApi) => MaybePromise<Plugin<Options>>;
 
 /** Anything a plugin module may export. */
 export type PluginExport = Plugin<never> | PluginFactory<never>;
@@ -76,13 +73,9 @@ export type PluginExport = Plugin<never> | PluginFactory<never>;
 // factory reaches the second one; the object overload stays first so hook callbacks infer their types.
 export function definePlugin<Options = PluginOptions>(plugin: Plugin<Options> & { call?: never }): Plugin<Options>;
 export function definePlugin<Options = PluginOptions>(factory: PluginFactory<Options>): PluginFactory<Options>;
-export function definePlugin<Options>(
-  definition: Plugin<Options> | PluginFactory<Options>,
-): Plugin<Options> | PluginFactory<Options> {
+export function definePlugin<Options>(definition: Plugin<Options> | PluginFactory<Options>): Plugin<Options> | PluginFactory<Options> {
   if (typeof definition === "function") return definition;
-  if (typeof definition !== "object" || definition === null)
-    throw new TypeError("definePlugin() takes a plugin object or a factory function");
-  if (typeof definition.name !== "string" || definition.name.trim() === "")
-    throw new TypeError("definePlugin(): the plugin needs a non-empty string `name`");
+  if (typeof definition !== "object" || definition === null) throw new TypeError("definePlugin() takes a plugin object or a factory function");
+  if (typeof definition.name !== "string" || definition.name.trim() === "") throw new TypeError("definePlugin(): the plugin needs a non-empty string `name`");
   return definition;
 }

@@ -19,12 +19,7 @@ export const ModifyResultSchema = v.object({
 });
 
 /** Every opinion a `pre_tool_call` hook may return, as one schema (runtime check and type). */
-export const PreToolCallDecisionSchema = v.variant("action", [
-  BlockResultSchema,
-  AllowResultSchema,
-  AskResultSchema,
-  ModifyResultSchema,
-]);
+export const PreToolCallDecisionSchema = v.variant("action", [BlockResultSchema, AllowResultSchema, AskResultSchema, ModifyResultSchema]);
 
 export type BlockResult = v.InferOutput<typeof BlockResultSchema>;
 export type AllowResult = v.InferOutput<typeof AllowResultSchema>;

@@ -27,7 +27,12 @@ afterEach(async () => {
 async function host(options: Record<string, unknown> = {}, extra: TestHostOptions = {}) {
   testHost = await createTestHost(auditLog, {
     options,
-    tools: { search: { returns: "3 results" }, fail: () => { throw new Error("boom"); } },
+    tools: {
+      search: { returns: "3 results" },
+      fail: () => {
+        throw new Error("boom");
+      },
+    },
     plugins: [blocker],
     session: { id: "session-1", user: "ada" },
     ...extra,
@@ -37,7 +42,10 @@ async function host(options: Record<string, unknown> = {}, extra: TestHostOption
 }
 
 function lines(file = join(cwd, ".toolgate/audit.jsonl")): Record<string, unknown>[] {
-  return readFileSync(file, "utf8").trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+  return readFileSync(file, "utf8")
+    .trimEnd()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 describe("audit-log", () => {
@@ -53,7 +61,15 @@ describe("audit-log", () => {
       action: "allow",
       args: { q: "toolgate" },
     });
-    expect(result).toEqual({ time: expect.any(String), session: "session-1", callId: "call-1", tool: "search", event: "result", status: "ok", contentLength: 9 });
+    expect(result).toEqual({
+      time: expect.any(String),
+      session: "session-1",
+      callId: "call-1",
+      tool: "search",
+      event: "result",
+      status: "ok",
+      contentLength: 9,
+    });
   });
 
   it("writes a decision and a result line for a call another plugin blocks", async () => {
@@ -112,7 +128,14 @@ describe("audit-log", () => {
     const audited = [];
     for (const [name, args] of calls) audited.push((await withAudit.call(name, args)).result);
     await withAudit.close();
-    const without = await createTestHost(blocker, { tools: { search: { returns: "3 results" }, fail: () => { throw new Error("boom"); } } });
+    const without = await createTestHost(blocker, {
+      tools: {
+        search: { returns: "3 results" },
+        fail: () => {
+          throw new Error("boom");
+        },
+      },
+    });
     const plain = [];
     for (const [name, args] of calls) plain.push((await without.call(name, args)).result);
     await without.close();

@@ -20,10 +20,59 @@ function table(name: string, cases: readonly Case[], guard = withPacks) {
   });
 }
 
-const flagSpellings = ["-rf", "-fr", "-r -f", "-f -r", "-R", "-Rf", "-fR", "-r", "--recursive", "--recursive --force", "-rf --no-preserve-root", "-v -r -f -i", "-rfv"];
+const flagSpellings = [
+  "-rf",
+  "-fr",
+  "-r -f",
+  "-f -r",
+  "-R",
+  "-Rf",
+  "-fR",
+  "-r",
+  "--recursive",
+  "--recursive --force",
+  "-rf --no-preserve-root",
+  "-v -r -f -i",
+  "-rfv",
+];
 const rootTargets = ["/", "/*", "//", "/.", "/./", "/tmp/..", "/usr/..", "/*/", '"/"', "'/'", "/ ", "-- /"];
-const homeTargets = ["/root", "..", "../", "~", "~/", "~/*", "$HOME", "${HOME}", '"$HOME"', '"$HOME/"', "~/.", "$HOME/*", "/home/dev", "/home/dev/", "~/..//dev"];
-const systemTargets = ["/etc", "/usr", "/bin", "/var", "/boot", "/lib", "/opt", "/sbin", "/srv", "/sys", "/proc", "/dev", "/usr/lib", "/usr/local", "/var/lib", "/etc/*", "/usr/*", "/home"];
+const homeTargets = [
+  "/root",
+  "..",
+  "../",
+  "~",
+  "~/",
+  "~/*",
+  "$HOME",
+  "${HOME}",
+  '"$HOME"',
+  '"$HOME/"',
+  "~/.",
+  "$HOME/*",
+  "/home/dev",
+  "/home/dev/",
+  "~/..//dev",
+];
+const systemTargets = [
+  "/etc",
+  "/usr",
+  "/bin",
+  "/var",
+  "/boot",
+  "/lib",
+  "/opt",
+  "/sbin",
+  "/srv",
+  "/sys",
+  "/proc",
+  "/dev",
+  "/usr/lib",
+  "/usr/local",
+  "/var/lib",
+  "/etc/*",
+  "/usr/*",
+  "/home",
+];
 const projectTargets = [".", "./", "*", "./*", "src/..", "src/../*", "/home/dev/project", "/home/dev/project/", ".git", "./.git", "$PWD"];
 
 table(
@@ -42,10 +91,12 @@ table(
   "catastrophic: system folders",
   systemTargets.map((target): Case => [`rm -rf ${target}`, "rm-system"]),
 );
-table(
-  "catastrophic: the project root, its .git, a folder that contains it",
-  [...projectTargets.map((target): Case => [`rm -rf ${target}`, "rm-project"]), ["cd src && rm -rf ..", "rm-project"], ["cd src/app && rm -rf ../../*", "rm-project"], ["rm -rf ../project", "rm-project"]],
-);
+table("catastrophic: the project root, its .git, a folder that contains it", [
+  ...projectTargets.map((target): Case => [`rm -rf ${target}`, "rm-project"]),
+  ["cd src && rm -rf ..", "rm-project"],
+  ["cd src/app && rm -rf ../../*", "rm-project"],
+  ["rm -rf ../project", "rm-project"],
+]);
 
 const wrappers = [
   "sudo",
@@ -75,14 +126,11 @@ const wrappers = [
 ];
 const rmSpellings = ["rm", "/bin/rm", "/usr/bin/rm", "\\rm", '"rm"', "'rm'", "r''m"];
 
-table(
-  "catastrophic: through wrappers and spellings of rm",
-  [
-    ...wrappers.map((wrapper): Case => [`${wrapper} rm -rf /`, "rm-root"]),
-    ...rmSpellings.map((rm): Case => [`${rm} -rf /`, "rm-root"]),
-    ...rmSpellings.map((rm): Case => [`sudo ${rm} -rf ~`, "rm-home"]),
-  ],
-);
+table("catastrophic: through wrappers and spellings of rm", [
+  ...wrappers.map((wrapper): Case => [`${wrapper} rm -rf /`, "rm-root"]),
+  ...rmSpellings.map((rm): Case => [`${rm} -rf /`, "rm-root"]),
+  ...rmSpellings.map((rm): Case => [`sudo ${rm} -rf ~`, "rm-home"]),
+]);
 
 table("catastrophic: nested shells, eval, substitutions, heredocs, pipes", [
   ["sh -c 'rm -rf /'", "rm-root"],
@@ -93,7 +141,7 @@ table("catastrophic: nested shells, eval, substitutions, heredocs, pipes", [
   ["bash -ec 'rm -rf /'", "rm-root"],
   ["sudo bash -c 'rm -rf /'", "rm-root"],
   ["sh -c \"sh -c 'rm -rf /'\"", "rm-root"],
-  ["bash -c \"bash -c \\\"rm -rf /\\\"\"", "rm-root"],
+  ['bash -c "bash -c \\"rm -rf /\\""', "rm-root"],
   ["eval rm -rf /", "rm-root"],
   ["eval 'rm -rf /'", "rm-root"],
   ['eval "rm -rf $HOME"', "rm-home"],
@@ -129,7 +177,7 @@ table("catastrophic: nested shells, eval, substitutions, heredocs, pipes", [
   ["function f { rm -rf /; }; f", "rm-root"],
   ["function wipe() {\n  rm -rf ~\n}\nwipe", "rm-home"],
   ["X=/; rm -rf $X", "rm-root"],
-  ["export TARGET=/usr; rm -rf \"$TARGET\"", "rm-system"],
+  ['export TARGET=/usr; rm -rf "$TARGET"', "rm-system"],
   ["D=~; rm -rf $D", "rm-home"],
   ["for d in build /etc; do rm -rf $d; done", "rm-system"],
   ["for d in a b c d e f g h i j k l m n o p q r /; do rm -r $d; done", "rm-root"],
@@ -213,7 +261,7 @@ table("catastrophic: interpreter one-liners", [
   ["python3 -c \"import shutil; shutil.rmtree('/')\"", "rm-root"],
   ["python -c 'import shutil; shutil.rmtree(\"/\")'", "rm-root"],
   ["python3 -c \"import shutil, os; shutil.rmtree(os.path.expanduser('~'))\"", "rm-home"],
-  ["python3 -c \"from pathlib import Path; import shutil; shutil.rmtree(Path.home())\"", "rm-home"],
+  ['python3 -c "from pathlib import Path; import shutil; shutil.rmtree(Path.home())"', "rm-home"],
   ["python3 -c \"import os; os.system('rm -rf /')\"", "rm-root"],
   ["python3 -c \"import subprocess; subprocess.run(['rm', '-rf', '/'])\"", "rm-root"],
   ["python3 -c \"import subprocess; subprocess.call('rm -rf ~', shell=True)\"", "rm-home"],
@@ -231,7 +279,7 @@ table("catastrophic: interpreter one-liners", [
   ["bun -e \"require('fs').rmSync('/', {recursive: true})\"", "rm-root"],
   ["deno eval \"Deno.removeSync('/', { recursive: true })\"", "rm-root"],
   ["ruby -e \"require 'fileutils'; FileUtils.rm_rf('/')\"", "rm-root"],
-  ["ruby -e \"FileUtils.rm_rf Dir.home\"", "rm-home"],
+  ['ruby -e "FileUtils.rm_rf Dir.home"', "rm-home"],
   ["ruby -e 'system(\"rm -rf /\")'", "rm-root"],
   ["ruby -e '`rm -rf /`'", "rm-root"],
   ["perl -e 'use File::Path; rmtree(\"/\")'", "rm-root"],
@@ -248,7 +296,7 @@ table("catastrophic: interpreter one-liners", [
   ["python3 -c \"import os; os.remove('build/x.o')\"", "allow"],
   ["python3 -c \"print('don't')\"", "allow"],
   ["python3 -c \"import shutil; shutil.rmtree('/opt/data')\"", "rm-outside-project"],
-  ["python3 -c \"import shutil, sys; shutil.rmtree(sys.argv[1])\" x", "rm-unknown-target"],
+  ['python3 -c "import shutil, sys; shutil.rmtree(sys.argv[1])" x', "rm-unknown-target"],
   [`python3 -c "import shutil; ${"shutil.rmtree('b'); ".repeat(70)}shutil.rmtree('/')"`, "rm-unknown-target"],
 ]);
 
@@ -308,7 +356,7 @@ table("inside the project, the temp folders and safe deletes are allowed", [
   ["rm -rf $TMPDIR/x", "allow"],
   ["cd src && rm -rf generated", "allow"],
   ["cd /tmp && rm -rf work", "allow"],
-  ["for d in build dist; do rm -rf \"$d\"; done", "allow"],
+  ['for d in build dist; do rm -rf "$d"; done', "allow"],
   ["OUT=dist; rm -rf $OUT", "allow"],
   ["rm /", "allow"],
   ["rm -f /tmp/x.lock", "allow"],
@@ -339,12 +387,19 @@ table("inside the project, the temp folders and safe deletes are allowed", [
   ["node -e \"require('fs').rmSync('dist', {recursive: true, force: true})\"", "allow"],
   ["node -e \"require('fs').rmSync('/tmp/x')\"", "allow"],
   ["python3 -c \"print('hello')\"", "allow"],
-  ["node -e \"console.log(process.version)\"", "allow"],
+  ['node -e "console.log(process.version)"', "allow"],
   ["(cd build && rm -rf out)", "allow"],
   ["rm -rf -- ./-build", "allow"],
 ]);
 
-const resetHard = ["git reset --hard", "git reset --hard HEAD~1", "git reset --hard origin/main", "git -C sub reset --hard", "git reset --merge", "git -c core.pager=cat reset --hard"];
+const resetHard = [
+  "git reset --hard",
+  "git reset --hard HEAD~1",
+  "git reset --hard origin/main",
+  "git -C sub reset --hard",
+  "git reset --merge",
+  "git -c core.pager=cat reset --hard",
+];
 table("git pack: destructive commands are blocked", [
   ...resetHard.map((command): Case => [command, "git-reset-hard"]),
   ["git checkout -- .", "git-checkout-discard"],
@@ -535,7 +590,7 @@ const packCases: Record<string, [blocked: string[], allowed: string[]]> = {
     ],
     [
       "psql -c 'SELECT * FROM users'",
-      "psql -c \"DELETE FROM users WHERE id = 3\"",
+      'psql -c "DELETE FROM users WHERE id = 3"',
       "mysql -e 'SHOW TABLES'",
       "sqlite3 app.db '.tables'",
       "redis-cli GET key",
@@ -560,7 +615,15 @@ const packCases: Record<string, [blocked: string[], allowed: string[]]> = {
       "docker-compose down --volumes",
       "podman system prune -a",
     ],
-    ["docker ps -a", "docker rm my-container", "docker compose down", "docker image prune", "docker build -t app .", "docker run --rm alpine echo hi", "echo 'docker system prune -a' >> README.md"],
+    [
+      "docker ps -a",
+      "docker rm my-container",
+      "docker compose down",
+      "docker image prune",
+      "docker build -t app .",
+      "docker run --rm alpine echo hi",
+      "echo 'docker system prune -a' >> README.md",
+    ],
   ],
   kubernetes: [
     [
@@ -578,7 +641,14 @@ const packCases: Record<string, [blocked: string[], allowed: string[]]> = {
       "helm uninstall my-release",
       "helm delete my-release -n prod",
     ],
-    ["kubectl get pods -A", "kubectl delete pod web-123", "kubectl apply -f deploy.yaml", "kubectl describe ns prod", "helm install app ./chart", "helm list -A"],
+    [
+      "kubectl get pods -A",
+      "kubectl delete pod web-123",
+      "kubectl apply -f deploy.yaml",
+      "kubectl describe ns prod",
+      "helm install app ./chart",
+      "helm list -A",
+    ],
   ],
   cloud: [
     [
@@ -597,10 +667,27 @@ const packCases: Record<string, [blocked: string[], allowed: string[]]> = {
       "az group delete --name rg",
       "az vm delete -g rg -n vm",
     ],
-    ["aws s3 ls", "aws s3 cp file s3://bucket/", "aws s3 rm s3://bucket/one-file.txt", "aws ec2 describe-instances", "gcloud compute instances list", "az group list", "gsutil ls gs://bucket"],
+    [
+      "aws s3 ls",
+      "aws s3 cp file s3://bucket/",
+      "aws s3 rm s3://bucket/one-file.txt",
+      "aws ec2 describe-instances",
+      "gcloud compute instances list",
+      "az group list",
+      "gsutil ls gs://bucket",
+    ],
   ],
   terraform: [
-    ["terraform destroy", "terraform destroy -auto-approve", "terraform apply -destroy", "terraform apply -destroy -auto-approve", "tofu destroy", "terragrunt destroy", "pulumi destroy --yes", "cdk destroy"],
+    [
+      "terraform destroy",
+      "terraform destroy -auto-approve",
+      "terraform apply -destroy",
+      "terraform apply -destroy -auto-approve",
+      "tofu destroy",
+      "terragrunt destroy",
+      "pulumi destroy --yes",
+      "cdk destroy",
+    ],
     ["terraform plan", "terraform apply", "terraform plan -destroy", "terraform init", "tofu validate", "pulumi preview"],
   ],
 };
@@ -614,9 +701,19 @@ const packRule: Record<string, string> = {
 };
 
 for (const [pack, [blocked, allowed]] of Object.entries(packCases)) {
-  table(`${pack} pack (enabled): blocked`, blocked.map((command): Case => [command, packRule[pack]!]));
-  table(`${pack} pack (enabled): allowed`, allowed.map((command): Case => [command, "allow"]));
-  table(`${pack} pack is off by default`, blocked.filter((command) => !command.includes("sudo")).map((command): Case => [command, "allow"]), defaults);
+  table(
+    `${pack} pack (enabled): blocked`,
+    blocked.map((command): Case => [command, packRule[pack]!]),
+  );
+  table(
+    `${pack} pack (enabled): allowed`,
+    allowed.map((command): Case => [command, "allow"]),
+  );
+  table(
+    `${pack} pack is off by default`,
+    blocked.filter((command) => !command.includes("sudo")).map((command): Case => [command, "allow"]),
+    defaults,
+  );
 }
 
 table("text is data", [

@@ -41,7 +41,13 @@ export function explainCheck(command: string, result: CheckResult, guard: Guard,
         cwd: invocation.cwd ?? null,
         ...(invocation.input === undefined ? {} : { input: invocation.input }),
       })),
-    deletes: deletes.map(({ invocation, target, force }) => ({ command: invocation.text, target: target.raw, path: target.path ?? null, kind: target.kind, force })),
+    deletes: deletes.map(({ invocation, target, force }) => ({
+      command: invocation.text,
+      target: target.raw,
+      path: target.path ?? null,
+      kind: target.kind,
+      force,
+    })),
     verdict: violation ? { action: "block", ...violation } : { action: "allow", rulesChecked: guard.rules.length },
   };
 }

@@ -11,7 +11,19 @@ function explainPlugin() {
   return plugin;
 }
 
-const shellTools = ["terminal", "bash", "Bash", "BASH", "run_shell_command", "shell", "run_command", "execute_command", "mcp__box__bash", "my_shell", "read_file"];
+const shellTools = [
+  "terminal",
+  "bash",
+  "Bash",
+  "BASH",
+  "run_shell_command",
+  "shell",
+  "run_command",
+  "execute_command",
+  "mcp__box__bash",
+  "my_shell",
+  "read_file",
+];
 let testHost: TestHost | undefined;
 
 async function host(options: Record<string, unknown> = {}) {
@@ -41,8 +53,6 @@ const dangerous: [rule: string, command: string][] = [
   ["fork-bomb", ":(){ :|:& };:"],
   ["unparseable", "echo 'unterminated"],
 ];
-
-const harmless = ["rm -rf ./build", "rm -rf /tmp/foo", "git push --force-with-lease", "git checkout -b feature", 'echo "rm -rf /"', "ls -la"];
 
 describe("block-dangerous-shell", () => {
   it.each(dangerous)("blocks (%s) %s", async (rule, command) => {
@@ -128,7 +138,9 @@ describe("block-dangerous-shell", () => {
     expect((await testHost.call("terminal", { command: "git reset --hard" })).executed).toBe(true);
     expect((await testHost.call("terminal", { command: "sudo rm -rf /" })).executed).toBe(false);
     await testHost.close();
-    await expect(host({ disable: ["rm-root"] })).rejects.toThrow('option "disable": the rule "rm-root" guards against catastrophic damage and cannot be turned off');
+    await expect(host({ disable: ["rm-root"] })).rejects.toThrow(
+      'option "disable": the rule "rm-root" guards against catastrophic damage and cannot be turned off',
+    );
   });
 
   it("`packs` turns opt-in packs on", async () => {
@@ -162,12 +174,21 @@ describe("block-dangerous-shell", () => {
     const cases: [options: Record<string, unknown>, message: string][] = [
       [{ tools: "terminal" }, 'block-dangerous-shell: option "tools": tools must be an array of strings (got "terminal")'],
       [{ tools: ["terminal", 3] }, 'block-dangerous-shell: option "tools.1": each entry of tools must be a string (got 3)'],
-      [{ disabled: ["sudo"] }, 'block-dangerous-shell: option "disabled": is not an option of this plugin (tools, packs, disable, deleteOutsideProject, allowDeleteIn, onUnparseable, extraRules) (got "disabled")'],
+      [
+        { disabled: ["sudo"] },
+        'block-dangerous-shell: option "disabled": is not an option of this plugin (tools, packs, disable, deleteOutsideProject, allowDeleteIn, onUnparseable, extraRules) (got "disabled")',
+      ],
       [{ disable: ["sudoo"] }, 'block-dangerous-shell: option "disable": unknown rule "sudoo" (rules that can be turned off: git, xargs-shell, pipe-to-shell,'],
-      [{ packs: ["database"] }, 'block-dangerous-shell: option "packs": unknown pack "database" (packs: databases, containers, kubernetes, cloud, terraform; git is always on)'],
+      [
+        { packs: ["database"] },
+        'block-dangerous-shell: option "packs": unknown pack "database" (packs: databases, containers, kubernetes, cloud, terraform; git is always on)',
+      ],
       [{ onUnparseable: "open" }, 'block-dangerous-shell: option "onUnparseable": onUnparseable must be "block" or "allow" (got "open")'],
       [{ deleteOutsideProject: true }, 'block-dangerous-shell: option "deleteOutsideProject": deleteOutsideProject must be "block" or "allow" (got true)'],
-      [{ extraRules: [{ id: "x", pattern: "(", message: "m" }] }, 'block-dangerous-shell: option "extraRules.0.pattern" (rule "x") is not a valid regular expression'],
+      [
+        { extraRules: [{ id: "x", pattern: "(", message: "m" }] },
+        'block-dangerous-shell: option "extraRules.0.pattern" (rule "x") is not a valid regular expression',
+      ],
       [{ extraRules: [{ id: "x", pattern: "y" }] }, 'block-dangerous-shell: option "extraRules.0.message"'],
       [{ extraRules: [{ id: "sudo", pattern: "y", message: "m" }] }, 'block-dangerous-shell: option "extraRules": the rule id "sudo" is used twice'],
     ];

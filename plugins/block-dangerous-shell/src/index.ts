@@ -32,7 +32,8 @@ export default definePlugin<BlockDangerousShellOptions>((options, api) => {
       },
     },
     explain(call: ToolCall): ShellExplanation {
-      if (!isShellCall(call)) return { checked: false, reason: `"${call.name}" is not a shell tool (kind "${call.kind ?? "function"}"; shell tools: ${[...tools].join(", ")})` };
+      if (!isShellCall(call))
+        return { checked: false, reason: `"${call.name}" is not a shell tool (kind "${call.kind ?? "function"}"; shell tools: ${[...tools].join(", ")})` };
       const command = commandOf(call);
       if (command === undefined) return { checked: false, reason: "the call has no command string in args.command, args.cmd or args.script" };
       return explainCheck(command, checkCommand(command, guard, cwdOf(call)), guard, packs);
@@ -42,7 +43,12 @@ export default definePlugin<BlockDangerousShellOptions>((options, api) => {
 
 /** `mcp__shell__bash` → `bash`, `functions.exec` → `exec`: the tool's own name after a server or namespace prefix. */
 function lastSegment(name: string): string {
-  return name.toLowerCase().split(/__|[.:/]/).pop() ?? "";
+  return (
+    name
+      .toLowerCase()
+      .split(/__|[.:/]/)
+      .pop() ?? ""
+  );
 }
 
 /**

@@ -11,7 +11,7 @@ const pluginName = "block-dangerous-shell";
  * Tool names whose calls are treated as shell commands (compared case-insensitively), besides every
  * call with `kind: "shell"`: Claude Code's `Bash`, Gemini CLI's `run_shell_command`, Codex's `shell`, …
  */
-export const defaultShellTools = [
+const defaultShellTools = [
   "bash",
   "sh",
   "zsh",
@@ -138,7 +138,9 @@ export function resolveOptions(input: unknown, environment: Environment): Resolv
   const { projectRoot, home } = environment;
   const resolveFolder = (folder: string) => posix.resolve(projectRoot, folder === "~" || folder.startsWith("~/") ? home + folder.slice(1) : folder);
   const tmp = process.env["TMPDIR"] ?? tmpdir();
-  const tempDirs = [...new Set(["/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp", "/private/var/folders", "/dev/shm", posix.resolve(tmp), posix.resolve(tmpdir())])];
+  const tempDirs = [
+    ...new Set(["/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp", "/private/var/folders", "/dev/shm", posix.resolve(tmp), posix.resolve(tmpdir())]),
+  ];
   return {
     tools: new Set((options.tools ?? defaultShellTools).map((tool) => tool.toLowerCase())),
     packs: (["git", ...packs] as PackName[]).filter((pack) => !disabled.has(pack)),

@@ -23,10 +23,10 @@ export interface PathContext {
   allowDeleteIn: readonly string[];
 }
 
-export const catastrophicKinds: ReadonlySet<TargetKind> = new Set(["root", "system", "home", "project"]);
-
 const topLevelSystem = new Set(
-  "bin boot dev etc home lib lib32 lib64 libx32 media mnt opt proc root run sbin srv sys usr var snap nix Applications Library System Users Volumes private cores".split(" "),
+  "bin boot dev etc home lib lib32 lib64 libx32 media mnt opt proc root run sbin srv sys usr var snap nix Applications Library System Users Volumes private cores".split(
+    " ",
+  ),
 );
 // Folders whose direct children are system folders too (`/usr/lib`, `/var/lib`, `/System/Library`).
 const systemParents = new Set(["/usr", "/usr/local", "/var", "/System", "/Library", "/private", "/private/var", "/etc", "/opt/homebrew"]);
@@ -72,7 +72,7 @@ export function normalizePath(path: string): string {
   return `/${segments.join("/")}`;
 }
 
-export function classifyPath(path: string, context: PathContext): TargetKind {
+function classifyPath(path: string, context: PathContext): TargetKind {
   const { projectRoot, home } = context;
   if (path === "/") return "root";
   if (path === home || /^\/(home|Users)\/[^/]+$/.test(path) || path === "/root") return "home";
@@ -96,7 +96,7 @@ function isSystem(path: string): boolean {
 }
 
 /** Whether `path` is `folder` or inside it. */
-export function isWithin(path: string, folder: string): boolean {
+function isWithin(path: string, folder: string): boolean {
   if (path === folder) return true;
   return path.startsWith(folder) && (folder.endsWith("/") || path.charCodeAt(folder.length) === 47);
 }

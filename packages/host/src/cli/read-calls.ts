@@ -18,7 +18,7 @@ export async function readCalls(file: string): Promise<ToolCall[]> {
   return parseCalls(text, file);
 }
 
-export function parseCalls(text: string, file: string): ToolCall[] {
+function parseCalls(text: string, file: string): ToolCall[] {
   const calls: ToolCall[] = [];
   text
     .replace(/^\uFEFF/, "")

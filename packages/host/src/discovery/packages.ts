@@ -14,9 +14,7 @@ export function resolvePluginEntries(entries: readonly PluginEntry[], cwd: strin
   return entries.map((entry, index) => {
     const [specifier, options, settings] = splitEntry(entry);
     if (typeof specifier !== "string") return { origin: "inline", label: `inline plugin #${index + 1}`, value: specifier, options };
-    const source = isPathSpecifier(specifier)
-      ? resolvePathSource(resolve(baseDir, specifier), specifier, options)
-      : resolveNpmSource(specifier, cwd, options);
+    const source = isPathSpecifier(specifier) ? resolvePathSource(resolve(baseDir, specifier), specifier, options) : resolveNpmSource(specifier, cwd, options);
     if (settings.isolation === "worker") source.isolation = "worker";
     return source;
   });

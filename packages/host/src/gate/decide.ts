@@ -145,7 +145,8 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
       if (outcome.timedOut) runtime.events.emit("hook:timeout", { ...about, timeoutMs: (entry.deadlines ?? runtime.deadlines).timeoutMs });
       runtime.events.emit("hook:error", { ...about, error });
     }
-    if (runtime.onHookError === "block") addDecision(run.aggregate, { action: "block", message: `${error.message} (failing closed)` }, entry.plugin, entry.source);
+    if (runtime.onHookError === "block")
+      addDecision(run.aggregate, { action: "block", message: `${error.message} (failing closed)` }, entry.plugin, entry.source);
     // After close() the call ends blocked whatever the setting: saying it goes on would be wrong.
     else if (!run.trace && !runtime.closed) runtime.logger.warn(`${error.message}; onHookError is "allow", so the call goes on`);
   }

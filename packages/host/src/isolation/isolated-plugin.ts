@@ -53,7 +53,10 @@ export async function loadIsolatedPlugin(source: PluginSource & { path: string }
   } catch (error) {
     // Only plugin code posting on the worker's port could send a description that is not one.
     worker.close();
-    return { ok: false, error: new ToolgateError("PLUGIN_INVALID", `not a valid plugin: the worker described it wrongly (${describeSafely(error)})`, { path: source.path }) };
+    return {
+      ok: false,
+      error: new ToolgateError("PLUGIN_INVALID", `not a valid plugin: the worker described it wrongly (${describeSafely(error)})`, { path: source.path }),
+    };
   }
 }
 

@@ -30,7 +30,10 @@ export class PluginWorker {
     try {
       thread = this.#spawn();
     } catch (error) {
-      throw new ToolgateError("PLUGIN_LOAD_FAILED", `its options cannot cross to a worker thread (${describeSafely(error)})`, { path: this.#boot.path, cause: error });
+      throw new ToolgateError("PLUGIN_LOAD_FAILED", `its options cannot cross to a worker thread (${describeSafely(error)})`, {
+        path: this.#boot.path,
+        cause: error,
+      });
     }
     return thread.ready;
   }

@@ -10,7 +10,19 @@ import { instantiatePlugin } from "../loading/instantiate-plugin.js";
 import { loadPluginModule } from "../loading/load-module.js";
 import { validatePlugin, type PluginSnapshot } from "../validation/validate-plugin.js";
 import { HookDeadlines } from "../gate/hook-deadlines.js";
-import { storeOperations, type HostEventMessage, type HostMessage, type HostRequest, type LogLevel, type PluginDescription, type StoreAnswer, type StoreOperation, type ToolDescription, type WorkerBoot, type WorkerMessage } from "./protocol.js";
+import {
+  storeOperations,
+  type HostEventMessage,
+  type HostMessage,
+  type HostRequest,
+  type LogLevel,
+  type PluginDescription,
+  type StoreAnswer,
+  type StoreOperation,
+  type ToolDescription,
+  type WorkerBoot,
+  type WorkerMessage,
+} from "./protocol.js";
 
 // What plugin code prints goes where the host's logs go: the host's stdout may carry a protocol (hook, mcp-proxy).
 process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
@@ -26,13 +38,15 @@ function send(message: WorkerMessage): void {
 }
 
 function createLogger(): PluginLogger {
-  const write = (level: LogLevel) => (message: string, ...details: unknown[]) => {
-    try {
-      send({ type: "log", level, message: String(message), details });
-    } catch {
-      send({ type: "log", level, message: String(message), details: details.map((detail) => describeSafely(detail)) });
-    }
-  };
+  const write =
+    (level: LogLevel) =>
+    (message: string, ...details: unknown[]) => {
+      try {
+        send({ type: "log", level, message: String(message), details });
+      } catch {
+        send({ type: "log", level, message: String(message), details: details.map((detail) => describeSafely(detail)) });
+      }
+    };
   return { debug: write("debug"), info: write("info"), warn: write("warn"), error: write("error") };
 }
 

@@ -2,7 +2,17 @@ import type { PluginLogger } from "@toolgate/plugin-sdk";
 import type { Worker } from "node:worker_threads";
 import { ToolgateError } from "../errors.js";
 import { describeSafely } from "./describe-safely.js";
-import { storeOperations, type HostEventMessage, type HostRequest, type LogLevel, type PluginDescription, type StoreAnswer, type StoreOperation, type WorkerBoot, type WorkerMessage } from "./protocol.js";
+import {
+  storeOperations,
+  type HostEventMessage,
+  type HostRequest,
+  type LogLevel,
+  type PluginDescription,
+  type StoreAnswer,
+  type StoreOperation,
+  type WorkerBoot,
+  type WorkerMessage,
+} from "./protocol.js";
 import { spawnWorker } from "./spawn-worker.js";
 
 /** A request without its id: the thread numbers them. */
@@ -63,10 +73,14 @@ export class WorkerThread {
     this.#worker = spawnWorker(boot);
     this.#worker.on("message", (message: WorkerMessage) => this.#receive(message));
     this.#worker.on("error", (error) => (this.#crash = error));
-    this.#worker.on("exit", (code) => this.end(this.#crash === undefined ? `the worker exited with code ${code}` : `the worker crashed: ${describeSafely(this.#crash)}`));
+    this.#worker.on("exit", (code) =>
+      this.end(this.#crash === undefined ? `the worker exited with code ${code}` : `the worker crashed: ${describeSafely(this.#crash)}`),
+    );
     this.ready = new Promise((resolve, reject) => {
       const importMs = Math.max(boot.timeoutMs, minimumImportMs);
-      const timer = startTimer(importMs, () => this.#failBoot("PLUGIN_LOAD_FAILED", `could not load the module: the import did not finish within ${importMs} ms`));
+      const timer = startTimer(importMs, () =>
+        this.#failBoot("PLUGIN_LOAD_FAILED", `could not load the module: the import did not finish within ${importMs} ms`),
+      );
       this.#booting = { resolve, reject, timer };
     });
   }

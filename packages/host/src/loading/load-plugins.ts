@@ -68,7 +68,10 @@ async function loadOne(source: PluginSource, deps: LoadDependencies): Promise<Pl
 
   let exported = source.value;
   if (source.path !== undefined && exported === undefined) {
-    const loaded = source.isolation === "worker" ? await loadIsolatedPlugin({ ...source, path: source.path }, { ...deps, timeoutMs: deps.runtime.timeoutMs }, record.name) : await loadPluginModule(source.path);
+    const loaded =
+      source.isolation === "worker"
+        ? await loadIsolatedPlugin({ ...source, path: source.path }, { ...deps, timeoutMs: deps.runtime.timeoutMs }, record.name)
+        : await loadPluginModule(source.path);
     if (!loaded.ok) return fail(loaded.error);
     exported = loaded.value;
   }

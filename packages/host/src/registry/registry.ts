@@ -1,4 +1,12 @@
-import { hookNames, type HookName, type PluginLogger, type PluginOptions, type PluginRecord, type PolicySource, type ToolDefinition } from "@toolgate/plugin-sdk";
+import {
+  hookNames,
+  type HookName,
+  type PluginLogger,
+  type PluginOptions,
+  type PluginRecord,
+  type PolicySource,
+  type ToolDefinition,
+} from "@toolgate/plugin-sdk";
 import { pluginLabel, ToolgateError } from "../errors.js";
 import type { HookDeadlines } from "../gate/hook-deadlines.js";
 import type { HookCall } from "../gate/run-hook.js";

@@ -47,6 +47,14 @@ export function validatePlugin(candidate: unknown): ValidationResult {
   const explain = fields.explain;
   if (explain !== undefined && typeof explain !== "function") return { ok: false, reason: `explain must be a function, got ${describeType(explain)}` };
   const boundExplain = explain === undefined ? undefined : (call: ToolCall) => (explain as (call: ToolCall) => unknown).call(candidate, call);
-  const plugin: PluginSnapshot = Object.freeze({ name, version, description, order: order ?? 0, hooks: hooks.hooks, tools: tools.tools, explain: boundExplain });
+  const plugin: PluginSnapshot = Object.freeze({
+    name,
+    version,
+    description,
+    order: order ?? 0,
+    hooks: hooks.hooks,
+    tools: tools.tools,
+    explain: boundExplain,
+  });
   return { ok: true, plugin, warnings: hooks.warnings };
 }

@@ -12,7 +12,7 @@ export const containerRules: readonly Rule[] = [
         const { name, args } = invocation;
         const compose = name === "docker-compose" || name === "podman-compose" ? args : engines.has(name) && args[0] === "compose" ? args.slice(1) : undefined;
         let reason: string | undefined;
-        if (compose !== undefined && compose.includes("down") && hasFlag(compose, "v", "--volumes")) reason = "it deletes the project's volumes and the data in them";
+        if (compose?.includes("down") && hasFlag(compose, "v", "--volumes")) reason = "it deletes the project's volumes and the data in them";
         else if (engines.has(name)) {
           const [group, action] = args;
           if (group === "system" && action === "prune") reason = "it deletes every stopped container, unused network and image (and volumes with --volumes)";
@@ -21,7 +21,9 @@ export const containerRules: readonly Rule[] = [
           else if ((group === "rm" || group === "rmi" || (group === "container" && action === "rm")) && args.some((arg) => /\$\(|`/.test(arg)))
             reason = "it removes every container or image a command lists, not ones you named";
         }
-        return reason === undefined ? undefined : `refusing ${show(invocation)}: ${reason}. Remove specific containers, images or volumes by name, or ask the user.`;
+        return reason === undefined
+          ? undefined
+          : `refusing ${show(invocation)}: ${reason}. Remove specific containers, images or volumes by name, or ask the user.`;
       }),
   },
 ];

@@ -70,7 +70,9 @@ function isRecursiveFlag(arg: string): boolean {
 const findDeleters = new Set(["rm", "unlink", "shred", "rmdir"]);
 // Primaries whose next word is their value (`-name -delete` looks for files named "-delete").
 const findValued = new Set(
-  "-name -iname -path -ipath -wholename -iwholename -regex -iregex -lname -ilname -user -group -uid -gid -inum -samefile -newer -anewer -cnewer -perm -type -xtype -size -mtime -atime -ctime -mmin -amin -cmin -used -links -maxdepth -mindepth -fstype -printf -fprintf -fprint -fprint0 -fls -context -newerXY".split(" "),
+  "-name -iname -path -ipath -wholename -iwholename -regex -iregex -lname -ilname -user -group -uid -gid -inum -samefile -newer -anewer -cnewer -perm -type -xtype -size -mtime -atime -ctime -mmin -amin -cmin -used -links -maxdepth -mindepth -fstype -printf -fprintf -fprint -fprint0 -fls -context -newerXY".split(
+    " ",
+  ),
 );
 // Primaries that narrow what is matched: with one of them, find deletes some files, not everything.
 const findFilters = /^-(i?name|i?path|i?wholename|i?regex|type|xtype|size|[amc](time|min)|newer\w*|perm|user|group|uid|gid|inum|samefile|links|empty|l?name)$/;
@@ -93,7 +95,6 @@ function findExpression(args: readonly string[]): { primaries: string[]; execs: 
   }
   return { primaries, execs };
 }
-
 
 /** `find a b -name x -delete`: deletes inside the start folders (`.` when none is given). */
 function removedByFind(args: readonly string[]): Removal | undefined {
@@ -143,7 +144,8 @@ export const deleteRules: readonly Rule[] = [
     "rm-home",
     ["home"],
     "recursive deletes of a home folder (`~`, `$HOME`, `/home/<user>`)",
-    (found) => `refusing to delete the home folder ${found.target.path ?? found.target.raw}: ${show(found.invocation)} would erase the user's files and settings. ${insteadInside}`,
+    (found) =>
+      `refusing to delete the home folder ${found.target.path ?? found.target.raw}: ${show(found.invocation)} would erase the user's files and settings. ${insteadInside}`,
   ),
   deleteRule(
     "rm-system",
@@ -151,14 +153,10 @@ export const deleteRules: readonly Rule[] = [
     "recursive deletes of system folders (`/etc`, `/usr`, `/var`, `/home`, …)",
     (found) => `refusing to delete the system folder ${found.target.path}: ${show(found.invocation)} would break the machine. ${insteadInside}`,
   ),
-  deleteRule(
-    "rm-project",
-    ["project"],
-    "recursive deletes of the project root, its `.git`, or a folder that contains the project",
-    (found, facts) =>
-      found.target.path?.endsWith("/.git")
-        ? `refusing to delete the project's git history (${found.target.path}): ${show(found.invocation)} cannot be undone. Delete specific files instead, or ask the user.`
-        : `refusing to delete ${found.target.path === facts.context.projectRoot ? "the project root" : "a folder that contains the project"} (${found.target.path}): ${show(found.invocation)} would erase all of the work. Delete specific subfolders instead (for example \`rm -rf ./dist\`).`,
+  deleteRule("rm-project", ["project"], "recursive deletes of the project root, its `.git`, or a folder that contains the project", (found, facts) =>
+    found.target.path?.endsWith("/.git")
+      ? `refusing to delete the project's git history (${found.target.path}): ${show(found.invocation)} cannot be undone. Delete specific files instead, or ask the user.`
+      : `refusing to delete ${found.target.path === facts.context.projectRoot ? "the project root" : "a folder that contains the project"} (${found.target.path}): ${show(found.invocation)} would erase all of the work. Delete specific subfolders instead (for example \`rm -rf ./dist\`).`,
   ),
   deleteRule(
     "rm-outside-project",

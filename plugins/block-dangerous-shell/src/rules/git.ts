@@ -123,19 +123,26 @@ export const gitRules: readonly Rule[] = [
       ? `refusing ${show(invocation)}: it throws away every uncommitted change for good. ${stashFirst} \`git reset --soft\` or \`--mixed\` move the branch and keep the files.`
       : undefined;
   }),
-  gitRule("git-checkout-discard", "`git checkout -- <paths>`, `git checkout .`, `git checkout <ref> <paths>`, `git checkout -f`", ({ subcommand, args, invocation }) => {
-    if (subcommand !== "checkout") return undefined;
-    const parsed = parseArgs(args, { shortValued: "bBU", longValued: ["--orphan", "--conflict", "--track", "--unified", "--inter-hunk-context", "--recurse-submodules"] });
-    if (asksForHelp(parsed)) return undefined;
-    const force = isOn(parsed, "--force", "f");
-    const creates = parsed.options.some((option) => option === "b" || option === "B" || isSpelling(option, "--orphan"));
-    if (creates && !force) return undefined;
-    const fromFile = parsed.options.some((option) => isSpelling(option, "--pathspec-from-file"));
-    const discards = force || fromFile || parsed.paths.length > 0 || parsed.positionals.includes(".") || parsed.positionals.length >= 2;
-    return discards
-      ? `refusing ${show(invocation)}: it overwrites uncommitted changes in the work tree, and they cannot be recovered. ${stashFirst} To switch branches, use \`git switch <branch>\`.`
-      : undefined;
-  }),
+  gitRule(
+    "git-checkout-discard",
+    "`git checkout -- <paths>`, `git checkout .`, `git checkout <ref> <paths>`, `git checkout -f`",
+    ({ subcommand, args, invocation }) => {
+      if (subcommand !== "checkout") return undefined;
+      const parsed = parseArgs(args, {
+        shortValued: "bBU",
+        longValued: ["--orphan", "--conflict", "--track", "--unified", "--inter-hunk-context", "--recurse-submodules"],
+      });
+      if (asksForHelp(parsed)) return undefined;
+      const force = isOn(parsed, "--force", "f");
+      const creates = parsed.options.some((option) => option === "b" || option === "B" || isSpelling(option, "--orphan"));
+      if (creates && !force) return undefined;
+      const fromFile = parsed.options.some((option) => isSpelling(option, "--pathspec-from-file"));
+      const discards = force || fromFile || parsed.paths.length > 0 || parsed.positionals.includes(".") || parsed.positionals.length >= 2;
+      return discards
+        ? `refusing ${show(invocation)}: it overwrites uncommitted changes in the work tree, and they cannot be recovered. ${stashFirst} To switch branches, use \`git switch <branch>\`.`
+        : undefined;
+    },
+  ),
   gitRule("git-restore-worktree", "`git restore <paths>` without `--staged` (discards changes)", ({ subcommand, args, invocation }) => {
     if (subcommand !== "restore") return undefined;
     const parsed = parseArgs(args, { shortValued: "sU", longValued: ["--source", "--conflict", "--unified", "--inter-hunk-context", "--pathspec-from-file"] });
@@ -164,24 +171,33 @@ export const gitRules: readonly Rule[] = [
       ? `refusing ${show(invocation)}: it deletes untracked files, which no commit holds, so they are gone for good. Run \`git clean -n\` to list them, then delete specific files inside the project with rm.`
       : undefined;
   }),
-  gitRule("git-push-force", "`git push --force` / `-f` / `+refspec` / `--mirror` without `--force-with-lease`; deleting remote branches", ({ subcommand, args, invocation }) => {
-    if (subcommand !== "push") return undefined;
-    const parsed = parseArgs(args, { shortValued: "o", longValued: ["--repo", "--receive-pack", "--exec", "--push-option"] });
-    const force = parsed.options.some((option) => option === "f" || (option !== "--force-with-lease" && option !== "--force-if-includes" && isSpelling(option, "--force")));
-    const lease = parsed.options.some((option) => option.length >= 9 && "--force-with-lease".startsWith(option));
-    const refspecs = [...parsed.positionals.slice(1), ...parsed.paths];
-    const plusRefspec = refspecs.some((arg) => arg.startsWith("+") && arg.length > 1);
-    if (force || isOn(parsed, "--mirror") || (plusRefspec && !lease)) {
-      return `refusing ${show(invocation)}: a force push overwrites the remote branch and can destroy other people's commits. Use \`git push --force-with-lease\`, which refuses when the remote has commits you have not seen, or ask the user.`;
-    }
-    const deletes = isOn(parsed, "--delete", "d") || refspecs.some((arg) => arg.startsWith(":") && arg.length > 1);
-    return deletes
-      ? `refusing ${show(invocation)}: it deletes a branch on the remote, which other people may still use. Ask the user to delete remote branches.`
-      : undefined;
-  }),
+  gitRule(
+    "git-push-force",
+    "`git push --force` / `-f` / `+refspec` / `--mirror` without `--force-with-lease`; deleting remote branches",
+    ({ subcommand, args, invocation }) => {
+      if (subcommand !== "push") return undefined;
+      const parsed = parseArgs(args, { shortValued: "o", longValued: ["--repo", "--receive-pack", "--exec", "--push-option"] });
+      const force = parsed.options.some(
+        (option) => option === "f" || (option !== "--force-with-lease" && option !== "--force-if-includes" && isSpelling(option, "--force")),
+      );
+      const lease = parsed.options.some((option) => option.length >= 9 && "--force-with-lease".startsWith(option));
+      const refspecs = [...parsed.positionals.slice(1), ...parsed.paths];
+      const plusRefspec = refspecs.some((arg) => arg.startsWith("+") && arg.length > 1);
+      if (force || isOn(parsed, "--mirror") || (plusRefspec && !lease)) {
+        return `refusing ${show(invocation)}: a force push overwrites the remote branch and can destroy other people's commits. Use \`git push --force-with-lease\`, which refuses when the remote has commits you have not seen, or ask the user.`;
+      }
+      const deletes = isOn(parsed, "--delete", "d") || refspecs.some((arg) => arg.startsWith(":") && arg.length > 1);
+      return deletes
+        ? `refusing ${show(invocation)}: it deletes a branch on the remote, which other people may still use. Ask the user to delete remote branches.`
+        : undefined;
+    },
+  ),
   gitRule("git-branch-force-delete", "`git branch -D` / `--delete --force`, `-M`/`-C` over an existing branch", ({ subcommand, args, invocation }) => {
     if (subcommand !== "branch") return undefined;
-    const parsed = parseArgs(args, { shortValued: "u", longValued: ["--set-upstream-to", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "--format", "--sort"] });
+    const parsed = parseArgs(args, {
+      shortValued: "u",
+      longValued: ["--set-upstream-to", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "--format", "--sort"],
+    });
     const force = isOn(parsed, "--force", "f");
     const forceDelete =
       parsed.options.some((option) => option === "D" || option === "M" || option === "C") ||
@@ -199,7 +215,12 @@ export const gitRules: readonly Rule[] = [
       : undefined;
   }),
   gitRule("git-tag-delete", "`git tag -d` / `--delete`", ({ subcommand, args, invocation }) =>
-    subcommand === "tag" && isOn(parseArgs(args, { shortValued: "mFu", longValued: ["--message", "--file", "--local-user", "--sort", "--format", "--contains", "--points-at"] }), "--delete", "d")
+    subcommand === "tag" &&
+    isOn(
+      parseArgs(args, { shortValued: "mFu", longValued: ["--message", "--file", "--local-user", "--sort", "--format", "--contains", "--points-at"] }),
+      "--delete",
+      "d",
+    )
       ? `refusing ${show(invocation)}: it deletes a tag, which releases and other people may rely on. Ask the user to delete tags.`
       : undefined,
   ),

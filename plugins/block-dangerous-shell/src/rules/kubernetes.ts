@@ -1,6 +1,7 @@
 import { firstMessage, hasFlag, positionals, show, type Rule } from "./rule.js";
 
-const clusterWide = /^(namespaces?|ns|nodes?|no|persistentvolumes?|pv|persistentvolumeclaims?|pvc|customresourcedefinitions?|crds?|clusterroles?|clusterrolebindings?)$/;
+const clusterWide =
+  /^(namespaces?|ns|nodes?|no|persistentvolumes?|pv|persistentvolumeclaims?|pvc|customresourcedefinitions?|crds?|clusterroles?|clusterrolebindings?)$/;
 
 export const kubernetesRules: readonly Rule[] = [
   {
@@ -12,7 +13,19 @@ export const kubernetesRules: readonly Rule[] = [
         const { name, args } = invocation;
         let reason: string | undefined;
         if (name === "kubectl" || name === "oc" || name === "k3s" || name === "microk8s") {
-          const words = positionals(args, ["-n", "--namespace", "--context", "--cluster", "--kubeconfig", "-l", "--selector", "-f", "--filename", "-o", "--output"]).filter((arg) => arg !== "kubectl");
+          const words = positionals(args, [
+            "-n",
+            "--namespace",
+            "--context",
+            "--cluster",
+            "--kubeconfig",
+            "-l",
+            "--selector",
+            "-f",
+            "--filename",
+            "-o",
+            "--output",
+          ]).filter((arg) => arg !== "kubectl");
           if (words[0] === "delete") {
             const kinds = (words[1] ?? "").split(/[,/]/);
             if (kinds.some((kind) => clusterWide.test(kind))) reason = `it deletes ${words[1]} and everything in it`;
@@ -21,7 +34,9 @@ export const kubernetesRules: readonly Rule[] = [
         } else if (name === "helm" && /^(uninstall|delete|del|un)$/.test(positionals(args, ["-n", "--namespace", "--kube-context"])[0] ?? "")) {
           reason = "it removes the release and its resources";
         }
-        return reason === undefined ? undefined : `refusing ${show(invocation)}: ${reason}. Delete specific resources by name in a named namespace, or ask the user.`;
+        return reason === undefined
+          ? undefined
+          : `refusing ${show(invocation)}: ${reason}. Delete specific resources by name in a named namespace, or ask the user.`;
       }),
   },
 ];

@@ -54,16 +54,17 @@ export const systemRules: readonly Rule[] = [
     pack: "core",
     catastrophic: true,
     summary: "recursive `chmod`/`chown` of `/`, a system folder or the home folder",
-    check: (facts) => firstMessage(facts.named(["chmod", "chown", "chgrp"]), (invocation) => {
-      if (!hasFlag(invocation.args, "R", "--recursive")) return undefined;
-      const hit = positionals(invocation.args)
-        .slice(1)
-        .map((operand) => classifyTarget(operand, invocation.cwd, facts.context))
-        .find((target) => target.kind === "root" || target.kind === "system" || target.kind === "home");
-      return hit === undefined
-        ? undefined
-        : `refusing to change permissions recursively on ${hit.path}: ${show(invocation)} can make the machine unusable or its files readable by anyone. Change the permissions of specific files inside the project instead.`;
-    }),
+    check: (facts) =>
+      firstMessage(facts.named(["chmod", "chown", "chgrp"]), (invocation) => {
+        if (!hasFlag(invocation.args, "R", "--recursive")) return undefined;
+        const hit = positionals(invocation.args)
+          .slice(1)
+          .map((operand) => classifyTarget(operand, invocation.cwd, facts.context))
+          .find((target) => target.kind === "root" || target.kind === "system" || target.kind === "home");
+        return hit === undefined
+          ? undefined
+          : `refusing to change permissions recursively on ${hit.path}: ${show(invocation)} can make the machine unusable or its files readable by anyone. Change the permissions of specific files inside the project instead.`;
+      }),
   },
   {
     id: "mv-catastrophic",
@@ -94,7 +95,7 @@ export const systemRules: readonly Rule[] = [
   {
     id: "pipe-to-shell",
     pack: "core",
-    summary: "a downloaded script run straight in a shell (`curl … | sh`, `bash <(curl …)`, `sh -c \"$(curl …)\"`)",
+    summary: 'a downloaded script run straight in a shell (`curl … | sh`, `bash <(curl …)`, `sh -c "$(curl …)"`)',
     check: ({ named }) =>
       firstMessage(named(scriptRunners), (invocation) =>
         runsDownloadedScript(invocation)
@@ -176,7 +177,9 @@ const scriptRunners = [...shells, "source", ".", "eval", "python", "python3", "p
 
 function readsStdin(invocation: Invocation): boolean {
   if (shells.has(invocation.name) && hasFlag(invocation.args, "s")) return true;
-  return !invocation.args.some((arg) => isCommandFlag(arg) || /^-(e|r|p|-eval)$/.test(arg)) && positionals(invocation.args).filter((arg) => arg !== "-").length === 0;
+  return (
+    !invocation.args.some((arg) => isCommandFlag(arg) || /^-(e|r|p|-eval)$/.test(arg)) && positionals(invocation.args).filter((arg) => arg !== "-").length === 0
+  );
 }
 
 function runsDownloadedScript(invocation: Invocation): boolean {
@@ -198,7 +201,25 @@ function isUnderEtc(path: string): boolean {
   return normalized === "/etc" || normalized.startsWith("/etc/") || normalized.startsWith("/private/etc/");
 }
 
-const etcWriters = new Set(["tee", "touch", "truncate", "rm", "rmdir", "unlink", "mkdir", "chmod", "chown", "cp", "mv", "install", "ln", "rsync", "sed", "perl", "dd"]);
+const etcWriters = new Set([
+  "tee",
+  "touch",
+  "truncate",
+  "rm",
+  "rmdir",
+  "unlink",
+  "mkdir",
+  "chmod",
+  "chown",
+  "cp",
+  "mv",
+  "install",
+  "ln",
+  "rsync",
+  "sed",
+  "perl",
+  "dd",
+]);
 
 function writesUnderEtc(invocation: Invocation): boolean {
   if (invocation.redirects.some((redirect) => writingRedirects.has(redirect.operator) && isUnderEtc(redirect.target.text))) return true;
@@ -243,6 +264,7 @@ function targetOf(args: readonly string[], operands: readonly string[]): string 
 function overwritesDisk(invocation: Invocation): boolean {
   if (invocation.redirects.some((redirect) => writingRedirects.has(redirect.operator) && diskDevice.test(redirect.target.text))) return true;
   if (invocation.name === "dd") return invocation.args.some((arg) => arg.startsWith("of=") && diskDevice.test(arg.slice(3)));
-  if (invocation.name === "shred" || invocation.name === "wipefs" || invocation.name === "blkdiscard") return invocation.args.some((arg) => diskDevice.test(arg));
+  if (invocation.name === "shred" || invocation.name === "wipefs" || invocation.name === "blkdiscard")
+    return invocation.args.some((arg) => diskDevice.test(arg));
   return false;
 }

@@ -11,7 +11,8 @@ export const terraformRules: readonly Rule[] = [
       firstMessage(named([...tools]), (invocation) => {
         if (!tools.has(invocation.name)) return undefined;
         const words = positionals(invocation.args);
-        const destroys = words.includes("destroy") || (words.includes("apply") && (hasFlag(invocation.args, undefined, "--destroy") || invocation.args.includes("-destroy")));
+        const destroys =
+          words.includes("destroy") || (words.includes("apply") && (hasFlag(invocation.args, undefined, "--destroy") || invocation.args.includes("-destroy")));
         return destroys
           ? `refusing ${show(invocation)}: it destroys the infrastructure the configuration manages. Run \`${invocation.name} plan -destroy\` to show what would go, and ask the user to apply it.`
           : undefined;

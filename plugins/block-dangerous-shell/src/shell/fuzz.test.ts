@@ -3,7 +3,10 @@ import { checkCommand } from "../check.js";
 import { resolveOptions } from "../options.js";
 import { parseScript } from "./parse.js";
 
-const guard = resolveOptions({ packs: ["databases", "containers", "kubernetes", "cloud", "terraform"] }, { projectRoot: "/home/dev/project", home: "/home/dev" }).guard;
+const guard = resolveOptions(
+  { packs: ["databases", "containers", "kubernetes", "cloud", "terraform"] },
+  { projectRoot: "/home/dev/project", home: "/home/dev" },
+).guard;
 
 /** A small seeded generator (mulberry32), so a failure can be replayed. */
 function random(seed: number) {
@@ -18,10 +21,71 @@ function random(seed: number) {
 }
 
 const pieces = [
-  "rm", " -rf ", "/", "~", "$HOME", "$(", ")", "`", "'", '"', "\\", "<<", "EOF", "\n", "<<<", "<(", ">(", "|", "||", "&&", ";", "&",
-  "(", ")", "{", "}", "${", "sh -c ", "bash ", "eval ", "echo ", "xargs ", "find ", " -delete", " -exec ", "{}", "\\;", "python3 -c ",
-  "node -e ", "shutil.rmtree(", "'/'", "git ", "reset --hard", "push -f", "sudo ", "env X=1 ", "$X", "X=", "for x in a b; do ", "done",
-  "cd ", "..", "*", "#", " ", "\t", "$'", "$((", "))", "-", "--", "=", "\u0000", "é", "\u202e",
+  "rm",
+  " -rf ",
+  "/",
+  "~",
+  "$HOME",
+  "$(",
+  ")",
+  "`",
+  "'",
+  '"',
+  "\\",
+  "<<",
+  "EOF",
+  "\n",
+  "<<<",
+  "<(",
+  ">(",
+  "|",
+  "||",
+  "&&",
+  ";",
+  "&",
+  "(",
+  ")",
+  "{",
+  "}",
+  "${",
+  "sh -c ",
+  "bash ",
+  "eval ",
+  "echo ",
+  "xargs ",
+  "find ",
+  " -delete",
+  " -exec ",
+  "{}",
+  "\\;",
+  "python3 -c ",
+  "node -e ",
+  "shutil.rmtree(",
+  "'/'",
+  "git ",
+  "reset --hard",
+  "push -f",
+  "sudo ",
+  "env X=1 ",
+  "$X",
+  "X=",
+  "for x in a b; do ",
+  "done",
+  "cd ",
+  "..",
+  "*",
+  "#",
+  " ",
+  "\t",
+  "$'",
+  "$((",
+  "))",
+  "-",
+  "--",
+  "=",
+  "\u0000",
+  "é",
+  "\u202e",
 ];
 
 const seeds = [
@@ -31,7 +95,7 @@ const seeds = [
   "echo 'rm -rf /' | bash",
   "find / -exec rm -rf {} +",
   "python3 -c \"import shutil; shutil.rmtree('/')\"",
-  "for d in build dist; do rm -rf \"$d\"; done",
+  'for d in build dist; do rm -rf "$d"; done',
   "cd /; rm -rf *",
 ];
 
@@ -105,7 +169,7 @@ const pathological: [name: string, command: string][] = [
   ["a 1 MB unterminated double quote", `echo "${"a".repeat(1_000_000)}`],
   ["a 1 MB unterminated single quote", `echo '${"a".repeat(1_000_000)}`],
   ["100,000 unclosed heredocs", "cat <<A ".repeat(100_000)],
-  ["100,000 pipes", "ls | ".repeat(100_000) + "ls"],
+  ["100,000 pipes", `${"ls | ".repeat(100_000)}ls`],
   ["100,000 commands", "ls; ".repeat(100_000)],
   ["eval nested 1,000 deep", `${"eval ".repeat(1_000)}ls`],
   ["sh -c nested 10 deep", nestShells("ls", 10)],

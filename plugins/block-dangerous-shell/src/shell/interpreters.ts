@@ -55,7 +55,14 @@ function codeOf(invocation: Invocation, stdin: () => string[]): { how: string; c
   };
   if (python.test(name)) return flagged((arg) => /^-[BEIOsSuqvb]*c$/.test(arg), "-c") ?? fromStdin();
   if (javascript.has(name)) {
-    if (name === "deno" && args[0] === "eval") return { how: "deno eval", code: args.slice(1).filter((arg) => !arg.startsWith("-")).slice(0, 1) };
+    if (name === "deno" && args[0] === "eval")
+      return {
+        how: "deno eval",
+        code: args
+          .slice(1)
+          .filter((arg) => !arg.startsWith("-"))
+          .slice(0, 1),
+      };
     return flagged((arg) => /^(-e|-p|-pe|--eval|--print)$/.test(arg), "-e") ?? (name === "node" ? fromStdin() : undefined);
   }
   if (name === "ruby") return flagged((arg) => /^-[a-zA-Z]*e$/.test(arg), "-e") ?? fromStdin();
@@ -113,7 +120,7 @@ interface Literal {
 }
 
 /** String literals: `'…'`, `"…"`, `` `…` ``, `'''…'''`, `"""…"""`; interpolations become an unknown `$__code`. */
-export function stringLiterals(code: string): Literal[] {
+function stringLiterals(code: string): Literal[] {
   const literals: Literal[] = [];
   let i = 0;
   while (i < code.length) {
@@ -124,12 +131,13 @@ export function stringLiterals(code: string): Literal[] {
     }
     const triple = code.startsWith(char.repeat(3), i) && char !== "`";
     const delimiter = triple ? char.repeat(3) : char;
-    const interpolated = char === "`" || /[fF]$/.test(code.slice(Math.max(0, i - 1), i)) || (char === '"' && /[#$]\{/.test(code.slice(i, code.indexOf('"', i + 1))));
+    const interpolated =
+      char === "`" || /[fF]$/.test(code.slice(Math.max(0, i - 1), i)) || (char === '"' && /[#$]\{/.test(code.slice(i, code.indexOf('"', i + 1))));
     let j = i + delimiter.length;
     let value = "";
     while (j < code.length && !code.startsWith(delimiter, j)) {
       if (code[j] === "\\" && j + 1 < code.length) {
-        const [decoded, length] = unescape(code, j);
+        const [decoded, length] = readEscape(code, j);
         value += decoded;
         j += length;
       } else {
@@ -145,7 +153,7 @@ export function stringLiterals(code: string): Literal[] {
 }
 
 /** One escape sequence at `at` (a backslash): `\n`, `\t`, `\x20`, `\040`, `\u0020`, or the character itself. */
-function unescape(code: string, at: number): [string, number] {
+function readEscape(code: string, at: number): [string, number] {
   const next = code[at + 1]!;
   if (next === "n") return ["\n", 2];
   if (next === "t") return ["\t", 2];
@@ -173,7 +181,8 @@ const fileDeleteCalls = /\b(?:os\.(?:remove|unlink)|unlinkSync|fs\.unlink|fsp\.u
 const maxCalls = 64;
 
 // Any of the delete calls below: most code has none, so the patterns need not run.
-const anyDeleteCall = /rmtree|remove_tree|rm_rf|rm_r\b|remove_dir|remove_entry|rimraf|\.remove|emptyDir|rmSync|rmdir|\brm\s*\(|Deno\.remove|unlink|File\.delete/;
+const anyDeleteCall =
+  /rmtree|remove_tree|rm_rf|rm_r\b|remove_dir|remove_entry|rimraf|\.remove|emptyDir|rmSync|rmdir|\brm\s*\(|Deno\.remove|unlink|File\.delete/;
 
 function deletionsIn(code: string): CodeDeletion[] {
   if (!anyDeleteCall.test(code)) return [];
@@ -243,14 +252,15 @@ const homeExpressions =
   /^(?:(?:pathlib\.)?Path\.home\(\)|(?:require\(\s*['"](?:node:)?os['"]\s*\)|os)\.homedir\(\)|Dir\.home|ENV\[\s*['"]HOME['"]\s*\]|os\.environ\[\s*['"]HOME['"]\s*\]|os\.environ\.get\(\s*['"]HOME['"]\s*\)|os\.getenv\(\s*['"]HOME['"]\s*\)|process\.env\.HOME|process\.env\[\s*['"]HOME['"]\s*\]|\$ENV\{\s*['"]?HOME['"]?\s*\}|Deno\.env\.get\(\s*['"]HOME['"]\s*\))$/;
 
 /** The path an expression denotes, when the code spells it out; `~` stands for the home folder. */
-export function evaluatePath(expression: string): string | undefined {
+function evaluatePath(expression: string): string | undefined {
   const text = expression.trim();
   if (homeExpressions.test(text)) return "~";
   const literal = /^[rRbBuU]?(['"`])(.*)\1$/s.exec(text);
   if (literal && !(literal[1] === "`" && literal[2]!.includes("${")) && !literal[2]!.includes(literal[1]!)) return literal[2];
   const expandUser = /^os\.path\.expanduser\(\s*(['"])(~[^'"]*)\1\s*\)$/.exec(text);
   if (expandUser) return expandUser[2];
-  const wrapped = /^(?:(?:pathlib\.)?Path|Pathname(?:\.new)?|File\.expand_path|os\.path\.abspath|os\.path\.realpath|path\.resolve|path\.normalize)\s*\((.*)\)$/s.exec(text);
+  const wrapped =
+    /^(?:(?:pathlib\.)?Path|Pathname(?:\.new)?|File\.expand_path|os\.path\.abspath|os\.path\.realpath|path\.resolve|path\.normalize)\s*\((.*)\)$/s.exec(text);
   if (wrapped && splitTopLevel(wrapped[1]!).length === 1) return evaluatePath(wrapped[1]!);
   const joined = /^(?:os\.path\.join|path\.join|path\.resolve|File\.join|path\.posix\.join)\s*\((.*)\)$/s.exec(text);
   if (joined) {

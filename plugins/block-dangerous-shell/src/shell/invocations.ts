@@ -40,8 +40,6 @@ export interface Analysis {
   problems: string[];
 }
 
-
-
 export const shells = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh", "rbash"]);
 const maxDepth = 8;
 const declarations = new Set(["export", "declare", "local", "readonly", "typeset"]);
@@ -49,6 +47,7 @@ const runsScripts = new Set(["eval", "source", ".", "su", "script", "runuser", "
 
 /** A shell, or `$SHELL` / `${SHELL}`: the user's shell, whichever it is. */
 function isShell(name: string): boolean {
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's own `${SHELL}`, as written in a command
   return shells.has(name) || name === "$shell" || name === "${shell}";
 }
 
@@ -63,7 +62,8 @@ function skipValuedOptions(args: readonly string[], valued: readonly string[]): 
 }
 const interpreterNames = /^(python[\d.]*|pypy\d*|node|nodejs|bun|deno|ruby|perl|php|awk|gawk|mawk|nawk)$/;
 // A command worth finding, where a shell would read a command: interpreter code with none is not read as shell.
-const shellWords = /(?:^|[;&|`(]|\n)\s*(?:sudo\s+)?(?:rm|git|dd|mkfs[.\w]*|wipefs|shred|chmod|chown|mv|find|sudo|doas|curl|wget|sh|bash|zsh|eval|xargs|psql|mysql|docker|kubectl|aws|gcloud|az|terraform)\s/;
+const shellWords =
+  /(?:^|[;&|`(]|\n)\s*(?:sudo\s+)?(?:rm|git|dd|mkfs[.\w]*|wipefs|shred|chmod|chown|mv|find|sudo|doas|curl|wget|sh|bash|zsh|eval|xargs|psql|mysql|docker|kubectl|aws|gcloud|az|terraform)\s/;
 // What `staticOutput` knows how to read; other substitutions are not parsed a second time.
 const printsText = /^\s*(echo|printf|cat)\b/;
 const maxKnownOutputs = 16;
@@ -196,7 +196,15 @@ class Collector {
     for (const argv of findExecCommands(invocation)) {
       const child = this.invocation(argv, [], [], state, [...via, "find -exec"]);
       child.input = "find";
-      invocation.nested.push(child, ...this.runs(child, argv.map((text) => ({ text, substitutions: [] })), depth + 1, state));
+      invocation.nested.push(
+        child,
+        ...this.runs(
+          child,
+          argv.map((text) => ({ text, substitutions: [] })),
+          depth + 1,
+          state,
+        ),
+      );
     }
     const code = interpreterNames.test(invocation.name) ? analyzeInterpreter(invocation, () => stdinTexts(invocation)) : undefined;
     if (code) {
@@ -231,7 +239,12 @@ class Collector {
     if (name === "watch") {
       const command = args.slice(skipValuedOptions(args, ["-n", "--interval", "-d", "--differences", "-q", "--equexit"]));
       // watch joins its words with spaces for `sh -c`; read them that way and, in case they were meant whole, quoted too.
-      return command.length === 0 ? [] : [[command.join(" "), "watch"], [command.map(quote).join(" "), "watch"]];
+      return command.length === 0
+        ? []
+        : [
+            [command.join(" "), "watch"],
+            [command.map(quote).join(" "), "watch"],
+          ];
     }
     // `parallel ::: 'cmd1' 'cmd2'`: with no command of its own, parallel runs its arguments as commands.
     if (name === ":::" && invocation.wrappers.includes("parallel")) return args.filter((arg) => arg !== ":::").map((arg) => [arg, "parallel"]);
@@ -258,7 +271,6 @@ class Collector {
     return output === undefined ? [] : [[output, `${name} <(…)`]];
   }
 
-
   /** `$(cat <<EOF … EOF)` or `$(echo …)` inside a script argument: its output is known, so use it. */
   substituteStatic(text: string, words: readonly Word[], state: ShellState): string {
     let result = text;
@@ -282,7 +294,19 @@ class Collector {
     const argv = this.expandWords(command.words, state)[0] ?? [];
     this.staticDepth--;
     const { name, args, wrappers } = unwrap(argv);
-    const probe: Invocation = { name, args, wrappers, redirects: command.redirects, upstream: [], nested: [], cwd: state.cwd, via: [], input: undefined, text: "", assignments: [] };
+    const probe: Invocation = {
+      name,
+      args,
+      wrappers,
+      redirects: command.redirects,
+      upstream: [],
+      nested: [],
+      cwd: state.cwd,
+      via: [],
+      input: undefined,
+      text: "",
+      assignments: [],
+    };
     return staticOutput(probe, (redirect) => staticInput(redirect));
   }
 

@@ -68,7 +68,7 @@ for (const char of '"\\$`') specialInDoubleQuotes[char.charCodeAt(0)] = 1;
 
 // Inside `$(…)` and friends: closers, openers, quotes, escapes, comments and heredocs.
 const specialWhenNested = new Uint8Array(128);
-for (const char of '\\()}"\'`$#<\n') specialWhenNested[char.charCodeAt(0)] = 1;
+for (const char of "\\()}\"'`$#<\n") specialWhenNested[char.charCodeAt(0)] = 1;
 
 /** The end of the run of characters from `start` that `table` does not mark. */
 function plainRun(source: string, start: number, table: Uint8Array): number {

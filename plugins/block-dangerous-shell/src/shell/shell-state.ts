@@ -84,4 +84,3 @@ export function changeDirectory(cwd: string | undefined, args: readonly string[]
   if (expanded.startsWith("/")) return normalizePath(expanded);
   return cwd === undefined ? undefined : normalizePath(`${cwd}/${expanded}`);
 }
-

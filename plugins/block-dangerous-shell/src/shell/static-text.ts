@@ -23,8 +23,17 @@ export function staticInput(redirect: Redirect): string | undefined {
 /** What a command prints when that is known from its words alone: `echo`, `printf`, `cat <<EOF`. */
 export function staticOutput(invocation: Invocation, inputOf: (redirect: Redirect) => string | undefined): string | undefined {
   const { name, args } = invocation;
-  if (name === "echo") return args.filter((arg) => !/^-[neE]+$/.test(arg)).join(" ").replace(/\\n/g, "\n");
-  if (name === "printf") return args.filter((arg) => arg !== "--").join(" ").replace(/\\n/g, "\n").replace(/%[sb]/g, "");
+  if (name === "echo")
+    return args
+      .filter((arg) => !/^-[neE]+$/.test(arg))
+      .join(" ")
+      .replace(/\\n/g, "\n");
+  if (name === "printf")
+    return args
+      .filter((arg) => arg !== "--")
+      .join(" ")
+      .replace(/\\n/g, "\n")
+      .replace(/%[sb]/g, "");
   if (name === "cat" && args.every((arg) => arg === "-" || arg.startsWith("-"))) {
     for (const redirect of invocation.redirects) {
       const text = inputOf(redirect);
@@ -33,4 +42,3 @@ export function staticOutput(invocation: Invocation, inputOf: (redirect: Redirec
   }
   return undefined;
 }
-

@@ -3,73 +3,98 @@
  * runs `rm`. Each wrapper lists the options that take a value, so the command can be found after them.
  */
 
-const wrapperOptionsWithValue = new Map<string, readonly string[]>(Object.entries({
-  sudo: ["-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T", "-R", "--user", "--group", "--host", "--prompt", "--chdir"],
-  doas: ["-u", "-C"],
-  run0: ["-u", "--user", "-g", "--group", "-D", "--chdir"],
-  pkexec: ["--user"],
-  env: ["-u", "-C", "-P", "--unset", "--chdir"],
-  nice: ["-n", "--adjustment"],
-  ionice: ["-c", "-n", "-p", "--class", "--classdata"],
-  nohup: [],
-  setsid: [],
-  timeout: ["-s", "-k", "--signal", "--kill-after"],
-  stdbuf: ["-i", "-o", "-e"],
-  time: ["-f", "-o", "--format", "--output"],
-  command: [],
-  builtin: [],
-  exec: ["-a"],
-  // `-i`, `-e`, `-l` and `--replace` take their value only attached (`-i{}`), so they are flags here.
-  xargs: ["-I", "-J", "-n", "-P", "-L", "-s", "-d", "-a", "-E", "-R", "-S", "--max-args", "--max-procs", "--delimiter", "--arg-file", "--max-lines", "--process-slot-var", "--max-chars", "--eof"],
-  parallel: ["-j", "--jobs", "-S", "--sshlogin", "-I", "--delay", "--joblog", "--results", "--tmpdir", "--retries", "--timeout"],
-  chrt: ["-p"],
-  taskset: ["-p", "-c"],
-  unbuffer: [],
-  caffeinate: ["-t", "-w"],
-  flock: ["-w", "-E", "--timeout", "--conflict-exit-code"],
-  chroot: ["--userspec", "--groups"],
-  runuser: ["-u", "-g", "-G", "--user", "--group"],
-  strace: ["-e", "-o", "-p", "-s", "-u"],
-  ltrace: ["-e", "-o", "-p", "-s", "-u"],
-  firejail: [],
-  "git-lfs": [],
-  dotenv: ["-e", "-v", "-c"],
-  npx: ["-p", "--package", "-c", "--call"],
-  bunx: ["-p", "--package"],
-  pnpx: [],
-  // Shell keywords that precede a command.
-  then: [],
-  else: [],
-  elif: [],
-  do: [],
-  if: [],
-  while: [],
-  until: [],
-  "!": [],
-  "{": [],
-}));
+const wrapperOptionsWithValue = new Map<string, readonly string[]>(
+  Object.entries({
+    sudo: ["-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T", "-R", "--user", "--group", "--host", "--prompt", "--chdir"],
+    doas: ["-u", "-C"],
+    run0: ["-u", "--user", "-g", "--group", "-D", "--chdir"],
+    pkexec: ["--user"],
+    env: ["-u", "-C", "-P", "--unset", "--chdir"],
+    nice: ["-n", "--adjustment"],
+    ionice: ["-c", "-n", "-p", "--class", "--classdata"],
+    nohup: [],
+    setsid: [],
+    timeout: ["-s", "-k", "--signal", "--kill-after"],
+    stdbuf: ["-i", "-o", "-e"],
+    time: ["-f", "-o", "--format", "--output"],
+    command: [],
+    builtin: [],
+    exec: ["-a"],
+    // `-i`, `-e`, `-l` and `--replace` take their value only attached (`-i{}`), so they are flags here.
+    xargs: [
+      "-I",
+      "-J",
+      "-n",
+      "-P",
+      "-L",
+      "-s",
+      "-d",
+      "-a",
+      "-E",
+      "-R",
+      "-S",
+      "--max-args",
+      "--max-procs",
+      "--delimiter",
+      "--arg-file",
+      "--max-lines",
+      "--process-slot-var",
+      "--max-chars",
+      "--eof",
+    ],
+    parallel: ["-j", "--jobs", "-S", "--sshlogin", "-I", "--delay", "--joblog", "--results", "--tmpdir", "--retries", "--timeout"],
+    chrt: ["-p"],
+    taskset: ["-p", "-c"],
+    unbuffer: [],
+    caffeinate: ["-t", "-w"],
+    flock: ["-w", "-E", "--timeout", "--conflict-exit-code"],
+    chroot: ["--userspec", "--groups"],
+    runuser: ["-u", "-g", "-G", "--user", "--group"],
+    strace: ["-e", "-o", "-p", "-s", "-u"],
+    ltrace: ["-e", "-o", "-p", "-s", "-u"],
+    firejail: [],
+    "git-lfs": [],
+    dotenv: ["-e", "-v", "-c"],
+    npx: ["-p", "--package", "-c", "--call"],
+    bunx: ["-p", "--package"],
+    pnpx: [],
+    // Shell keywords that precede a command.
+    // biome-ignore lint/suspicious/noThenProperty: a table of shell words, never awaited
+    then: [],
+    else: [],
+    elif: [],
+    do: [],
+    if: [],
+    while: [],
+    until: [],
+    "!": [],
+    "{": [],
+  }),
+);
 
 /** Wrappers that take positional words before the command: the number of words to skip. */
 const positionalWords = new Map<string, number>(Object.entries({ timeout: 1, chroot: 1, flock: 1, chrt: 1, taskset: 1 }));
 
 /** `uv run x`, `poetry run x`, `bundle exec x`, `pnpm exec x`: a tool, a subcommand, then the command. */
-const runSubcommands = new Map<string, readonly string[]>(Object.entries({
-  uv: ["run"],
-  poetry: ["run"],
-  pipenv: ["run"],
-  pdm: ["run"],
-  hatch: ["run"],
-  rye: ["run"],
-  conda: ["run"],
-  bundle: ["exec"],
-  pnpm: ["exec", "dlx"],
-  yarn: ["exec", "dlx"],
-  bun: ["x"],
-  mise: ["exec", "x"],
-  asdf: ["exec"],
-  direnv: ["exec"],
-  nix: ["run", "shell"],
-}));
+const runSubcommands = new Map<string, readonly string[]>(
+  Object.entries({
+    uv: ["run"],
+    poetry: ["run"],
+    pipenv: ["run"],
+    pdm: ["run"],
+    hatch: ["run"],
+    rye: ["run"],
+    conda: ["run"],
+    bundle: ["exec"],
+    pnpm: ["exec", "dlx"],
+    yarn: ["exec", "dlx"],
+    bun: ["x"],
+    mise: ["exec", "x"],
+    asdf: ["exec"],
+    direnv: ["exec"],
+    nix: ["run", "shell"],
+  }),
+);
 
 const none: readonly string[] = Object.freeze([]);
 
@@ -161,7 +186,7 @@ export function isAssignment(word: string): boolean {
 }
 
 /** `rm` for `/bin/rm`, `\rm` (the lexer already dropped the backslash) and `"rm"`. */
-export function baseName(word: string): string {
+function baseName(word: string): string {
   const slash = Math.max(word.lastIndexOf("/"), word.lastIndexOf("\\"));
   const base = slash === -1 || slash === word.length - 1 ? word : word.slice(slash + 1);
   // `GIT.EXE` on Windows, `Rm` on a case-insensitive file system: the same programs.

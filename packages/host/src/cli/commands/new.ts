@@ -62,5 +62,5 @@ function printCreated(packageName: string, targetDir: string, files: readonly st
   printLine();
   printLine("next:");
   printLine(`  cd ${where} && npm install && npm test`);
-  printLine("  drop the folder into a project's plugins/ folder, or publish it and run: toolgate add " + packageName);
+  printLine(`  drop the folder into a project's plugins/ folder, or publish it and run: toolgate add ${packageName}`);
 }

@@ -30,7 +30,7 @@ export async function writePluginPackage(targetDir: string, names: PluginNames):
  * ships a working package. Dropped in a project's plugins/ folder before a build, the host loads
  * src/index.ts instead (it falls back to the source when the declared entry does not exist).
  */
-export function createManifest({ packageName, pluginName }: PluginNames): Record<string, unknown> {
+function createManifest({ packageName, pluginName }: PluginNames): Record<string, unknown> {
   const sdkRange = compatibleRange(sdkVersion());
   return {
     name: packageName,

@@ -2,7 +2,7 @@ import type { PluginRecord, SessionInfo, ToolCall, ToolResult, Verdict } from "@
 import { discoverFolderPlugins } from "./discovery/folder.js";
 import { resolvePluginEntries } from "./discovery/packages.js";
 import { createEventBus, type HostEmitter } from "./events.js";
-import { createToolCaller, type CallToolOptions } from "./execution/call-tool.js";
+import { createToolCaller, type CallToolOptions, type CheckToolCallOptions, type ToolCallInput } from "./execution/call-tool.js";
 import type { CallToolsOptions } from "./execution/call-tools.js";
 import { createGate } from "./gate/decide.js";
 import type { ToolCallExplanation } from "./gate/explain.js";
@@ -30,17 +30,29 @@ export interface Host {
   readonly configPath: string | undefined;
   /** Names of the tools the host can run: the agent's and the plugins'. */
   readonly toolNames: readonly string[];
-  /** Gate + execute one call. Tool failures come back as `status: "error"` results; a malformed call rejects. */
-  callTool(call: ToolCall, options?: CallToolOptions): Promise<ToolResult>;
+  /**
+   * Gate + execute one call. Tool failures come back as `status: "error"` results; a malformed call rejects.
+   * A call without `id` gets a generated `toolgate_<uuid>`.
+   */
+  callTool(call: ToolCallInput, options?: CallToolOptions): Promise<ToolResult>;
   /** Gate + execute a batch: one result per call, in input order. */
-  callTools(calls: readonly ToolCall[], options?: CallToolsOptions): Promise<ToolResult[]>;
-  /** Gate only, for hosts that run tools themselves. Follow with `callTool(call, { skipPreToolCallHook: true })`. */
-  checkToolCall(call: ToolCall): Promise<Verdict>;
+  callTools(calls: readonly ToolCallInput[], options?: CallToolsOptions): Promise<ToolResult[]>;
+  /**
+   * Gate only, for hosts that run tools themselves. Follow with `callTool(call, { skipPreToolCallHook: true })`,
+   * or run the tool yourself and report it with `postToolCall`. `{ resolveAsk: true }` settles an `ask`
+   * through `onAsk` when the host has one.
+   */
+  checkToolCall(call: ToolCallInput, options?: CheckToolCallOptions): Promise<Verdict>;
+  /**
+   * For hosts that run tools themselves (after `checkToolCall`): runs every plugin's `post_tool_call`
+   * with the call and its result. Observers fail open, so this resolves even when one of them fails.
+   */
+  postToolCall(call: ToolCall, result: ToolResult): Promise<void>;
   /**
    * Why the gate decides what it decides: the verdict (before `onAsk`) and what every `pre_tool_call`
    * plugin said, in plugin order, from the same policy loop. Emits no event and remembers nothing.
    */
-  explainToolCall(call: ToolCall): Promise<ToolCallExplanation>;
+  explainToolCall(call: ToolCallInput): Promise<ToolCallExplanation>;
   /**
    * Closes the host: from the moment it is called no tool starts; every call still being decided or
    * waiting for `onAsk` ends blocked with a message naming the close (also in batches, and with
@@ -100,6 +112,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     checkToolCall: caller.checkToolCall,
     callTools: caller.callTools,
     explainToolCall: caller.explainToolCall,
+    postToolCall: caller.postToolCall,
     close: () => (closing ??= close()),
   };
 }

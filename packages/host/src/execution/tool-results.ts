@@ -1,17 +1,21 @@
 import type { ToolCall, ToolResult, Verdict } from "@toolgate/plugin-sdk";
 import { describeThrown } from "../errors.js";
 
-/** The result of a call the gate stopped: names the plugin and carries its message verbatim. */
-function blockedResult(call: ToolCall, message: string, plugin: string | undefined): ToolResult {
-  const by = plugin === undefined ? "the tool gate" : `plugin "${plugin}"`;
-  const result: ToolResult = { callId: call.id, name: call.name, status: "blocked", content: `Tool call blocked by ${by}: ${message}` };
-  if (plugin !== undefined) result.blockedBy = plugin;
-  return result;
+/**
+ * The text the model reads for a blocked call: names the plugin that blocked it and carries its message
+ * verbatim, as in `Tool call blocked by plugin "no-root-delete": refusing destructive root delete`.
+ * Adapters that run tools themselves hand this to their framework, so every surface words a block alike.
+ */
+export function blockMessage(verdict: Pick<Verdict, "message" | "plugin">): string {
+  const by = verdict.plugin === undefined ? "the tool gate" : `plugin "${verdict.plugin}"`;
+  return `Tool call blocked by ${by}: ${verdict.message ?? "blocked"}`;
 }
 
-/** A blocked result for a verdict that ended in block. */
+/** A blocked result for a verdict that ended in block: names the plugin and carries its message verbatim. */
 export function resultOfBlock(call: ToolCall, verdict: Verdict): ToolResult {
-  return blockedResult(call, verdict.message ?? "blocked", verdict.plugin);
+  const result: ToolResult = { callId: call.id, name: call.name, status: "blocked", content: blockMessage(verdict) };
+  if (verdict.plugin !== undefined) result.blockedBy = verdict.plugin;
+  return result;
 }
 
 export function errorResult(call: ToolCall, content: string): ToolResult {

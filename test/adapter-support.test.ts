@@ -15,7 +15,9 @@ const tools = { terminal: { kind: "shell", execute: (args: Record<string, unknow
 const asker: Plugin = { name: "asker", hooks: { pre_tool_call: () => ({ action: "ask", message: "a human should look" }) } };
 const rootGuard: Plugin = {
   name: "no-root-delete",
-  hooks: { pre_tool_call: (call) => (/rm\s+-rf\s+\//.test(String(call.args.command)) ? { action: "block", message: "refusing destructive root delete" } : undefined) },
+  hooks: {
+    pre_tool_call: (call) => (/rm\s+-rf\s+\//.test(String(call.args.command)) ? { action: "block", message: "refusing destructive root delete" } : undefined),
+  },
 };
 
 async function hostWith(plugins: Plugin[], options: HostOptions = {}): Promise<Host> {
@@ -33,7 +35,11 @@ describe("checkToolCall(call, { resolveAsk: true })", () => {
     const approving = await hostWith([asker], { onAsk: (_call, message) => (questions.push(message), true) });
     expect(await approving.checkToolCall(call, { resolveAsk: true })).toMatchObject({ action: "allow", plugin: "asker" });
     const declining = await hostWith([asker], { onAsk: () => false });
-    expect(await declining.checkToolCall(call, { resolveAsk: true })).toMatchObject({ action: "block", plugin: "asker", message: "a human should look (not approved)" });
+    expect(await declining.checkToolCall(call, { resolveAsk: true })).toMatchObject({
+      action: "block",
+      plugin: "asker",
+      message: "a human should look (not approved)",
+    });
     expect(questions).toEqual(["a human should look"]);
   });
 
@@ -93,7 +99,10 @@ describe("calls without an id", () => {
 describe("postToolCall(call, result)", () => {
   it("runs every plugin's post_tool_call for a tool the caller ran, and emits no tool events", async () => {
     const seen: string[] = [];
-    const observer: Plugin = { name: "observer", hooks: { post_tool_call: (observed, result) => void seen.push(`${observed.id}:${observed.name}:${result.status}:${result.content}`) } };
+    const observer: Plugin = {
+      name: "observer",
+      hooks: { post_tool_call: (observed, result) => void seen.push(`${observed.id}:${observed.name}:${result.status}:${result.content}`) },
+    };
     const host = await hostWith([observer]);
     const events = recordEvents(host.events);
     const result: ToolResult = { callId: "c1", name: "terminal", status: "ok", content: "listing" };

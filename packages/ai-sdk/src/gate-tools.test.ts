@@ -109,6 +109,23 @@ describe("ai@6 (LanguageModelV3): the model reads the block and changes course",
   });
 });
 
+describe("the verdict needsApproval decided", () => {
+  it("is used only by execute for the same call: a reused id with other arguments is checked anew", async () => {
+    const ran: string[] = [];
+    const counted: string[] = [];
+    const counter: Plugin = { name: "counter", hooks: { pre_tool_call: (call) => void counted.push(String(call.args.command)) } };
+    const tools = gateTools(terminalTools(ran), await hostWith([noRootDelete, counter]));
+    const needsApproval = tools.terminal.needsApproval as (input: unknown, options: unknown) => Promise<boolean>;
+    const options = { toolCallId: "reused", messages: [] };
+    expect(await needsApproval({ command: "rm -rf /" }, options)).toBe(false);
+    expect(await tools.terminal.execute!({ command: "ls" }, options)).toBe("ran ls");
+    expect(await needsApproval({ command: "pwd" }, options)).toBe(false);
+    expect(await tools.terminal.execute!({ command: "pwd" }, options)).toBe("ran pwd");
+    expect(ran).toEqual(["ls", "pwd"]);
+    expect(counted).toEqual(["rm -rf /", "ls", "pwd"]);
+  });
+});
+
 describe("ask", () => {
   const asker: Plugin = {
     name: "change-control",

@@ -52,7 +52,7 @@ export function gateTools<TOOLS extends Record<string, GateableTool>>(tools: TOO
 function gateTool(name: string, tool: GateableTool, host: GateHost, kind: string | undefined): GateableTool {
   const execute = tool.execute as (input: unknown, options: unknown) => unknown;
   const ownApproval = tool.needsApproval;
-  const verdicts = new Map<string | undefined, Promise<Verdict>>();
+  const verdicts = new Map<string | undefined, { input: string | undefined; verdict: Promise<Verdict> }>();
 
   const callOf = (input: unknown, toolCallId: string | undefined): ToolCall & { id?: string } => {
     const call: { id?: string; name: string; args: Record<string, unknown>; kind?: string } = { name, args: input as Record<string, unknown> };
@@ -69,9 +69,11 @@ function gateTool(name: string, tool: GateableTool, host: GateHost, kind: string
     }));
 
   const takeVerdict = (input: unknown, toolCallId: string | undefined): Promise<Verdict> => {
-    const decided = verdicts.get(toolCallId);
+    const remembered = verdicts.get(toolCallId);
     verdicts.delete(toolCallId);
-    return decided ?? check(input, toolCallId);
+    // Only for the very call `needsApproval` judged: a reused id with other arguments is checked anew.
+    if (remembered?.input !== undefined && remembered.input === jsonOf(input)) return remembered.verdict;
+    return check(input, toolCallId);
   };
 
   /** The verdict `execute` acts on: an `ask` stands only if the SDK's approval flow approved this call. */
@@ -127,7 +129,7 @@ function gateTool(name: string, tool: GateableTool, host: GateHost, kind: string
 
   const needsApproval = async (input: unknown, options: CallOptions = {}): Promise<boolean> => {
     const verdict = check(input, options.toolCallId);
-    verdicts.set(options.toolCallId, verdict);
+    verdicts.set(options.toolCallId, { input: jsonOf(input), verdict });
     if (verdicts.size > maxRememberedVerdicts) verdicts.delete(verdicts.keys().next().value);
     const decided = await verdict;
     // A block is answered by execute with the denial; asking a human about it first would be noise.
@@ -147,10 +149,16 @@ function gateTool(name: string, tool: GateableTool, host: GateHost, kind: string
 
 /** True when a plugin's `modify` left the arguments as the model gave them: the tool then gets the SDK's own input. */
 function sameArgs(input: unknown, args: Readonly<Record<string, unknown>>): boolean {
+  const json = jsonOf(input);
+  return json !== undefined && json === jsonOf(args);
+}
+
+/** JSON of a call's input, or undefined when it has none (then nothing ever matches it). */
+function jsonOf(value: unknown): string | undefined {
   try {
-    return JSON.stringify(input) === JSON.stringify(args);
+    return JSON.stringify(value);
   } catch {
-    return false;
+    return undefined;
   }
 }
 

@@ -29,13 +29,11 @@ export function toolgateHooks(host: HookHost): ToolgateHooks {
   };
 }
 
+/** Without a tool use id, the host generates one (`toolgate_<uuid>`). */
 function callOf(input: { tool_name: string; tool_input: unknown; tool_use_id: string; mcp_server?: unknown }, toolUseId: string | undefined): ToolCall {
-  return {
-    id: input.tool_use_id || toolUseId || "",
-    name: input.tool_name,
-    args: input.tool_input as Record<string, unknown>,
-    kind: kindOfTool(input.tool_name, input.mcp_server !== undefined),
-  };
+  const id = input.tool_use_id || toolUseId;
+  const call = { name: input.tool_name, args: input.tool_input as Record<string, unknown>, kind: kindOfTool(input.tool_name, input.mcp_server !== undefined) };
+  return (id ? { id, ...call } : call) as ToolCall;
 }
 
 function preToolUse(host: HookHost): HookCallback {

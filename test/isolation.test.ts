@@ -70,6 +70,15 @@ describe("a plugin in a worker thread", () => {
     expect(await inWorker.callTool({ ...call("bash", { command: "ls -la" }), kind: "shell" })).toMatchObject({ status: "ok" });
   });
 
+  it("gives an isolated plugin the host's store: rate-limit counts across calls and its slots settle in the host", async () => {
+    const rateLimit = join(repoRoot, "plugins/rate-limit");
+    const host = await hostWith([isolated(rateLimit, { max: 2, windowMs: 60_000 })], { store: "memory" });
+    const statuses = [];
+    for (const id of ["a", "b", "c"]) statuses.push((await host.callTool({ id, name: "read", args: {} })).status);
+    expect(statuses).toEqual(["ok", "ok", "blocked"]);
+    expect(ran.map((entry) => entry.tool)).toEqual(["read", "read"]);
+  });
+
   it("modifies arguments: the tool runs with what the worker's hook returned, built from the plugin's options", async () => {
     const host = await hostWith([isolated(fixture("misbehaving.ts"), { label: "from-options" })]);
     const result = await host.callTool(call("write", { path: "notes.txt" }));

@@ -14,6 +14,8 @@ import { resolveHostLogger } from "./logger.js";
 import type { HostOptions } from "./options.js";
 import { PluginRegistry } from "./registry/registry.js";
 import { resolveSettings, type HostSettings } from "./settings.js";
+import { openStore } from "./store/open-store.js";
+import { ReservationLedger } from "./store/reservations.js";
 import type { PluginSource } from "./discovery/plugin-source.js";
 
 export interface Host {
@@ -80,7 +82,11 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   };
   const { registry, session } = runtime;
 
-  const plugins = await loadPlugins(await collectSources(settings), { ...runtime, runtime: runtime.deadlines, cwd: settings.cwd });
+  const backend = await openStore(settings.store, logger);
+  const ledger = new ReservationLedger(backend, logger);
+  ledger.listen(events);
+  const store = { backend, ledger };
+  const plugins = await loadPlugins(await collectSources(settings), { ...runtime, runtime: runtime.deadlines, cwd: settings.cwd, store });
   const gate = createGate(runtime, { onAsk: options.onAsk });
   const caller = createToolCaller(runtime, gate);
 
@@ -98,6 +104,8 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     await runObservers(runtime, "on_session_end", []);
     runtime.deadlines.stopWhenIdle();
     events.emit("session:end", { session });
+    await ledger.flush();
+    await backend.close();
   };
 
   return {

@@ -14,6 +14,8 @@ export const errorCodes = {
   HOOK_FAILED: "a hook threw or rejected",
   HOOK_TIMEOUT: "a hook ran past its timeout",
   HOOK_ABORTED: "a hook was cut short by host.close()",
+  STORE_UNAVAILABLE: "the store (api.store) failed or could not be reached",
+  MCP_UPSTREAM_FAILED: "mcp-proxy could not start or reach the upstream MCP server",
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;

@@ -11,11 +11,11 @@ export {
 } from "./options.js";
 export type { CallToolOptions, CheckToolCallOptions, ToolCallInput } from "./execution/call-tool.js";
 export { blockMessage } from "./execution/tool-results.js";
+export type { PluginExplanation, PluginOutcome, ToolCallExplanation } from "./gate/explain.js";
 export type { CallToolsOptions } from "./execution/call-tools.js";
-export { mcpTools, type McpClientLike, type McpToolsOptions } from "./adapters/mcp-tools.js";
+export { mcpTools, type McpCallToolResult, type McpClientLike, type McpToolsOptions } from "./adapters/mcp-tools.js";
 export { errorCodes, isToolgateError, ToolgateError, type ErrorCode } from "./errors.js";
 export { hostEventNames, type HostEmitter, type HostEventListeners } from "./events.js";
-export type { PluginExplanation, ToolCallExplanation } from "./gate/explain.js";
 export type { HostLogger } from "./logger.js";
 export {
   toToolMessage,

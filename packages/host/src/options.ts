@@ -2,6 +2,7 @@ import { isPlainObject, type Plugin, type PluginFactory, type PluginOptions, typ
 import * as v from "valibot";
 import { hostEventNames, type HostEventListeners } from "./events.js";
 import type { HostLogger } from "./logger.js";
+import { isStoreSetting } from "./store/open-store.js";
 
 /** A plugin as named in options or config: an npm name, a path, an inline plugin, or any of them with options. */
 export type PluginSpecifier = string | Plugin<never> | PluginFactory<never>;
@@ -49,6 +50,13 @@ export interface ToolgateConfig {
   /** @default "block" */
   onHookError?: "block" | "allow";
   session?: SessionOptions;
+  /**
+   * Where `api.store` keeps plugin state: `"memory"` (this process only), `"file"` (files under
+   * `.toolgate/store`, shared by processes on this machine), `"file:<dir>"` (relative to the config
+   * file), or a `redis://` / `rediss://` URL (shared by every process and machine using it).
+   * @default "memory"
+   */
+  store?: string;
 }
 
 export interface HostOptions extends ToolgateConfig {
@@ -104,6 +112,9 @@ const configEntries = {
   pluginsDir: v.optional(v.union([v.pipe(v.string(), v.nonEmpty()), v.literal(false)], "must be a path or false")),
   hookTimeoutMs: v.optional(v.custom<number>(isHookTimeout, `must be a whole number of milliseconds from 1 to ${maxTimerMs}, or Infinity for no timeout`)),
   onHookError: v.optional(v.picklist(["block", "allow"], 'must be "block" or "allow"')),
+  store: v.optional(
+    v.custom<string>(isStoreSetting, 'must be "memory", "file", "file:<dir>" or a redis:// (or rediss://) URL such as "redis://127.0.0.1:6379"'),
+  ),
   session: v.optional(
     v.looseObject({
       id: v.optional(v.pipe(v.string("must be a string"), v.nonEmpty("must not be empty"))),
@@ -112,7 +123,7 @@ const configEntries = {
   ),
 };
 
-export const ConfigSchema = v.strictObject(configEntries, "is not a config key (plugins, pluginsDir, hookTimeoutMs, onHookError, session)");
+export const ConfigSchema = v.strictObject(configEntries, "is not a config key (plugins, pluginsDir, hookTimeoutMs, onHookError, session, store)");
 
 export const HostOptionsSchema = v.object({
   ...configEntries,

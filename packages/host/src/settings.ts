@@ -5,6 +5,7 @@ import * as v from "valibot";
 import { findConfigFile, loadConfigFile, type LoadedConfig } from "./discovery/config-file.js";
 import { ToolgateError } from "./errors.js";
 import { HostOptionsSchema, type HostOptions, type PluginEntry } from "./options.js";
+import { parseStoreSetting, type StoreSetting } from "./store/open-store.js";
 import { summarizeIssues } from "./validation/summarize-issues.js";
 
 /** Host options and the config file, merged: options win, plugin lists are joined. */
@@ -17,6 +18,7 @@ export interface HostSettings {
   hookTimeoutMs: number;
   onHookError: "block" | "allow";
   session: SessionInfo;
+  store: StoreSetting;
 }
 
 const defaultHookTimeoutMs = 5000;
@@ -39,7 +41,16 @@ export async function resolveSettings(options: HostOptions): Promise<HostSetting
     hookTimeoutMs: options.hookTimeoutMs ?? config.hookTimeoutMs ?? defaultHookTimeoutMs,
     onHookError: options.onHookError ?? config.onHookError ?? "block",
     session: createSession({ ...config.session, ...options.session }),
+    store: resolveStore(options, loaded, cwd),
   };
+}
+
+// Validated already; a relative `file:` path resolves from where it was written.
+function resolveStore(options: HostOptions, loaded: LoadedConfig | undefined, cwd: string): StoreSetting {
+  const fromConfig = loaded?.config.store;
+  if (options.store !== undefined) return parseStoreSetting(options.store, cwd)!;
+  if (fromConfig !== undefined) return parseStoreSetting(fromConfig, fromConfig === "file" ? cwd : loaded!.dir)!;
+  return { kind: "memory" };
 }
 
 function resolvePluginsDir(options: HostOptions, loaded: LoadedConfig | undefined, cwd: string): string | false {

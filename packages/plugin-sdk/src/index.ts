@@ -22,6 +22,7 @@ export { hookNames, hookRoles, isHookName } from "./hooks.js";
 export type { HostEventName, HostEvents, PluginRecord, PluginSource } from "./events.js";
 export type { Plugin, PluginApi, PluginExport, PluginFactory, ToolDefinition } from "./plugin.js";
 export { definePlugin } from "./plugin.js";
+export type { CounterOptions, PluginStore, Reservation, ReserveOptions } from "./store.js";
 export { PluginSchema, ToolCallSchema, ToolDefinitionSchema } from "./schemas.js";
 export type { ValidPluginShape } from "./schemas.js";
 export { isPlainObject } from "./plain-object.js";

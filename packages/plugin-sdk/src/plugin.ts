@@ -1,7 +1,8 @@
 import type { PluginLogger, PluginOptions, SessionInfo, ToolContext } from "./context.js";
 import type { HostEventName, HostEvents } from "./events.js";
 import type { Hooks } from "./hooks.js";
-import type { ToolArgs, ToolKind } from "./tool-call.js";
+import type { PluginStore } from "./store.js";
+import type { ToolArgs, ToolCall, ToolKind } from "./tool-call.js";
 
 type MaybePromise<T> = T | Promise<T>;
 
@@ -30,6 +31,13 @@ export interface Plugin<Options = PluginOptions> {
   hooks?: Hooks<Options>;
   /** Tools this plugin contributes; they pass the gate like any other tool. */
   tools?: Record<string, ToolDefinition>;
+  /**
+   * An optional diagnostic for `toolgate explain`: called with one tool call, only when a user asks why
+   * it was decided (never while gating). Return JSON-able details of how the plugin reads the call (a
+   * shell guard returns its parse); they are printed as they are. It decides nothing, so keep it free
+   * of side effects.
+   */
+  explain?: (call: ToolCall) => unknown;
 }
 
 /** What a plugin factory receives besides its options. */
@@ -38,6 +46,11 @@ export interface PluginApi {
   readonly cwd: string;
   readonly session: SessionInfo;
   readonly log: PluginLogger;
+  /**
+   * State shared across processes and machines, namespaced to this plugin; the backend is the host's
+   * `store` setting (memory by default).
+   */
+  readonly store: PluginStore;
   /**
    * Subscribes to a host event (observe only; a listener cannot change a decision). Listeners go live
    * once the plugin has validated and registered, and are dropped if it fails to load.

@@ -30,6 +30,7 @@ export const PluginSchema = v.object({
   order: v.optional(v.pipe(v.number("must be a number"), v.finite("must be finite"))),
   hooks: v.optional(v.record(v.string(), v.function("must be a function"))),
   tools: v.optional(v.record(v.string(), ToolDefinitionSchema)),
+  explain: v.optional(v.function("must be a function")),
 });
 
 export type ValidPluginShape = v.InferOutput<typeof PluginSchema>;

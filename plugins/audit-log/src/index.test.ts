@@ -1,4 +1,4 @@
-import { definePlugin } from "@toolgate/plugin-sdk";
+import { definePlugin, type PluginApi } from "@toolgate/plugin-sdk";
 import { createTestHost, type TestHost, type TestHostOptions } from "@toolgate/host/testing";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -121,7 +121,7 @@ describe("audit-log", () => {
   });
 
   it("has no pre_tool_call hook at all", async () => {
-    const plugin = await auditLog({}, { cwd, session: { id: "s" }, log: console, on: () => () => {} });
+    const plugin = await auditLog({}, { cwd, session: { id: "s" }, log: console, store: {} as PluginApi["store"], on: () => () => {} });
     expect(plugin.hooks?.pre_tool_call).toBeUndefined();
   });
 

@@ -134,12 +134,37 @@ describe("rate-limit", () => {
   });
 
   it("refunds a call gated by checkToolCall, blocked by another plugin, then handed to callTool", async () => {
-    const blocker = definePlugin({ name: "blocks-marked-calls", hooks: { pre_tool_call: (call) => (call.args["blockMe"] ? { action: "block", message: "marked" } : undefined) } });
+    const blocker = definePlugin({
+      name: "blocks-marked-calls",
+      hooks: { pre_tool_call: (call) => (call.args["blockMe"] ? { action: "block", message: "marked" } : undefined) },
+    });
     const testHost = await host({ max: 1 }, { plugins: [blocker] });
     const call = { id: "checked-2", name: "search", args: { blockMe: true } };
     expect((await testHost.host.checkToolCall(call)).plugin).toBe("blocks-marked-calls");
     expect((await testHost.host.callTool(call, { skipPreToolCallHook: true })).status).toBe("blocked");
     expect((await testHost.call("search")).executed).toBe(true);
+  });
+
+  it("a call that ran and failed keeps its slot: it reached the tool", async () => {
+    const testHost = await host(
+      { max: 1 },
+      {
+        tools: {
+          fail: () => {
+            throw new Error("tool broke");
+          },
+        },
+      },
+    );
+    expect((await testHost.call("fail")).result.status).toBe("error");
+    expect((await testHost.call("fail")).result.blockedBy).toBe("rate-limit");
+  });
+
+  it("counts a retried call (same id) once", async () => {
+    const testHost = await host({ max: 2 });
+    for (let i = 0; i < 3; i++) expect((await testHost.call("search", {}, { id: "same" })).executed).toBe(true);
+    expect((await testHost.call("search")).executed).toBe(true);
+    expect((await testHost.call("search")).executed).toBe(false);
   });
 
   it("uses the real clock by default", async () => {
@@ -164,7 +189,7 @@ describe("rate-limit", () => {
       [{ tools: [] }, 'rate-limit: option "tools": tools must not be empty (leave it out to limit every tool)'],
       [{ perTool: "no" }, 'rate-limit: option "perTool": perTool must be true or false (got "no")'],
       [{ now: 5 }, 'rate-limit: option "now": now must be a function returning milliseconds (got 5)'],
-      [{ maxCalls: 3 }, 'rate-limit: option "maxCalls": is not an option of this plugin (max, windowMs, tools, perTool, now)'],
+      [{ maxCalls: 3 }, 'rate-limit: option "maxCalls": is not an option of this plugin (max, windowMs, tools, perTool, now, onStoreError)'],
     ];
     it.each(cases)("%j", async (options, message) => {
       await expect(createTestHost(rateLimit, { options })).rejects.toThrow(message);

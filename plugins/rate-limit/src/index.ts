@@ -1,4 +1,4 @@
-import { definePlugin, type ToolCall } from "@toolgate/plugin-sdk";
+import { definePlugin, type PluginLogger, type ToolCall } from "@toolgate/plugin-sdk";
 import * as v from "valibot";
 import { formatDuration, formatRetry } from "./format.js";
 
@@ -15,14 +15,14 @@ export interface RateLimitOptions {
   perTool?: boolean;
   /** The clock, in milliseconds (for tests). @default Date.now */
   now?: () => number;
+  /** When the host's store cannot be reached: `"block"` the call (fail closed) or `"allow"` it uncounted. @default "block" */
+  onStoreError?: "block" | "allow";
 }
 
 const OptionsSchema = v.strictObject(
   {
     max: v.optional(v.pipe(v.number("max must be a number"), v.integer("max must be a whole number"), v.minValue(1, "max must be 1 or more"))),
-    windowMs: v.optional(
-      v.pipe(v.number("windowMs must be a number"), v.finite("windowMs must be finite"), v.gtValue(0, "windowMs must be greater than 0")),
-    ),
+    windowMs: v.optional(v.pipe(v.number("windowMs must be a number"), v.finite("windowMs must be finite"), v.gtValue(0, "windowMs must be greater than 0"))),
     tools: v.optional(
       v.pipe(
         v.array(v.string("each entry of tools must be a tool name (a string)"), "tools must be an array of tool names"),
@@ -31,92 +31,70 @@ const OptionsSchema = v.strictObject(
     ),
     perTool: v.optional(v.boolean("perTool must be true or false")),
     now: v.optional(v.function("now must be a function returning milliseconds")),
+    onStoreError: v.optional(v.picklist(["block", "allow"], 'onStoreError must be "block" or "allow"')),
   },
-  "is not an option of this plugin (max, windowMs, tools, perTool, now)",
+  "is not an option of this plugin (max, windowMs, tools, perTool, now, onStoreError)",
 );
 
-/** A call counted against a budget. */
-interface Slot {
-  callId: string;
-  time: number;
-}
-
-/** One budget: the calls it allowed within the window, and the attempts it refused (for "this was call N"). */
-interface Bucket {
-  allowed: Slot[];
-  refused: number[];
-}
-
 /**
- * Allows at most `max` calls per tool per sliding `windowMs`, per session. A call takes a slot when this
- * plugin allows it; if another plugin then blocks the call (or an `ask` is refused), the slot is given
- * back, so calls that never ran do not use up the budget.
+ * Allows at most `max` calls per tool per sliding `windowMs`, per session, counted in `api.store`, so
+ * hosts sharing a store (Redis, or the file store between hook processes) share one limit. A call
+ * reserves its slot when this plugin allows it; the host releases the slot if another plugin then
+ * blocks the call (or an `ask` is refused), so calls that never ran do not use up the budget.
  */
 export default definePlugin<RateLimitOptions>((options, api) => {
-  const { max, windowMs, tools, perTool, now } = resolveOptions(options);
-  const buckets = new Map<string, Bucket>();
-  // Slots taken by calls whose outcome is not known yet, by call id: refunded on `tool:blocked`.
-  const pending = new Map<string, { bucket: Bucket; slot: Slot }>();
+  const { max, windowMs, tools, perTool, now, onStoreError } = resolveOptions(options);
 
-  function bucketFor(sessionId: string, tool: string): Bucket {
-    const key = JSON.stringify([sessionId, perTool ? tool : "*"]);
-    let bucket = buckets.get(key);
-    if (!bucket) buckets.set(key, (bucket = { allowed: [], refused: [] }));
-    return bucket;
-  }
-
-  function prune(bucket: Bucket, time: number): void {
-    const start = time - windowMs;
-    while (bucket.allowed.length > 0 && bucket.allowed[0]!.time <= start) {
-      const slot = bucket.allowed.shift()!;
-      if (pending.get(slot.callId)?.slot === slot) pending.delete(slot.callId);
-    }
-    while (bucket.refused.length > 0 && bucket.refused[0]! <= start) bucket.refused.shift();
-  }
-
-  function refusal(call: ToolCall, bucket: Bucket, time: number): string {
-    const attempt = bucket.allowed.length + bucket.refused.length;
-    const retryInMs = bucket.allowed[0]!.time + windowMs - time;
+  function refusal(call: ToolCall, attempt: number, retryInMs: number | undefined): string {
     const times = `${max} ${max === 1 ? "time" : "times"} per ${formatDuration(windowMs)}`;
     const limit = perTool
       ? `"${call.name}" may be called ${times}; this was call ${attempt}.`
       : `tools may be called ${times} in total; "${call.name}" was call ${attempt}.`;
-    return `rate limit: ${limit} Retry in ${formatRetry(retryInMs)}.`;
+    return `rate limit: ${limit} Retry in ${formatRetry(retryInMs ?? windowMs)}.`;
   }
 
-  api.on("tool:blocked", ({ call }) => {
-    const taken = pending.get(call.id);
-    if (!taken) return;
-    pending.delete(call.id);
-    const index = taken.bucket.allowed.indexOf(taken.slot);
-    if (index !== -1) taken.bucket.allowed.splice(index, 1);
-  });
-  api.on("tool:end", ({ call }) => pending.delete(call.id));
+  async function decide(call: ToolCall, sessionId: string, time: number) {
+    const key = JSON.stringify([sessionId, perTool ? call.name : "*"]);
+    // A call that ran and failed still reached the tool: it keeps its slot.
+    const reservation = await api.store.reserve(key, 1, call.id, { limit: max, windowMs, now: time, onError: "commit" });
+    if (reservation.ok) return undefined;
+    const refused = await api.store.increment(`${key}:refused`, { windowMs, now: time });
+    return { action: "block" as const, message: refusal(call, reservation.used + refused, reservation.retryInMs) };
+  }
 
   return {
     name: pluginName,
     description: "At most N calls per tool per sliding time window",
-    // Runs after the other policies: the slot it takes is refunded if one of them blocks the call.
+    // Runs after the other policies: the slot it takes is released if one of them blocks the call.
     order: 100,
     hooks: {
-      pre_tool_call(call, ctx) {
+      async pre_tool_call(call, ctx) {
         if (tools && !tools.has(call.name)) return;
         const time = now();
         if (!Number.isFinite(time)) throw new Error(`${pluginName}: option "now" returned ${String(time)}, not a time in milliseconds`);
-        const bucket = bucketFor(ctx.session.id, call.name);
-        prune(bucket, time);
-        if (bucket.allowed.length >= max) {
-          bucket.refused.push(time);
-          pending.delete(call.id); // this decision took no slot; never refund an older one with the same id
-          return { action: "block", message: refusal(call, bucket, time) };
+        try {
+          return await decide(call, ctx.session.id, time);
+        } catch (error) {
+          return storeFailure(error, onStoreError, api.log);
         }
-        const slot = { callId: call.id, time };
-        bucket.allowed.push(slot);
-        pending.set(call.id, { bucket, slot });
       },
     },
   };
 });
+
+/** The store failed: block (the default) or let the call through, and say so either way. */
+function storeFailure(error: unknown, onStoreError: "block" | "allow", log: PluginLogger) {
+  const reason = error instanceof Error ? error.message : String(error);
+  if (onStoreError === "allow") {
+    log.warn(`the store failed, the call is allowed uncounted (onStoreError: "allow"): ${reason}`);
+    return undefined;
+  }
+  log.error(`the store failed, the call is blocked (onStoreError: "block"): ${reason}`);
+  return {
+    action: "block" as const,
+    message: "rate limit: the limit cannot be checked right now (its store is unreachable), so the call is blocked. Retry later.",
+  };
+}
 
 function resolveOptions(input: unknown) {
   const parsed = v.safeParse(OptionsSchema, input ?? {});
@@ -125,6 +103,6 @@ function resolveOptions(input: unknown) {
     const path = v.getDotPath(issue);
     throw new Error(`${pluginName}: ${path === null ? "options" : `option "${path}"`}: ${issue.message} (got ${issue.received})`);
   }
-  const { max = 5, windowMs = 60_000, tools, perTool = true, now = Date.now } = parsed.output;
-  return { max, windowMs, tools: tools && new Set(tools), perTool, now: now as () => number };
+  const { max = 5, windowMs = 60_000, tools, perTool = true, now = Date.now, onStoreError = "block" } = parsed.output;
+  return { max, windowMs, tools: tools && new Set(tools), perTool, now: now as () => number, onStoreError };
 }

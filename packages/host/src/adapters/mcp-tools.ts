@@ -1,6 +1,6 @@
-import type { ToolDefinition } from "@toolgate/plugin-sdk";
+import type { ToolCall, ToolDefinition } from "@toolgate/plugin-sdk";
 
-interface McpToolInfo {
+export interface McpToolInfo {
   name: string;
   description?: string | undefined;
   inputSchema?: Record<string, unknown> | undefined;
@@ -19,9 +19,20 @@ export interface McpClientLike {
   ): Promise<Record<string, unknown>>;
 }
 
+/** An MCP `CallToolResult` exactly as the server sent it (`content`, `structuredContent`, `isError`, `_meta`, …). */
+export type McpCallToolResult = Record<string, unknown>;
+
 export interface McpToolsOptions {
   /** Prepended to every tool name, to keep several servers apart (`"notes_"` → `notes_write`). */
   prefix?: string;
+  /**
+   * Receives the server's raw `CallToolResult`, untouched, for every call that reached the server,
+   * with the call as the tool ran it (`call.id` matches the `ToolResult`'s `callId`). For adapters that
+   * hand MCP results on as MCP (images, `structuredContent`, `isError`, `_meta` intact). Called before
+   * the host builds its `ToolResult`; a blocked call never reaches the server, so it is never called
+   * for one.
+   */
+  onResult?: (result: McpCallToolResult, call: ToolCall) => void;
 }
 
 /**
@@ -30,7 +41,7 @@ export interface McpToolsOptions {
  */
 export async function mcpTools(client: McpClientLike, options: McpToolsOptions = {}): Promise<Record<string, ToolDefinition>> {
   const tools: Record<string, ToolDefinition> = {};
-  for (const info of await listAllTools(client)) tools[`${options.prefix ?? ""}${info.name}`] = mcpTool(client, info);
+  for (const info of await listAllTools(client)) tools[`${options.prefix ?? ""}${info.name}`] = mcpTool(client, info, options.onResult);
   return tools;
 }
 
@@ -45,19 +56,30 @@ async function listAllTools(client: McpClientLike): Promise<McpToolInfo[]> {
   return all;
 }
 
-function mcpTool(client: McpClientLike, info: McpToolInfo): ToolDefinition {
-  const definition: ToolDefinition = {
-    kind: "mcp",
-    async execute(args, ctx) {
-      const result = await client.callTool({ name: info.name, arguments: args }, undefined, { signal: ctx.signal });
-      const text = textOf(result.content);
-      if (result.isError === true) throw new Error(text || `MCP tool "${info.name}" reported an error`);
-      return result.structuredContent ?? text;
-    },
-  };
+function mcpTool(client: McpClientLike, info: McpToolInfo, onResult: McpToolsOptions["onResult"]): ToolDefinition {
+  return mcpToolDefinition(info, async (args, ctx) => {
+    const result = await client.callTool({ name: info.name, arguments: args }, undefined, { signal: ctx.signal });
+    onResult?.(result, ctx.call);
+    return mcpToolOutput(info.name, result);
+  });
+}
+
+/** A host tool of kind `"mcp"` with the server's description and input schema. */
+export function mcpToolDefinition(info: McpToolInfo, execute: ToolDefinition["execute"]): ToolDefinition {
+  const definition: ToolDefinition = { kind: "mcp", execute };
   if (info.description !== undefined) definition.description = info.description;
   if (info.inputSchema !== undefined) definition.parameters = info.inputSchema;
   return definition;
+}
+
+/**
+ * What the host makes of an MCP result, for plugins and the model: `structuredContent` if any, else the
+ * text; a result flagged `isError` throws, so it becomes an error result.
+ */
+export function mcpToolOutput(name: string, result: McpCallToolResult): unknown {
+  const text = textOf(result.content);
+  if (result.isError === true) throw new Error(text || `MCP tool "${name}" reported an error`);
+  return result.structuredContent ?? text;
 }
 
 /** Text parts joined by newlines; other parts (images, resources) as their JSON. */

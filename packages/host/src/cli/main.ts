@@ -4,7 +4,9 @@ import { describeThrown } from "../errors.js";
 import { CliError, exitCodes, type ExitCode } from "./cli-error.js";
 import { registerAddCommand } from "./commands/add.js";
 import { registerCheckCommand } from "./commands/check.js";
+import { registerExplainCommand } from "./commands/explain.js";
 import { registerListCommand } from "./commands/list.js";
+import { registerMcpProxyCommand } from "./commands/mcp-proxy.js";
 import { registerNewCommand } from "./commands/new.js";
 import { registerRunCommand } from "./commands/run.js";
 import { printError } from "./output.js";
@@ -29,8 +31,10 @@ export function createProgram(): Command {
   registerListCommand(program);
   registerCheckCommand(program);
   registerRunCommand(program);
+  registerExplainCommand(program);
   registerNewCommand(program);
   registerAddCommand(program);
+  registerMcpProxyCommand(program);
   return program;
 }
 

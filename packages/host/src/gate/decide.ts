@@ -7,7 +7,7 @@ import type { HookEntry } from "../registry/registry.js";
 import { validationMessage } from "../validation/summarize-issues.js";
 import { addDecision, toVerdict } from "./aggregate.js";
 import { DecisionMemo, type MemoLimits } from "./decision-memo.js";
-import type { PluginExplanation, ToolCallExplanation } from "./explain.js";
+import { withExplainDetails, type PluginExplanation, type ToolCallExplanation } from "./explain.js";
 import { callView } from "./freeze-call.js";
 import { HookInvocationContext } from "./hook-context.js";
 import { PolicyRun, type CallSnapshot } from "./policy-run.js";
@@ -201,7 +201,7 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
     async explain(snapshot) {
       const plugins: PluginExplanation[] = [];
       const verdict = await decide(new PolicyRun(snapshot.call, snapshot.bytes, runtime.registry.hooks("pre_tool_call"), false, plugins));
-      return { verdict, plugins };
+      return { call: snapshot.call, verdict, plugins: await withExplainDetails(runtime, snapshot.call, plugins) };
     },
     close() {
       memo.clear();

@@ -1,4 +1,7 @@
-import type { ToolArgs, Verdict } from "@toolgate/plugin-sdk";
+import type { ToolArgs, ToolCall, Verdict } from "@toolgate/plugin-sdk";
+import type { HostRuntime } from "../host-runtime.js";
+import { HookInvocationContext } from "./hook-context.js";
+import { HookFailure, PendingHook, runHook, whenSettled } from "./run-hook.js";
 
 /** What one plugin's `pre_tool_call` said about a call, as `host.explainToolCall` reports it. */
 export interface PluginExplanation {
@@ -13,11 +16,61 @@ export interface PluginExplanation {
   message?: string;
   /** For `modify`: the arguments as they stand after this plugin's modify was merged in. */
   args?: ToolArgs;
+  /** What the plugin's optional `explain(call)` returned (as JSON carries it), or `{ error }` when it failed. */
+  details?: unknown;
 }
 
-/** The gate's verdict on a call and how every plugin contributed to it, in plugin order. */
+export type PluginOutcome = PluginExplanation["outcome"];
+
+/**
+ * The gate's verdict on a call and how every plugin contributed to it, in plugin order: each plugin with
+ * a `pre_tool_call`, and each plugin with only an `explain` (outcome `none`).
+ */
 export interface ToolCallExplanation {
+  /** The call as the host read it (its own snapshot). */
+  call: ToolCall;
   /** The verdict before any `onAsk` (an `ask` stays an `ask`). */
   verdict: Verdict;
   plugins: PluginExplanation[];
+}
+
+/**
+ * Adds what each plugin's optional `explain(call)` says to the gate's per-plugin outcomes (a plugin with
+ * only an `explain` gets an entry of its own, outcome `none`), in plugin order. `explain` is plugin code,
+ * so it runs through `runHook` like a hook: same timeout, and whatever it throws is reported, not raised.
+ */
+export async function withExplainDetails(runtime: HostRuntime, call: ToolCall, outcomes: readonly PluginExplanation[]): Promise<PluginExplanation[]> {
+  const explained: PluginExplanation[] = [];
+  for (const owner of runtime.registry.plugins) {
+    const name = owner.plugin.name;
+    const outcome = outcomes.find((entry) => entry.plugin === name);
+    const details = owner.plugin.explain === undefined ? undefined : await explainDetails(runtime, owner, call);
+    if (!outcome && details === undefined) continue;
+    const entry: PluginExplanation = outcome ? { ...outcome } : { plugin: name, outcome: "none" };
+    if (details !== undefined) entry.details = details;
+    explained.push(entry);
+  }
+  return explained;
+}
+
+type Owner = HostRuntime["registry"]["plugins"][number];
+
+async function explainDetails(runtime: HostRuntime, owner: Owner, call: ToolCall): Promise<unknown> {
+  const { plugin } = owner;
+  const target = { plugin: plugin.name, path: owner.record.path, hook: "explain", fn: plugin.explain as (...args: unknown[]) => unknown, thisArg: undefined };
+  const ctx = new HookInvocationContext(plugin.name, runtime.session, owner.options, owner.log);
+  let outcome = runHook(target, ctx, runtime.deadlines, [call]);
+  if (PendingHook.is(outcome)) outcome = await whenSettled(outcome);
+  if (HookFailure.is(outcome)) return { error: outcome.error.message };
+  return asJson(outcome);
+}
+
+/** Details as JSON carries them; a value JSON cannot hold (a cycle, a BigInt) is reported as such. */
+function asJson(value: unknown): unknown {
+  try {
+    const text = JSON.stringify(value);
+    return text === undefined ? undefined : (JSON.parse(text) as unknown);
+  } catch (error) {
+    return { error: `explain returned a value that is not JSON: ${error instanceof Error ? error.message : String(error)}` };
+  }
 }

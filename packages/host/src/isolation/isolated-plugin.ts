@@ -6,7 +6,10 @@ import type { ModuleLoad } from "../loading/load-module.js";
 import { createPluginLogger, type HostLogger } from "../logger.js";
 import { describeSafely } from "./describe-safely.js";
 import { PluginWorker } from "./plugin-worker.js";
-import type { PluginDescription } from "./protocol.js";
+import type { PluginDescription, StoreOperation } from "./protocol.js";
+import type { StoreBackend } from "../store/backend.js";
+import { createPluginStore } from "../store/plugin-store.js";
+import type { ReservationLedger } from "../store/reservations.js";
 
 /** What loading a plugin into a worker needs from the host. */
 export interface IsolationHost {
@@ -16,6 +19,8 @@ export interface IsolationHost {
   logger: HostLogger;
   /** Forwarded to the plugin's `api.on` listeners; `session:end` (the end of `host.close()`) terminates the worker. */
   events: EventBus;
+  /** Behind the plugin's `api.store`: the worker's store calls run here, namespaced by the plugin's name. */
+  store: { backend: StoreBackend; ledger: ReservationLedger };
 }
 
 // The host aborts a hook's signal at its timeout, which ends the worker; this is the fallback should that never come.
@@ -31,7 +36,9 @@ export async function loadIsolatedPlugin(source: PluginSource & { path: string }
   let name = fallbackName;
   const log = createPluginLogger(host.logger, () => name);
   const boot = { path: source.path, options: source.options, cwd: host.cwd, session: host.session, timeoutMs: host.timeoutMs };
-  const worker = new PluginWorker(boot, { log, subscribe: (event, deliver) => forwardEvent(host.events, event, deliver) });
+  const store = createPluginStore(() => name, host.store.backend, host.store.ledger);
+  const runStore = (operation: StoreOperation, args: unknown[]) => (store[operation] as (...params: unknown[]) => Promise<unknown>).apply(store, args);
+  const worker = new PluginWorker(boot, { log, subscribe: (event, deliver) => forwardEvent(host.events, event, deliver), store: runStore });
   let description: PluginDescription;
   try {
     description = await worker.start();

@@ -46,7 +46,14 @@ export interface HostEventMessage {
   args: unknown[];
 }
 
-export type HostMessage = HostRequest | HostEventMessage;
+/** What a worker may ask of its plugin's `api.store`, which lives in the host. */
+export type StoreOperation = "get" | "set" | "delete" | "increment" | "reserve";
+export const storeOperations: readonly StoreOperation[] = ["get", "set", "delete", "increment", "reserve"];
+
+/** Host → worker: the answer to a `store` request, with its id. */
+export type StoreAnswer = { type: "store-answer"; id: number; ok: true; value: unknown } | { type: "store-answer"; id: number; ok: false; error: string };
+
+export type HostMessage = HostRequest | HostEventMessage | StoreAnswer;
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
@@ -61,4 +68,6 @@ export type WorkerMessage =
   | { type: "settled"; id: number; ok: false; error: string }
   | { type: "log"; level: LogLevel; message: string; details: unknown[] }
   /** The plugin called `api.on(event, …)`: forward that host event to the worker. */
-  | { type: "subscribe"; event: string };
+  | { type: "subscribe"; event: string }
+  /** The plugin called `api.store[operation](...args)`: the host runs it and answers with `store-answer`. */
+  | { type: "store"; id: number; operation: StoreOperation; args: unknown[] };

@@ -18,13 +18,7 @@ createJiti(workerData.entryPath).import(workerData.entryPath);
 
 /** Starts a worker thread that loads the plugin in `boot` (see worker-entry.ts). */
 export function spawnWorker(boot: WorkerBoot): Worker {
-  const worker = entryUrl.pathname.endsWith(".js") ? new Worker(entryUrl, { workerData: boot, stdout: true }) : spawnFromSource(boot);
-  // What plugin code prints goes where the host's logs go: stdout may carry a protocol (hook, mcp-proxy).
-  worker.stdout.pipe(process.stderr, { end: false });
-  return worker;
-}
-
-function spawnFromSource(boot: WorkerBoot): Worker {
+  if (entryUrl.pathname.endsWith(".js")) return new Worker(entryUrl, { workerData: boot });
   const jitiPath = createRequire(import.meta.url).resolve("jiti");
-  return new Worker(bootstrap, { eval: true, stdout: true, workerData: { ...boot, jitiPath, entryPath: fileURLToPath(entryUrl) } });
+  return new Worker(bootstrap, { eval: true, workerData: { ...boot, jitiPath, entryPath: fileURLToPath(entryUrl) } });
 }

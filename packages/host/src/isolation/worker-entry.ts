@@ -2,7 +2,7 @@
  * Runs inside a plugin's worker thread: loads the plugin with the host's own loader (jiti, factory,
  * validation), describes it to the host, then runs the hooks and tools the host asks for.
  */
-import { isHookName, isPlainObject, type HookContext, type PluginApi, type PluginLogger, type ToolContext } from "@toolgate/plugin-sdk";
+import { isHookName, isPlainObject, type HookContext, type PluginApi, type PluginStore, type PluginLogger, type ToolContext } from "@toolgate/plugin-sdk";
 import { parentPort, workerData } from "node:worker_threads";
 import { ToolgateError } from "../errors.js";
 import { describeSafely } from "./describe-safely.js";
@@ -10,7 +10,10 @@ import { instantiatePlugin } from "../loading/instantiate-plugin.js";
 import { loadPluginModule } from "../loading/load-module.js";
 import { validatePlugin, type PluginSnapshot } from "../validation/validate-plugin.js";
 import { HookDeadlines } from "../gate/hook-deadlines.js";
-import type { HostEventMessage, HostMessage, HostRequest, LogLevel, PluginDescription, ToolDescription, WorkerBoot, WorkerMessage } from "./protocol.js";
+import { storeOperations, type HostEventMessage, type HostMessage, type HostRequest, type LogLevel, type PluginDescription, type StoreAnswer, type StoreOperation, type ToolDescription, type WorkerBoot, type WorkerMessage } from "./protocol.js";
+
+// What plugin code prints goes where the host's logs go: the host's stdout may carry a protocol (hook, mcp-proxy).
+process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
 
 const boot = workerData as WorkerBoot;
 const port = parentPort!;
@@ -61,12 +64,43 @@ function dispatch(message: HostEventMessage): void {
   }
 }
 
+const storeRequests = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+let nextStoreRequest = 0;
+
+/** The plugin's store lives in the host: each operation is a request there, answered with `store-answer`. */
+function askStore(operation: StoreOperation, args: unknown[]): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const id = nextStoreRequest++;
+    storeRequests.set(id, { resolve, reject });
+    try {
+      send({ type: "store", id, operation, args });
+    } catch (error) {
+      storeRequests.delete(id);
+      reject(new TypeError(`api.store.${operation}: its arguments cannot cross to the host (${describeSafely(error)})`));
+    }
+  });
+}
+
+function answerStore(message: StoreAnswer): void {
+  const request = storeRequests.get(message.id);
+  if (!request) return;
+  storeRequests.delete(message.id);
+  if (message.ok) request.resolve(message.value);
+  else request.reject(new Error(message.error));
+}
+
+const store = Object.fromEntries(storeOperations.map((operation) => [operation, (...args: unknown[]) => askStore(operation, args)])) as unknown as PluginStore;
+
 const api: PluginApi = {
   cwd: boot.cwd,
   session,
   log,
+  store,
   on: (event, listener) => subscribe(event, listener as Listener),
 };
+
+// Store answers can arrive while the factory runs, before the plugin is ready to serve calls.
+port.on("message", (message: HostMessage) => message.type === "store-answer" && answerStore(message));
 
 async function start(): Promise<void> {
   const loaded = await loadPluginModule(boot.path);
@@ -83,7 +117,10 @@ async function start(): Promise<void> {
   } catch (error) {
     return fail(new ToolgateError("PLUGIN_INVALID", `not a valid plugin: its fields cannot cross the worker boundary (${describeSafely(error)})`));
   }
-  port.on("message", (message: HostMessage) => (message.type === "event" ? dispatch(message) : void serve(plugin, message)));
+  port.on("message", (message: HostMessage) => {
+    if (message.type === "event") dispatch(message);
+    else if (message.type !== "store-answer") void serve(plugin, message);
+  });
 }
 
 function fail(error: ToolgateError): void {

@@ -2,7 +2,7 @@ import type { PluginLogger } from "@toolgate/plugin-sdk";
 import type { Worker } from "node:worker_threads";
 import { ToolgateError } from "../errors.js";
 import { describeSafely } from "./describe-safely.js";
-import type { HostEventMessage, HostRequest, LogLevel, PluginDescription, WorkerBoot, WorkerMessage } from "./protocol.js";
+import { storeOperations, type HostEventMessage, type HostRequest, type LogLevel, type PluginDescription, type StoreAnswer, type StoreOperation, type WorkerBoot, type WorkerMessage } from "./protocol.js";
 import { spawnWorker } from "./spawn-worker.js";
 
 /** A request without its id: the thread numbers them. */
@@ -15,6 +15,8 @@ export interface ThreadOptions {
   onEnd(thread: WorkerThread): void;
   /** Subscribes to a host event for the plugin (`api.on`); returns the unsubscribe, called when the thread ends. */
   subscribe(event: string, deliver: (args: unknown[]) => void): () => void;
+  /** Runs one operation of the plugin's `api.store`, which lives in the host. */
+  store(operation: StoreOperation, args: unknown[]): Promise<unknown>;
 }
 
 interface PendingRequest {
@@ -138,6 +140,8 @@ export class WorkerThread {
         return this.#log(message);
       case "settled":
         return this.#settle(message);
+      case "store":
+        return this.#runStore(message);
       case "subscribe":
         if (this.#ended) return;
         this.#subscriptions.push(this.#options.subscribe(message.event, (args) => this.#deliver({ type: "event", event: message.event, args })));
@@ -145,6 +149,22 @@ export class WorkerThread {
       default:
         throw new TypeError("unknown message");
     }
+  }
+
+  #runStore({ id, operation, args }: Extract<WorkerMessage, { type: "store" }>): void {
+    if (!storeOperations.includes(operation) || !Array.isArray(args)) throw new TypeError("unknown store operation");
+    const answer = (message: StoreAnswer) => {
+      if (this.#ended) return;
+      try {
+        this.#worker.postMessage(message);
+      } catch (error) {
+        this.#worker.postMessage({ type: "store-answer", id, ok: false, error: `the answer cannot cross to the worker (${describeSafely(error)})` });
+      }
+    };
+    this.#options.store(operation, args).then(
+      (value) => answer({ type: "store-answer", id, ok: true, value }),
+      (error: unknown) => answer({ type: "store-answer", id, ok: false, error: describeSafely(error) }),
+    );
   }
 
   #log({ level, message, details }: Extract<WorkerMessage, { type: "log" }>): void {

@@ -6,6 +6,9 @@ import type { EventBus } from "../events.js";
 import type { HookRuntime } from "../gate/run-hook.js";
 import { createPluginLogger, type HostLogger } from "../logger.js";
 import type { PluginRegistry } from "../registry/registry.js";
+import type { StoreBackend } from "../store/backend.js";
+import { createPluginStore } from "../store/plugin-store.js";
+import type { ReservationLedger } from "../store/reservations.js";
 import { validatePlugin } from "../validation/validate-plugin.js";
 import { loadIsolatedPlugin } from "../isolation/isolated-plugin.js";
 import { instantiatePlugin } from "./instantiate-plugin.js";
@@ -20,6 +23,8 @@ export interface LoadDependencies {
   /** Factories run through `runHook` with the hooks' timeout. */
   runtime: HookRuntime;
   cwd: string;
+  /** Behind every plugin's `api.store`, namespaced by the plugin's name. */
+  store: { backend: StoreBackend; ledger: ReservationLedger };
 }
 
 /**
@@ -68,7 +73,8 @@ async function loadOne(source: PluginSource, deps: LoadDependencies): Promise<Pl
     exported = loaded.value;
   }
   const log = createPluginLogger(deps.logger, () => record.name);
-  const api: PluginApi = { cwd: deps.cwd, session: deps.session, log, on: listeners.on };
+  const store = createPluginStore(() => record.name, deps.store.backend, deps.store.ledger);
+  const api: PluginApi = { cwd: deps.cwd, session: deps.session, log, store, on: listeners.on };
   const factoryCall = { label: record.name, path: source.path, options: source.options, api, runtime: deps.runtime };
   const instance = await instantiatePlugin(exported, factoryCall);
   if (!instance.ok) return fail(instance.error);

@@ -13,6 +13,7 @@ function registered(name: string, order = 0, path?: string): RegisteredPlugin {
     order,
     hooks: [{ hook: "pre_tool_call", fn: () => undefined, thisArg: {} }],
     tools: {},
+    explain: undefined,
   };
   const record: PluginRecord = { name, source: "inline", status: "loaded", warnings: [], ...(path ? { path } : {}) };
   return { plugin, options: {}, record, log: silent };

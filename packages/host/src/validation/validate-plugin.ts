@@ -1,4 +1,4 @@
-import { PluginSchema, type ToolDefinition } from "@toolgate/plugin-sdk";
+import { PluginSchema, type ToolCall, type ToolDefinition } from "@toolgate/plugin-sdk";
 import * as v from "valibot";
 import { collectHooks, type HookBinding } from "./collect-hooks.js";
 import { describeType } from "./describe-type.js";
@@ -17,6 +17,8 @@ export interface PluginSnapshot {
   readonly order: number;
   readonly hooks: readonly HookBinding[];
   readonly tools: Readonly<Record<string, ToolDefinition>>;
+  /** The optional diagnostic for `toolgate explain`, called with `this` set to the author's object. */
+  readonly explain: ((call: ToolCall) => unknown) | undefined;
 }
 
 export type ValidationResult = { ok: true; plugin: PluginSnapshot; warnings: string[] } | { ok: false; reason: string };
@@ -29,7 +31,7 @@ export function validatePlugin(candidate: unknown): ValidationResult {
   if (typeof candidate !== "object" || candidate === null || Array.isArray(candidate))
     return { ok: false, reason: `expected a plugin object, got ${describeType(candidate)}` };
   const fields: Record<string, unknown> = {};
-  for (const key of [...scalarFields, "hooks", "tools"]) {
+  for (const key of [...scalarFields, "hooks", "tools", "explain"]) {
     const read = readField(candidate, key, key);
     if (!read.ok) return read;
     // Left out when undefined, so that a missing name reads "name is required".
@@ -42,6 +44,9 @@ export function validatePlugin(candidate: unknown): ValidationResult {
   const tools = readTools(fields.tools);
   if (!tools.ok) return tools;
   const { name, version, description, order } = parsed.output;
-  const plugin: PluginSnapshot = Object.freeze({ name, version, description, order: order ?? 0, hooks: hooks.hooks, tools: tools.tools });
+  const explain = fields.explain;
+  if (explain !== undefined && typeof explain !== "function") return { ok: false, reason: `explain must be a function, got ${describeType(explain)}` };
+  const boundExplain = explain === undefined ? undefined : (call: ToolCall) => (explain as (call: ToolCall) => unknown).call(candidate, call);
+  const plugin: PluginSnapshot = Object.freeze({ name, version, description, order: order ?? 0, hooks: hooks.hooks, tools: tools.tools, explain: boundExplain });
   return { ok: true, plugin, warnings: hooks.warnings };
 }

@@ -1,155 +1,365 @@
+import { assign, changeDirectory, copy, expand, maxVariants, setVar, type AnalysisEnvironment, type ShellState } from "./shell-state.js";
+import { staticInput, staticOutput, stdinTexts } from "./static-text.js";
+import { analyzeInterpreter } from "./interpreters.js";
 import { parseScript, type Command, type Redirect, type Script, type Word } from "./parse.js";
+import { inputWrappers, isAssignment, unwrap } from "./unwrap.js";
 
 /** One command that would run, seen through wrappers (`sudo`, `env`, `xargs`, …). */
 export interface Invocation {
   /** The command's name without its folder (`rm` for `/bin/rm`); empty for a bare assignment. */
   name: string;
-  /** The arguments after the name, quotes removed. */
+  /** The arguments after the name, quotes removed, known variables expanded. */
   args: string[];
   /** The wrappers it runs under, outermost first: `["sudo", "env"]` for `sudo env A=1 rm …`. */
-  wrappers: string[];
+  wrappers: readonly string[];
   redirects: Redirect[];
   /** Every command piped into this one, from earlier in its pipeline. */
   upstream: Invocation[];
-  /** Commands this one runs from its arguments: `$(…)` and `<(…)` in them, `sh -c '…'`, `eval …`. */
+  /** Commands this one runs: `$(…)` and `<(…)` in its words, `sh -c '…'`, `eval …`, `find -exec`, one-liners. */
   nested: Invocation[];
+  /** The shell's folder when it runs; undefined after a `cd` to a place that cannot be known. */
+  cwd: string | undefined;
+  /** How it is reached, outermost first: `[]` on the command line, `["bash -c", "$(…)"]` deeper. */
+  via: readonly string[];
+  /** More operands arrive at run time: from standard input (xargs, parallel), or `{}` is find's results. */
+  input: "stdin" | "find" | undefined;
+  /** The command as it reads, for messages (an interpreter's delete call for synthesized deletes). */
+  text: string;
+  /** `NAME=value` words before the command (`GIT_SSH_COMMAND=… git fetch`). */
+  assignments: readonly string[];
 }
-
-export const shells = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "busybox"]);
-
-// Words that run the rest of the command line as a command, each with the options that take a value
-// (`sudo -u root …`), so the command itself can be found after them.
-const wrapperOptionsWithValue: Record<string, readonly string[]> = {
-  sudo: ["-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T", "-R"],
-  doas: ["-u", "-C"],
-  env: ["-u", "-C", "-S"],
-  nice: ["-n"],
-  ionice: ["-c", "-n", "-p"],
-  xargs: ["-I", "-n", "-P", "-L", "-s", "-d", "-a", "-E"],
-  stdbuf: ["-i", "-o", "-e"],
-  timeout: ["-s", "-k"],
-  nohup: [],
-  exec: ["-a"],
-  command: [],
-  builtin: [],
-  time: [],
-  then: [],
-  else: [],
-  elif: [],
-  do: [],
-  if: [],
-  while: [],
-  until: [],
-  "!": [],
-};
-const maxDepth = 8;
 
 /** What a command line would run. */
 export interface Analysis {
+  source: string;
   /** The command line and every script nested in it (`sh -c '…'`, `$(…)`, heredocs to a shell, …). */
   scripts: string[];
   /** Every command it would run, nested ones included, in source order. */
   invocations: Invocation[];
+  /** Why the line (or a script in it) cannot be read with confidence; empty when it can. */
+  problems: string[];
 }
 
-export function analyze(command: string): Analysis {
-  const analysis: Analysis = { scripts: [], invocations: [] };
-  collectSource(command, analysis, 0);
-  return analysis;
+
+
+export const shells = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh", "rbash"]);
+const maxDepth = 8;
+const declarations = new Set(["export", "declare", "local", "readonly", "typeset"]);
+const runsScripts = new Set(["eval", "source", ".", "su", "script", "runuser", "watch", ":::"]);
+
+/** A shell, or `$SHELL` / `${SHELL}`: the user's shell, whichever it is. */
+function isShell(name: string): boolean {
+  return shells.has(name) || name === "$shell" || name === "${shell}";
 }
 
-function collectSource(source: string, analysis: Analysis, depth: number): Invocation[] {
-  analysis.scripts.push(source);
-  return collectScript(parseScript(source), [], analysis, depth);
-}
-
-function collectScript(script: Script, upstream: Invocation[], analysis: Analysis, depth: number): Invocation[] {
-  const found: Invocation[] = [];
-  for (const pipeline of script) {
-    const before: Invocation[] = [...upstream];
-    for (const command of pipeline) {
-      const own = collectCommand(command, [...before], analysis, depth);
-      found.push(...own);
-      before.push(...own);
-    }
-  }
-  return found;
-}
-
-function collectCommand(command: Command, upstream: Invocation[], analysis: Analysis, depth: number): Invocation[] {
-  if (command.type === "group") {
-    const inner = collectScript(command.script, upstream, analysis, depth);
-    for (const invocation of inner) invocation.redirects.push(...command.redirects);
-    return inner;
-  }
-  const invocation = unwrap(command.words, command.redirects, upstream);
-  analysis.invocations.push(invocation);
-  if (depth < maxDepth) {
-    const substitutions = [...command.words, ...command.redirects.map((redirect) => redirect.target)].flatMap((word) => word.substitutions);
-    const scripts = [...substitutions, ...scriptsRunBy(invocation)];
-    for (const script of scripts) invocation.nested.push(...collectSource(script, analysis, depth + 1));
-  }
-  return [invocation, ...invocation.nested];
-}
-
-function unwrap(words: Word[], redirects: Redirect[], upstream: Invocation[]): Invocation {
-  const texts = words.map((word) => word.text);
-  const wrappers: string[] = [];
+/** The index of the first word after options, skipping the values of `valued` options. */
+function skipValuedOptions(args: readonly string[], valued: readonly string[]): number {
   let index = 0;
-  while (index < texts.length) {
-    const word = texts[index]!;
-    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) {
-      index++;
-      continue;
-    }
-    const name = baseName(word);
-    const valued = wrapperOptionsWithValue[name];
-    if (!valued || (name === "command" && /^-[vV]$/.test(texts[index + 1] ?? ""))) break; // `command -v x` only looks x up
-    wrappers.push(name);
-    index++;
-    if (name === "timeout") index = skipOptions(texts, index, valued) + 1; // and the duration
-    else index = skipOptions(texts, index, valued);
-  }
-  const name = index < texts.length ? baseName(texts[index]!) : "";
-  return { name, args: texts.slice(index + 1), wrappers, redirects: [...redirects], upstream, nested: [] };
-}
-
-/** Skips `-x`, `--long`, `-x value` and `A=1` words; returns the index of the first other word. */
-function skipOptions(texts: readonly string[], start: number, valued: readonly string[]): number {
-  let index = start;
-  while (index < texts.length) {
-    const word = texts[index]!;
-    if (word === "--") return index + 1;
-    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) index++;
-    else if (word.startsWith("-") && word.length > 1) index += valued.includes(word) ? 2 : 1;
-    else return index;
+  while (index < args.length && args[index]!.startsWith("-")) {
+    if (args[index] === "--") return index + 1;
+    index += valued.includes(args[index]!) ? 2 : 1;
   }
   return index;
 }
+const interpreterNames = /^(python[\d.]*|pypy\d*|node|nodejs|bun|deno|ruby|perl|php|awk|gawk|mawk|nawk)$/;
+// A command worth finding, where a shell would read a command: interpreter code with none is not read as shell.
+const shellWords = /(?:^|[;&|`(]|\n)\s*(?:sudo\s+)?(?:rm|git|dd|mkfs[.\w]*|wipefs|shred|chmod|chown|mv|find|sudo|doas|curl|wget|sh|bash|zsh|eval|xargs|psql|mysql|docker|kubectl|aws|gcloud|az|terraform)\s/;
+// What `staticOutput` knows how to read; other substitutions are not parsed a second time.
+const printsText = /^\s*(echo|printf|cat)\b/;
+const maxKnownOutputs = 16;
+const maxInvocations = 5_000;
 
-/** Command text an invocation hands to a shell: `sh -c '…'`, `eval …`, `bash <<< '…'`, a heredoc to a shell. */
-function scriptsRunBy(invocation: Invocation): string[] {
-  if (invocation.name === "eval") return [invocation.args.join(" ")];
-  if (!shells.has(invocation.name)) return [];
-  const scripts: string[] = [];
-  const flagIndex = invocation.args.findIndex(isCommandFlag);
-  if (flagIndex !== -1) {
-    const script = invocation.args.slice(flagIndex + 1).find((arg) => !arg.startsWith("-"));
-    if (script !== undefined) scripts.push(script);
+export function analyze(source: string, environment: AnalysisEnvironment): Analysis {
+  const analysis: Analysis = { source, scripts: [], invocations: [], problems: [] };
+  const collector = new Collector(analysis, environment);
+  collector.source(source, 0, { cwd: environment.cwd, vars: new Map(), ownsVars: true }, []);
+  return analysis;
+}
+
+class Collector {
+  staticDepth = 0;
+  /** Above 0 while reading text that is probably not shell (interpreter code): what cannot be parsed there is no problem. */
+  quiet = 0;
+
+  constructor(
+    readonly analysis: Analysis,
+    readonly environment: AnalysisEnvironment,
+  ) {}
+
+  source(text: string, depth: number, state: ShellState, via: readonly string[]): Invocation[] {
+    if (depth > maxDepth) {
+      this.problem(`scripts are nested more than ${maxDepth} levels deep`);
+      return [];
+    }
+    const { script, problem } = parseScript(text);
+    if (problem !== undefined) this.problem(via.length === 0 ? problem : `${problem} (in ${via.join(" → ")})`);
+    this.analysis.scripts.push(text);
+    return this.script(script, depth, state, via);
   }
-  for (const redirect of invocation.redirects) {
-    if (redirect.operator === "<<<") scripts.push(redirect.target.text);
-    if (redirect.body !== undefined) scripts.push(redirect.body);
+
+  problem(text: string): void {
+    if (this.quiet > 0) return;
+    if (!this.analysis.problems.includes(text)) this.analysis.problems.push(text);
   }
-  return scripts;
+
+  script(script: Script, depth: number, state: ShellState, via: readonly string[]): Invocation[] {
+    const found: Invocation[] = [];
+    for (const pipeline of script) {
+      const before: Invocation[] = [];
+      // Each part of a pipeline runs in its own subshell: a `cd` there does not last.
+      const own = pipeline.length > 1;
+      for (const command of pipeline) {
+        if (this.overBudget()) return found;
+        const invocations = this.command(command, before.length === 0 ? [] : [...before], depth, own ? copy(state) : state, via);
+        found.push(...invocations);
+        before.push(...invocations);
+      }
+    }
+    return found;
+  }
+
+  command(command: Command, upstream: Invocation[], depth: number, state: ShellState, via: readonly string[]): Invocation[] {
+    if (command.type === "group") {
+      const inner = this.script(command.script, depth, command.subshell ? copy(state) : state, via);
+      for (const invocation of inner) invocation.redirects.push(...command.redirects);
+      return inner;
+    }
+    if (this.analysis.invocations.length >= maxInvocations) {
+      this.problem(`the command runs more than ${maxInvocations} commands`);
+      return [];
+    }
+    if (command.words.length > 0 && command.words.every((word) => isAssignment(word.text))) {
+      for (const word of command.words) assign(word.text, state, this.environment);
+    }
+    const found: Invocation[] = [];
+    for (const argv of this.expandWords(command.words, state)) {
+      if (this.overBudget()) break;
+      const invocation = this.invocation(argv, command.redirects, upstream, state, via);
+      found.push(invocation, ...this.runs(invocation, command.words, depth, state));
+    }
+    // Substitutions do not depend on a loop variable's value: read them once, under the first variant.
+    if (found[0]) found.push(...this.substitutions(found[0], command.words, command.redirects, depth, state));
+    this.track(found[0], state);
+    return found;
+  }
+
+  overBudget(): boolean {
+    if (this.analysis.invocations.length < maxInvocations) return false;
+    this.problem(`the command runs more than ${maxInvocations} commands`);
+    return true;
+  }
+
+  invocation(argv: string[], redirects: Redirect[], upstream: Invocation[], state: ShellState, via: readonly string[]): Invocation {
+    const { name, args, wrappers, assignments } = unwrap(argv);
+    const invocation: Invocation = {
+      assignments,
+      name,
+      args,
+      wrappers,
+      redirects: redirects.length === 0 ? [] : [...redirects],
+      upstream,
+      nested: [],
+      cwd: state.cwd,
+      via,
+      input: wrappers.length > 0 && wrappers.some((wrapper) => inputWrappers.has(wrapper)) ? "stdin" : undefined,
+      text: argv.join(" "),
+    };
+    this.analysis.invocations.push(invocation);
+    return invocation;
+  }
+
+  /** Runs the scripts in `$(…)`, backticks and `<(…)` of a command's words, one level deeper. */
+  substitutions(invocation: Invocation, words: readonly Word[], redirects: readonly Redirect[], depth: number, state: ShellState): Invocation[] {
+    const found: Invocation[] = [];
+    for (const word of words) {
+      for (const substitution of word.substitutions) found.push(...this.source(substitution, depth + 1, copy(state), [...invocation.via, "$(…)"]));
+    }
+    for (const { target } of redirects) {
+      for (const substitution of target.substitutions) found.push(...this.source(substitution, depth + 1, copy(state), [...invocation.via, "$(…)"]));
+    }
+    if (found.length > 0) invocation.nested.push(...found);
+    return found;
+  }
+
+  /** Runs what an invocation runs in turn, one level deeper: `sh -c`, `eval`, `find -exec`, one-liners. */
+  runs(invocation: Invocation, words: readonly Word[], depth: number, state: ShellState): Invocation[] {
+    if (depth > maxDepth) {
+      this.problem(`scripts are nested more than ${maxDepth} levels deep`);
+      return [];
+    }
+    const via = invocation.via;
+    const scripts = this.scriptsRunBy(invocation, words, state);
+    const inner = scripts.length > 0 || interpreterNames.test(invocation.name) ? copy(state) : state;
+    for (const [script, how] of scripts) {
+      invocation.nested.push(...this.source(script, depth + 1, inner, [...via, how]));
+    }
+    for (const argv of findExecCommands(invocation)) {
+      const child = this.invocation(argv, [], [], state, [...via, "find -exec"]);
+      child.input = "find";
+      invocation.nested.push(child, ...this.runs(child, argv.map((text) => ({ text, substitutions: [] })), depth + 1, state));
+    }
+    const code = interpreterNames.test(invocation.name) ? analyzeInterpreter(invocation, () => stdinTexts(invocation)) : undefined;
+    if (code) {
+      for (const script of code.scripts) invocation.nested.push(...this.source(script, depth + 1, inner, [...via, code.how]));
+      // Shell commands written straight into the code (`node -e "rm -rf /"`) are read too, quietly: it is code, not shell.
+      if (shellWords.test(code.code)) {
+        this.quiet++;
+        invocation.nested.push(...this.source(code.code, depth + 1, copy(state), [...via, code.how]));
+        this.quiet--;
+      }
+      for (const deletion of code.deletions) {
+        const argv = ["rm", deletion.recursive ? "-rf" : "-f", "--", deletion.target ?? (deletion.recursive ? "$(unknown)" : "")];
+        const child = this.invocation(argv, [], [], state, [...via, code.how]);
+        child.text = deletion.call;
+        invocation.nested.push(child);
+      }
+    }
+    return invocation.nested;
+  }
+
+  /** Command text a shell-like invocation runs: `sh -c '…'`, `eval …`, heredocs, here-strings, piped text. */
+  scriptsRunBy(invocation: Invocation, words: readonly Word[], state: ShellState): [string, string][] {
+    const { name, args } = invocation;
+    if (!runsScripts.has(name) && !isShell(name)) return [];
+    const withStatic = (text: string) => this.substituteStatic(text, words, state);
+    if (name === "eval") return [[withStatic(args.join(" ")), "eval"]];
+    if ((name === "source" || name === ".") && args[0] !== undefined) return this.fileScripts(args[0], name, words, state);
+    if (name === "su" || name === "script" || name === "runuser") {
+      const flag = args.findIndex((arg) => arg === "-c" || arg === "--command");
+      return flag === -1 || args[flag + 1] === undefined ? [] : [[withStatic(args[flag + 1]!), `${name} -c`]];
+    }
+    if (name === "watch") {
+      const command = args.slice(skipValuedOptions(args, ["-n", "--interval", "-d", "--differences", "-q", "--equexit"]));
+      // watch joins its words with spaces for `sh -c`; read them that way and, in case they were meant whole, quoted too.
+      return command.length === 0 ? [] : [[command.join(" "), "watch"], [command.map(quote).join(" "), "watch"]];
+    }
+    // `parallel ::: 'cmd1' 'cmd2'`: with no command of its own, parallel runs its arguments as commands.
+    if (name === ":::" && invocation.wrappers.includes("parallel")) return args.filter((arg) => arg !== ":::").map((arg) => [arg, "parallel"]);
+    if (name === "ssh") return [];
+    if (!isShell(name)) return [];
+    const scripts: [string, string][] = [];
+    const flagIndex = args.findIndex(isCommandFlag);
+    if (flagIndex !== -1) {
+      const script = args.slice(flagIndex + 1).find((arg) => !arg.startsWith("-") || arg.length === 1);
+      if (script !== undefined) scripts.push([withStatic(script), `${name} -c`]);
+      return scripts;
+    }
+    const file = args.find((arg) => !arg.startsWith("-") && arg !== "-");
+    if (file !== undefined) return this.fileScripts(file, name, words, state);
+    for (const text of stdinTexts(invocation)) scripts.push([text, `${name} (stdin)`]);
+    return scripts;
+  }
+
+  /** A script file: only `<(…)` with text known in advance (`bash <(echo …)`) can be read. */
+  fileScripts(file: string, name: string, words: readonly Word[], state: ShellState): [string, string][] {
+    if (!/^[<>]\(/.test(file)) return [];
+    const word = words.find((candidate) => candidate.text === file);
+    const output = word?.substitutions.length === 1 ? this.staticOutputOf(word.substitutions[0]!, state) : undefined;
+    return output === undefined ? [] : [[output, `${name} <(…)`]];
+  }
+
+
+  /** `$(cat <<EOF … EOF)` or `$(echo …)` inside a script argument: its output is known, so use it. */
+  substituteStatic(text: string, words: readonly Word[], state: ShellState): string {
+    let result = text;
+    for (const word of words) {
+      for (const substitution of word.substitutions) {
+        const output = this.staticOutputOf(substitution, state);
+        if (output !== undefined) result = result.replace(`$(${substitution})`, output).replace(`\`${substitution}\``, output);
+      }
+    }
+    return result;
+  }
+
+  staticOutputOf(script: string, state: ShellState): string | undefined {
+    // `$(echo $(echo $(…)))`: each level is read by parsing the next, so the depth is bounded here.
+    if (this.staticDepth >= maxDepth || !printsText.test(script)) return undefined;
+    const { script: parsed } = parseScript(script);
+    if (parsed.length !== 1 || parsed[0]!.length !== 1) return undefined;
+    const command = parsed[0]![0]!;
+    if (command.type !== "simple") return undefined;
+    this.staticDepth++;
+    const argv = this.expandWords(command.words, state)[0] ?? [];
+    this.staticDepth--;
+    const { name, args, wrappers } = unwrap(argv);
+    const probe: Invocation = { name, args, wrappers, redirects: command.redirects, upstream: [], nested: [], cwd: state.cwd, via: [], input: undefined, text: "", assignments: [] };
+    return staticOutput(probe, (redirect) => staticInput(redirect));
+  }
+
+  /**
+   * The argvs a command may run with, enough that every value of every word appears in one: a word with
+   * a `for` loop variable gives one argv per value (values of several words are paired, not multiplied).
+   * More than `maxVariants` is a problem: the values past it would go unchecked.
+   */
+  expandWords(words: readonly Word[], state: ShellState): string[][] {
+    if (!words.some((word) => word.text.includes("$") || word.text.includes("`"))) return [words.map((word) => word.text)];
+    const values = words.map((word) => (word.text.includes("$") || word.text.includes("`") ? this.expandWord(word, state) : [[word.text]]));
+    let count = 1;
+    for (const choices of values) count = Math.max(count, choices.length);
+    if (count > maxVariants) {
+      this.problem(`a command runs with more than ${maxVariants} different values (a long loop)`);
+      count = maxVariants;
+    }
+    const variants: string[][] = [];
+    for (let index = 0; index < count; index++) variants.push(values.flatMap((choices) => choices[index % choices.length]!));
+    return variants;
+  }
+
+  /**
+   * A word's possible values, each as the words it splits into: `$(printf r)m` is `rm` (the output is
+   * known), and `$W` with `W='rm -rf ~'` runs `rm -rf ~` when unquoted.
+   */
+  expandWord(word: Word, state: ShellState): string[][] {
+    let text = word.text;
+    // Past a few, substitutions stay unread (unknown values): replacing each in a long word would be quadratic.
+    for (const substitution of word.substitutions.slice(0, maxKnownOutputs)) {
+      const output = this.staticOutputOf(substitution, state);
+      if (output !== undefined) text = text.replace(`$(${substitution})`, output.trimEnd()).replace(`\`${substitution}\``, output.trimEnd());
+    }
+    const expanded = text.includes("$") ? expand(text, state, this.environment) : [text];
+    if (expanded === undefined) this.problem(`a word takes more than ${maxVariants} values (a long loop), too many to check each`);
+    const values = expanded ?? [text];
+    // Quoted, the value is one word; unquoted, it splits on spaces. Which it is is not kept, so both are read.
+    return values.flatMap((value) => (value !== word.text && /\s/.test(value) ? [[value], value.split(/\s+/).filter(Boolean)] : [[value]]));
+  }
+
+  /** Keeps the shell's folder and variables up to date: `cd`, `X=…`, `export X=…`, `for x in …`, `read x`. */
+  track(invocation: Invocation | undefined, state: ShellState): void {
+    if (!invocation) return;
+    const { name, args } = invocation;
+    if (name === "") return;
+    if (name === "cd" || name === "pushd") return void (state.cwd = changeDirectory(state.cwd, args, this.environment));
+    if (name === "popd") return void (state.cwd = undefined);
+    if (declarations.has(name)) {
+      for (const arg of args.filter(isAssignment)) assign(arg, state, this.environment);
+    } else if (name === "for" && args[1] === "in") {
+      setVar(state, args[0]!, args.slice(2));
+    } else if (name === "read" || name === "mapfile" || name === "readarray") {
+      for (const arg of args.filter((candidate) => /^[A-Za-z_]\w*$/.test(candidate))) setVar(state, arg, null);
+    }
+  }
+}
+
+/** The commands `find … -exec cmd … {} ;` runs (also `-execdir`, `-ok`, `-okdir`). */
+function findExecCommands(invocation: Invocation): string[][] {
+  if (invocation.name !== "find") return [];
+  const commands: string[][] = [];
+  const { args } = invocation;
+  for (let index = 0; index < args.length; index++) {
+    if (!/^-(exec|execdir|ok|okdir)$/.test(args[index]!)) continue;
+    let end = index + 1;
+    while (end < args.length && args[end] !== ";" && args[end] !== "+") end++;
+    commands.push(args.slice(index + 1, end));
+    index = end;
+  }
+  return commands;
+}
+
+function quote(part: string): string {
+  return /^[\w@%+=:,./-]+$/.test(part) ? part : `'${part.replaceAll("'", `'\\''`)}'`;
 }
 
 /** `-c`, or a cluster that holds it (`-lc`, `-ec`). */
 export function isCommandFlag(arg: string): boolean {
   return /^-[A-Za-z]*c[A-Za-z]*$/.test(arg);
-}
-
-export function baseName(word: string): string {
-  const slash = word.lastIndexOf("/");
-  return slash === -1 || slash === word.length - 1 ? word : word.slice(slash + 1);
 }

@@ -1,7 +1,9 @@
 /**
- * A small POSIX-ish shell lexer: enough to tell a command word from a quoted argument, see through
- * `$(…)`, backticks and `<(…)`, and keep heredoc bodies out of the command stream. It never throws:
- * unbalanced quotes or parentheses run to the end of the input.
+ * A POSIX-ish shell lexer: enough to tell a command word from a quoted argument, see through `$(…)`,
+ * backticks and `<(…)`, and keep heredoc bodies out of the command stream. It never throws and never
+ * recurses: nested substitutions are skipped with an explicit stack and their text handed back, to be
+ * lexed again one analysis level down. What bash would reject (an unterminated quote, substitution or
+ * heredoc, nesting deeper than `maxNesting`) is reported as a `problem`, so the caller can fail closed.
  */
 
 /** One word with its quotes removed, and the command text of every substitution inside it. */
@@ -20,18 +22,83 @@ export interface RedirectToken {
 
 export type Token = { kind: "word"; word: Word } | { kind: "operator"; value: string } | RedirectToken;
 
-// Longest first, so `&&` wins over `&` and `>>` over `>`.
-const operators = ["&>>", "<<<", "<<-", "&&", "||", ";;", "|&", ">>", ">|", ">&", "<&", "<>", "<<", "&>", ";", "&", "|", "(", ")", ">", "<"];
+export interface LexResult {
+  tokens: Token[];
+  /** Why bash would refuse this text, when it would; the tokens are then a best effort. */
+  problem?: string;
+}
+
+const maxNesting = 256;
 const redirectOperators = new Set(["&>>", "<<<", "<<-", ">>", ">|", ">&", "<&", "<>", "<<", "&>", ">", "<"]);
+
+/** The operator at `index`, longest first (`&&` over `&`, `>>` over `>`), or undefined. */
+function operatorAt(source: string, index: number): string | undefined {
+  const char = source[index];
+  const next = source[index + 1];
+  switch (char) {
+    case ";":
+      return next === ";" ? ";;" : ";";
+    case "&":
+      if (next === "&") return "&&";
+      if (next === ">") return source[index + 2] === ">" ? "&>>" : "&>";
+      return "&";
+    case "|":
+      return next === "|" ? "||" : next === "&" ? "|&" : "|";
+    case "(":
+    case ")":
+      return char;
+    case ">":
+      return next === ">" || next === "|" || next === "&" ? `>${next}` : ">";
+    case "<":
+      if (next === "<") return source[index + 2] === "<" ? "<<<" : source[index + 2] === "-" ? "<<-" : "<<";
+      return next === "&" || next === ">" ? `<${next}` : "<";
+    default:
+      return undefined;
+  }
+}
+
 const wordBreak = new Set([" ", "\t", "\r", "\n", ";", "&", "|", "(", ")", "<", ">"]);
 
+// Characters that end a run of plain word characters: breaks, quotes, escapes and expansions.
+const special = new Uint8Array(128);
+for (const char of " \t\r\n;&|()<>'\"\\$`") special[char.charCodeAt(0)] = 1;
+// Inside double quotes only these matter.
+const specialInDoubleQuotes = new Uint8Array(128);
+for (const char of '"\\$`') specialInDoubleQuotes[char.charCodeAt(0)] = 1;
+
+// Inside `$(…)` and friends: closers, openers, quotes, escapes, comments and heredocs.
+const specialWhenNested = new Uint8Array(128);
+for (const char of '\\()}"\'`$#<\n') specialWhenNested[char.charCodeAt(0)] = 1;
+
+/** The end of the run of characters from `start` that `table` does not mark. */
+function plainRun(source: string, start: number, table: Uint8Array): number {
+  let i = start;
+  while (i < source.length) {
+    const code = source.charCodeAt(i);
+    if (code < 128 && table[code] === 1) return i;
+    i++;
+  }
+  return i;
+}
+
 interface PendingHeredoc {
-  token: RedirectToken;
+  token: RedirectToken | undefined;
   delimiter: string;
   stripTabs: boolean;
 }
 
-export function lex(source: string): Token[] {
+class Lexer {
+  problem: string | undefined;
+
+  constructor(readonly source: string) {}
+
+  fail(problem: string): void {
+    this.problem ??= problem;
+  }
+}
+
+export function lex(source: string): LexResult {
+  const lexer = new Lexer(source);
   const tokens: Token[] = [];
   const heredocs: PendingHeredoc[] = [];
   let delimiterFor: RedirectToken | undefined;
@@ -44,11 +111,11 @@ export function lex(source: string): Token[] {
       i += 2;
     } else if (char === "\n") {
       tokens.push({ kind: "operator", value: "\n" });
-      i = readHeredocBodies(source, i + 1, heredocs.splice(0));
+      i = readHeredocBodies(lexer, i + 1, heredocs.splice(0));
     } else if (char === "#") {
       while (i < source.length && source[i] !== "\n") i++;
     } else if (isProcessSubstitution(source, i) || operatorAt(source, i) === undefined) {
-      const [word, next] = readWord(source, i);
+      const [word, next] = readWord(lexer, i);
       if (/^\d+$/.test(word.text) && (source[next] === ">" || source[next] === "<")) {
         i = next; // a file descriptor number (`2>`): it belongs to the redirect that follows
         continue;
@@ -71,56 +138,68 @@ export function lex(source: string): Token[] {
       i += operator.length;
     }
   }
-  return tokens;
-}
-
-function operatorAt(source: string, index: number): string | undefined {
-  return operators.find((operator) => source.startsWith(operator, index));
+  if (heredocs.length > 0) readHeredocBodies(lexer, source.length, heredocs);
+  return lexer.problem === undefined ? { tokens } : { tokens, problem: lexer.problem };
 }
 
 function isProcessSubstitution(source: string, index: number): boolean {
   return (source[index] === "<" || source[index] === ">") && source[index + 1] === "(";
 }
 
-/** Reads heredoc bodies that start after a newline; returns where normal lexing resumes. */
-function readHeredocBodies(source: string, start: number, pending: PendingHeredoc[]): number {
+/** Reads heredoc bodies that start at `start`; returns where normal lexing resumes. */
+function readHeredocBodies(lexer: Lexer, start: number, pending: readonly PendingHeredoc[]): number {
+  const { source } = lexer;
   let i = start;
   for (const heredoc of pending) {
     const lines: string[] = [];
+    let closed = false;
     while (i < source.length) {
       const end = source.indexOf("\n", i);
       const line = source.slice(i, end === -1 ? source.length : end);
       i = end === -1 ? source.length : end + 1;
-      if ((heredoc.stripTabs ? line.replace(/^\t+/, "") : line) === heredoc.delimiter) break;
+      if ((heredoc.stripTabs ? line.replace(/^\t+/, "") : line) === heredoc.delimiter) {
+        closed = true;
+        break;
+      }
       lines.push(line);
     }
-    heredoc.token.body = lines.join("\n");
+    if (!closed) lexer.fail(`the heredoc <<${heredoc.delimiter} is never closed`);
+    if (heredoc.token) heredoc.token.body = lines.join("\n");
   }
   return i;
 }
 
-function readWord(source: string, start: number): [Word, number] {
+function readWord(lexer: Lexer, start: number): [Word, number] {
+  const { source } = lexer;
   const word: Word = { text: "", substitutions: [] };
   let i = start;
   if (isProcessSubstitution(source, i)) {
-    const [inner, next] = readBalanced(source, i + 2);
+    const end = skipNested(lexer, i + 2, "paren");
+    const inner = source.slice(i + 2, end - 1);
     word.substitutions.push(inner);
     word.text = `${source[i]}(${inner})`;
-    i = next;
+    i = end;
   }
   while (i < source.length && !wordBreak.has(source[i]!)) {
+    const run = plainRun(source, i, special);
+    if (run > i) {
+      word.text += source.slice(i, run);
+      i = run;
+      continue;
+    }
     const char = source[i]!;
     if (char === "'") {
-      const end = indexOrEnd(source, "'", i + 1);
-      word.text += source.slice(i + 1, end);
-      i = end + 1;
+      const end = source.indexOf("'", i + 1);
+      if (end === -1) lexer.fail("a single quote (') is never closed");
+      word.text += source.slice(i + 1, end === -1 ? source.length : end);
+      i = end === -1 ? source.length : end + 1;
     } else if (char === '"') {
-      i = readDoubleQuoted(source, i + 1, word);
+      i = readDoubleQuoted(lexer, i + 1, word);
     } else if (char === "\\") {
       word.text += source[i + 1] ?? "";
       i += 2;
     } else if (char === "$" || char === "`") {
-      i = readDollarOrBacktick(source, i, word);
+      i = readDollarOrBacktick(lexer, i, word);
     } else {
       word.text += char;
       i++;
@@ -129,47 +208,59 @@ function readWord(source: string, start: number): [Word, number] {
   return [word, i];
 }
 
-function readDoubleQuoted(source: string, start: number, word: Word): number {
+function readDoubleQuoted(lexer: Lexer, start: number, word: Word): number {
+  const { source } = lexer;
   let i = start;
   while (i < source.length && source[i] !== '"') {
+    const run = plainRun(source, i, specialInDoubleQuotes);
+    if (run > i) {
+      word.text += source.slice(i, run);
+      i = run;
+      continue;
+    }
     const char = source[i]!;
     if (char === "\\" && '"\\$`\n'.includes(source[i + 1] ?? "")) {
       word.text += source[i + 1] === "\n" ? "" : source[i + 1];
       i += 2;
     } else if (char === "$" || char === "`") {
-      i = readDollarOrBacktick(source, i, word);
+      i = readDollarOrBacktick(lexer, i, word);
     } else {
       word.text += char;
       i++;
     }
   }
+  if (i >= source.length) lexer.fail('a double quote (") is never closed');
   return i + 1;
 }
 
-/** `$(…)` and `` `…` `` are substitutions; `${…}` and `$'…'` are kept as text; a lone `$` is a character. */
-function readDollarOrBacktick(source: string, start: number, word: Word): number {
+/** `$(…)` and `` `…` `` are substitutions; `${…}` is kept as text; `$'…'` is unescaped; a lone `$` is a character. */
+function readDollarOrBacktick(lexer: Lexer, start: number, word: Word): number {
+  const { source } = lexer;
   if (source[start] === "`") {
-    let end = start + 1;
-    while (end < source.length && source[end] !== "`") end += source[end] === "\\" ? 2 : 1;
-    const inner = source.slice(start + 1, end);
+    const end = skipNested(lexer, start + 1, "backtick");
+    const inner = source.slice(start + 1, end - 1);
     word.substitutions.push(inner);
     word.text += `\`${inner}\``;
-    return end + 1;
+    return end;
   }
   const next = source[start + 1];
   if (next === "(") {
-    const [inner, end] = readBalanced(source, start + 2);
-    word.substitutions.push(inner);
+    const end = skipNested(lexer, start + 2, "paren");
+    const inner = source.slice(start + 2, end - 1);
+    // `$((1 + 2))` is arithmetic, not a command; read it as one only when it holds substitutions.
+    if (!(inner.startsWith("(") && inner.endsWith(")")) || /\$\(|`/.test(inner)) word.substitutions.push(inner);
     word.text += `$(${inner})`;
     return end;
   }
   if (next === "{") {
-    const end = indexOrEnd(source, "}", start + 2);
-    word.text += source.slice(start, end + 1);
-    return end + 1;
+    const end = skipNested(lexer, start + 2, "brace");
+    word.text += source.slice(start, end);
+    return end;
   }
   if (next === "'") {
-    const end = indexOrEnd(source, "'", start + 2);
+    let end = start + 2;
+    while (end < source.length && source[end] !== "'") end += source[end] === "\\" ? 2 : 1;
+    if (end >= source.length) lexer.fail("a $'…' quote is never closed");
     word.text += source.slice(start + 2, end).replace(/\\(.)/g, "$1");
     return end + 1;
   }
@@ -177,27 +268,101 @@ function readDollarOrBacktick(source: string, start: number, word: Word): number
   return start + 1;
 }
 
-/** The text up to the `)` that closes an already opened `(`, skipping quoted parts. */
-function readBalanced(source: string, start: number): [string, number] {
-  let depth = 1;
+type Context = "paren" | "brace" | "dquote" | "backtick";
+
+const closers: Record<Context, string> = { paren: ")", brace: "}", dquote: '"', backtick: "`" };
+
+/**
+ * Skips to just after the closer of an already opened `$(`, `${`, `"` or backtick, through any nesting
+ * of those inside it, with an explicit stack: 100,000 nested `$(` cannot exhaust the call stack.
+ * Heredocs and comments inside `$(…)` are skipped too, so a `'` or `)` in them does not count.
+ */
+function skipNested(lexer: Lexer, start: number, opened: Context): number {
+  const { source } = lexer;
+  const stack: Context[] = [opened];
+  const heredocs: PendingHeredoc[] = [];
   let i = start;
   while (i < source.length) {
+    const run = plainRun(source, i, specialWhenNested);
+    if (run > i) {
+      i = run;
+      continue;
+    }
+    const top = stack[stack.length - 1]!;
     const char = source[i]!;
-    if (char === "\\") i += 2;
-    else if (char === "'") i = indexOrEnd(source, "'", i + 1) + 1;
-    else if (char === '"') i = readDoubleQuoted(source, i + 1, { text: "", substitutions: [] });
-    else {
-      if (char === "(") depth++;
-      if (char === ")" && --depth === 0) return [source.slice(start, i), i + 1];
+    if (char === "\\") {
+      i += 2;
+      continue;
+    }
+    if (char === closers[top]) {
+      stack.pop();
+      i++;
+      if (stack.length === 0) return i;
+      continue;
+    }
+    if (top === "backtick") {
+      i++;
+      continue;
+    }
+    if (char === "$" && (source[i + 1] === "(" || source[i + 1] === "{")) {
+      stack.push(source[i + 1] === "(" ? "paren" : "brace");
+      i += 2;
+    } else if (char === "`") {
+      stack.push("backtick");
+      i++;
+    } else if (top === "dquote") {
+      i++;
+    } else if (char === '"') {
+      stack.push("dquote");
+      i++;
+    } else if (char === "'") {
+      const end = source.indexOf("'", i + 1);
+      if (end === -1) break;
+      i = end + 1;
+    } else if (char === "(" && top === "paren") {
+      stack.push("paren");
+      i++;
+    } else if (char === "#" && top === "paren" && /[\s;&|(]/.test(source[i - 1] ?? " ")) {
+      while (i < source.length && source[i] !== "\n") i++;
+    } else if (char === "<" && top === "paren" && source[i + 1] === "<" && source[i + 2] !== "<") {
+      i = readNestedHeredocDelimiter(source, i + 2, heredocs);
+    } else if (char === "\n" && heredocs.length > 0) {
+      i = readHeredocBodies(lexer, i + 1, heredocs.splice(0));
+    } else {
       i++;
     }
+    if (stack.length > maxNesting) {
+      lexer.fail(`substitutions and quotes are nested more than ${maxNesting} levels deep`);
+      return source.length;
+    }
   }
-  return [source.slice(start), source.length];
+  lexer.fail(`${describeContext(stack[stack.length - 1] ?? opened)} is never closed`);
+  return source.length + 1;
 }
 
-function indexOrEnd(source: string, search: string, from: number): number {
-  const index = source.indexOf(search, from);
-  return index === -1 ? source.length : index;
+/** Reads `-DELIM`, `'DELIM'` or `"DELIM"` after `<<` inside `$(…)`; the body is skipped at the next newline. */
+function readNestedHeredocDelimiter(source: string, start: number, heredocs: PendingHeredoc[]): number {
+  let i = start;
+  const stripTabs = source[i] === "-";
+  if (stripTabs) i++;
+  while (source[i] === " " || source[i] === "\t") i++;
+  const match = /^(?:'([^']*)'|"([^"]*)"|\\?([^\s;&|<>()'"]+))/.exec(source.slice(i, i + 256));
+  if (!match) return i;
+  heredocs.push({ token: undefined, delimiter: match[1] ?? match[2] ?? match[3]!, stripTabs });
+  return i + match[0].length;
+}
+
+function describeContext(context: Context): string {
+  switch (context) {
+    case "paren":
+      return "a $( or <( substitution";
+    case "brace":
+      return "a ${ expansion";
+    case "dquote":
+      return 'a double quote (")';
+    case "backtick":
+      return "a backtick (`) substitution";
+  }
 }
 
 /** `source` with the inside of every quoted string blanked, for text patterns that must not match quoted text. */

@@ -16,9 +16,10 @@ export interface SimpleCommand {
   redirects: Redirect[];
 }
 
-/** `( … )` or `{ …; }`. */
+/** `( … )` (a subshell: `cd` inside it does not last) or `{ …; }`. */
 export interface GroupCommand {
   type: "group";
+  subshell: boolean;
   script: Script;
   redirects: Redirect[];
 }
@@ -33,56 +34,89 @@ const listSeparators = new Set([";", "&", "&&", "||", "\n", ";;"]);
 // Deeper groups are read as if their brackets were not there, so hostile input cannot exhaust the stack.
 const maxGroupDepth = 64;
 
-/** Parses a command line into pipelines of commands. Total: any input gives a (possibly empty) script. */
-export function parseScript(source: string): Script {
-  const tokens = lex(source);
-  let position = 0;
-  const peek = (): Token | undefined => tokens[position];
-  const isOperator = (token: Token | undefined, value: string) => token?.kind === "operator" && token.value === value;
-  const isWord = (token: Token | undefined, text: string) => token?.kind === "word" && token.word.text === text;
+export interface ParseResult {
+  script: Script;
+  /** Why bash would refuse the text (unterminated quote, unclosed group, nesting too deep), when it would. */
+  problem?: string;
+}
 
-  function list(close: ")" | "}" | undefined, depth: number): Script {
+/** Parses a command line into pipelines of commands. Total: any input gives a (possibly empty) script. */
+export function parseScript(source: string): ParseResult {
+  const lexed = lex(source);
+  const parser = new Parser(lexed.tokens, lexed.problem);
+  const script = parser.list(undefined, 0);
+  return parser.problem === undefined ? { script } : { script, problem: parser.problem };
+}
+
+const isOperator = (token: Token | undefined, value: string) => token?.kind === "operator" && token.value === value;
+const isWord = (token: Token | undefined, text: string) => token?.kind === "word" && token.word.text === text;
+
+/** A recursive-descent parser over the tokens; a class, so one parse allocates no closures. */
+class Parser {
+  position = 0;
+
+  constructor(
+    readonly tokens: readonly Token[],
+    public problem: string | undefined,
+  ) {}
+
+  peek(): Token | undefined {
+    return this.tokens[this.position];
+  }
+
+  list(close: ")" | "}" | undefined, depth: number): Script {
     const script: Script = [];
-    while (position < tokens.length) {
-      const token = peek()!;
+    while (this.position < this.tokens.length) {
+      const token = this.peek()!;
       if ((close === ")" && isOperator(token, ")")) || (close === "}" && isWord(token, "}"))) {
-        position++;
+        this.position++;
         return script;
       }
       if ((token.kind === "operator" && listSeparators.has(token.value)) || isOperator(token, ")") || isOperator(token, "|")) {
-        position++; // a separator, or a stray `)` / `|`: skip it so parsing always moves on
+        this.position++; // a separator, or a stray `)` / `|`: skip it so parsing always moves on
         continue;
       }
-      script.push(pipeline(depth));
+      script.push(this.pipeline(depth));
     }
+    if (close !== undefined) this.problem ??= `a group opened with "${close === ")" ? "(" : "{"}" is never closed`;
     return script;
   }
 
-  function pipeline(depth: number): Pipeline {
-    const commands: Pipeline = [command(depth)];
-    while (isOperator(peek(), "|") || isOperator(peek(), "|&")) {
-      position++;
-      commands.push(command(depth));
+  pipeline(depth: number): Pipeline {
+    const commands: Pipeline = [this.command(depth)];
+    while (isOperator(this.peek(), "|") || isOperator(this.peek(), "|&")) {
+      this.position++;
+      commands.push(this.command(depth));
     }
     return commands;
   }
 
-  function command(depth: number): Command {
-    const opens = isOperator(peek(), "(") ? ")" : isWord(peek(), "{") ? "}" : undefined;
+  command(depth: number): Command {
+    // `function name { … }` / `function name() { … }`: the name, then the body as the next command.
+    if (isWord(this.peek(), "function") && this.tokens[this.position + 1]?.kind === "word") {
+      const name = this.tokens[this.position + 1] as Extract<Token, { kind: "word" }>;
+      this.position += 2;
+      if (isOperator(this.peek(), "(") && isOperator(this.tokens[this.position + 1], ")")) this.position += 2;
+      return { type: "simple", words: [{ text: "function", substitutions: [] }, name.word], redirects: [] };
+    }
+    const opens = isOperator(this.peek(), "(") ? ")" : isWord(this.peek(), "{") ? "}" : undefined;
     if (opens !== undefined) {
-      position++;
-      if (depth >= maxGroupDepth) return { type: "simple", words: [], redirects: [] };
-      return { type: "group", script: list(opens, depth + 1), redirects: redirects() };
+      this.position++;
+      if (depth >= maxGroupDepth) {
+        this.problem ??= `groups are nested more than ${maxGroupDepth} levels deep`;
+        return { type: "simple", words: [], redirects: [] };
+      }
+      return { type: "group", subshell: opens === ")", script: this.list(opens, depth + 1), redirects: this.redirects() };
     }
     const simple: SimpleCommand = { type: "simple", words: [], redirects: [] };
-    for (let token = peek(); token !== undefined; token = peek()) {
+    for (let token = this.peek(); token !== undefined; token = this.peek()) {
       if (token.kind === "word") {
         simple.words.push(token.word);
-        position++;
+        this.position++;
       } else if (token.kind === "redirect") {
-        simple.redirects.push(redirect());
-      } else if (isOperator(token, "(") && isOperator(tokens[position + 1], ")")) {
-        position += 2; // `name()`: a function definition; its body follows as the next command
+        simple.redirects.push(this.redirect());
+      } else if (isOperator(token, "(") && isOperator(this.tokens[this.position + 1], ")")) {
+        this.position += 2; // `name()`: a function definition; its body follows as the next command
         return simple;
       } else {
         break;
@@ -91,20 +125,18 @@ export function parseScript(source: string): Script {
     return simple;
   }
 
-  function redirects(): Redirect[] {
+  redirects(): Redirect[] {
     const found: Redirect[] = [];
-    while (peek()?.kind === "redirect") found.push(redirect());
+    while (this.peek()?.kind === "redirect") found.push(this.redirect());
     return found;
   }
 
-  function redirect(): Redirect {
-    const token = peek() as Extract<Token, { kind: "redirect" }>;
-    position++;
-    const next = peek();
+  redirect(): Redirect {
+    const token = this.peek() as Extract<Token, { kind: "redirect" }>;
+    this.position++;
+    const next = this.peek();
     const target = next?.kind === "word" ? next.word : { text: "", substitutions: [] };
-    if (next?.kind === "word") position++;
+    if (next?.kind === "word") this.position++;
     return token.body === undefined ? { operator: token.operator, target } : { operator: token.operator, target, body: token.body };
   }
-
-  return list(undefined, 0);
 }

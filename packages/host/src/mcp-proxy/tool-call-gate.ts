@@ -1,0 +1,109 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { ErrorCode, McpError, type CallToolRequest, type Result } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolCall, ToolDefinition } from "@toolgate/plugin-sdk";
+import { mcpToolDefinition, mcpToolOutput, type McpToolInfo } from "../adapters/mcp-tools.js";
+import { describeThrown } from "../errors.js";
+import { forwardRequest, type DownstreamExtra } from "./forward.js";
+import type { Policy } from "./policy.js";
+
+type CallParams = CallToolRequest["params"];
+
+/** One tools/call in flight: what the client sent, and what the upstream answered. */
+interface Exchange {
+  params: CallParams;
+  extra: DownstreamExtra;
+  answer?: { result: Result } | { error: unknown };
+}
+
+/**
+ * Puts every `tools/call` through the host as a call of kind `"mcp"`. The upstream's tools are host
+ * tools whose `execute` forwards to the upstream, so the gate runs `pre_tool_call` once, and
+ * `post_tool_call` and the events fire as for any tool; the raw upstream answer is kept on the side and
+ * returned to the client untouched.
+ */
+export interface ToolCallGate {
+  /** Host tools for the upstream's tools (pass them to `createHost`). */
+  hostTools(tools: readonly McpToolInfo[]): Record<string, ToolDefinition>;
+  /** `params` as the client sent them, unchecked: the SDK's own tools/call validation does not run here. */
+  call(policy: Policy, params: CallParams | undefined, extra: DownstreamExtra): Promise<Result>;
+}
+
+export function createToolCallGate(upstream: Client): ToolCallGate {
+  const exchanges = new Map<string, Exchange>();
+  const registered = new Set<string>();
+  let sequence = 0;
+
+  async function forward(exchange: Exchange, args: Record<string, unknown>): Promise<Result> {
+    try {
+      const result = await forwardRequest(upstream, "tools/call", { ...exchange.params, arguments: args }, exchange.extra);
+      exchange.answer = { result };
+      return result;
+    } catch (error) {
+      exchange.answer = { error };
+      throw error;
+    }
+  }
+
+  function hostTool(info: McpToolInfo): ToolDefinition {
+    return mcpToolDefinition(info, async (args, ctx) => {
+      const exchange = exchanges.get(ctx.call.id);
+      if (exchange === undefined) throw new Error(`"${info.name}" runs only for a tools/call the proxy received`);
+      return mcpToolOutput(info.name, await forward(exchange, args));
+    });
+  }
+
+  /** A tool the host knows: the whole lifecycle (gate, execute, post_tool_call, events). */
+  async function callRegistered(policy: Extract<Policy, { ok: true }>, call: ToolCall, exchange: Exchange): Promise<Result> {
+    const result = await policy.host.callTool(call);
+    if (exchange.answer === undefined) return denied(result.content);
+    if ("error" in exchange.answer) throw exchange.answer.error;
+    return exchange.answer.result;
+  }
+
+  /**
+   * A tool the upstream added after start-up (tools/list_changed) is not a host tool: the gate still
+   * decides it, once, but the host does not run it, so post_tool_call does not see it.
+   */
+  async function callUnregistered(policy: Extract<Policy, { ok: true }>, call: ToolCall, exchange: Exchange): Promise<Result> {
+    const verdict = await policy.host.checkToolCall(call);
+    if (verdict.action === "allow") return forward(exchange, verdict.args);
+    const by = verdict.plugin === undefined ? "the tool gate" : `plugin "${verdict.plugin}"`;
+    const reason =
+      verdict.action === "ask" ? `${verdict.message ?? "approval needed"} (needs approval, and the MCP proxy has no approver)` : (verdict.message ?? "blocked");
+    return denied(`Tool call blocked by ${by}: ${reason}`);
+  }
+
+  return {
+    hostTools(tools) {
+      const definitions: Record<string, ToolDefinition> = {};
+      for (const info of tools) {
+        definitions[info.name] = hostTool(info);
+        registered.add(info.name);
+      }
+      return definitions;
+    },
+
+    async call(policy, params, extra) {
+      if (params === undefined || typeof params.name !== "string") throw new McpError(ErrorCode.InvalidParams, "tools/call needs params.name, the tool's name");
+      if (!policy.ok) return denied(`toolgate denies every tool call: ${policy.reason}`);
+      const call: ToolCall = { id: `mcp-${++sequence}`, name: params.name, args: params.arguments ?? {}, kind: "mcp" };
+      const exchange: Exchange = { params, extra };
+      exchanges.set(call.id, exchange);
+      try {
+        return await (registered.has(call.name) ? callRegistered(policy, call, exchange) : callUnregistered(policy, call, exchange));
+      } catch (error) {
+        // An upstream answer (an MCP error, a cancellation) goes back as it came; anything else is the
+        // policy path failing, and that denies.
+        if (exchange.answer !== undefined) throw error;
+        return denied(`toolgate could not decide this call, so it is denied: ${describeThrown(error)}`);
+      } finally {
+        exchanges.delete(call.id);
+      }
+    },
+  };
+}
+
+/** A blocked call as MCP: a tool result the model reads, never a protocol error. */
+function denied(text: string): Result {
+  return { content: [{ type: "text", text }], isError: true };
+}

@@ -1,0 +1,49 @@
+import { posix } from "node:path";
+import type { PathContext } from "./paths.js";
+import { collectDeletes } from "./rules/deletes.js";
+import { indexByName, type Delete, type Rule } from "./rules/rule.js";
+import { analyze, type Analysis } from "./shell/invocations.js";
+
+/** Everything a decision needs besides the command: the active rules and where things are. */
+export interface Guard {
+  rules: readonly Rule[];
+  context: PathContext;
+  /** Temp folder that `$TMPDIR` stands for. */
+  tmp: string;
+  onUnparseable: "block" | "allow";
+}
+
+export interface Violation {
+  /** The rule id, or `"unparseable"`. */
+  rule: string;
+  /** What the model reads: what was dangerous and what to do instead. */
+  message: string;
+}
+
+export interface CheckResult {
+  analysis: Analysis;
+  deletes: readonly Delete[];
+  violation?: Violation;
+}
+
+/**
+ * Decides on one command line. `cwd` is where the shell starts (absolute, or relative to the project
+ * root); rules are tried in order and the first that matches supplies the message. A line that cannot
+ * be read with confidence is refused when `onUnparseable` is `"block"`, after the rules had their say.
+ */
+export function checkCommand(command: string, guard: Guard, cwd?: string): CheckResult {
+  const { context } = guard;
+  const start = cwd === undefined ? context.projectRoot : posix.resolve(context.projectRoot, cwd);
+  const analysis = analyze(command, { cwd: start, home: context.home, tmp: guard.tmp });
+  const deletes = collectDeletes(analysis.invocations, context);
+  const facts = { analysis, deletes, context, named: indexByName(analysis.invocations) };
+  for (const rule of guard.rules) {
+    const message = rule.check(facts);
+    if (message !== undefined) return { analysis, deletes, violation: { rule: rule.id, message } };
+  }
+  if (analysis.problems.length > 0 && guard.onUnparseable === "block") {
+    const message = `refusing a command that cannot be parsed with confidence (${analysis.problems[0]}), so what it would run cannot be checked. Fix the quoting, or split it into simpler commands.`;
+    return { analysis, deletes, violation: { rule: "unparseable", message } };
+  }
+  return { analysis, deletes };
+}

@@ -1,0 +1,102 @@
+/**
+ * Where a delete lands. `root`, `system`, `home` and `project` (the project root, its `.git`, or a
+ * folder that contains the project) are catastrophic; `outside` is outside the project and the temp
+ * folders; `unknown` is a target only known at run time (a variable, a command's output, stdin).
+ */
+export type TargetKind = "root" | "system" | "home" | "project" | "inside" | "temp" | "allowed" | "outside" | "unknown";
+
+export interface ClassifiedTarget {
+  /** The operand as written (variables expanded). */
+  raw: string;
+  /** The absolute path it denotes, when known. */
+  path?: string;
+  kind: TargetKind;
+}
+
+export interface PathContext {
+  /** The project root (the host's cwd), absolute. */
+  projectRoot: string;
+  home: string;
+  /** Temp folders: deletes strictly inside them are fine. */
+  tempDirs: readonly string[];
+  /** More folders where recursive deletes are allowed (option `allowDeleteIn`), absolute. */
+  allowDeleteIn: readonly string[];
+}
+
+export const catastrophicKinds: ReadonlySet<TargetKind> = new Set(["root", "system", "home", "project"]);
+
+const topLevelSystem = new Set(
+  "bin boot dev etc home lib lib32 lib64 libx32 media mnt opt proc root run sbin srv sys usr var snap nix Applications Library System Users Volumes private cores".split(" "),
+);
+// Folders whose direct children are system folders too (`/usr/lib`, `/var/lib`, `/System/Library`).
+const systemParents = new Set(["/usr", "/usr/local", "/var", "/System", "/Library", "/private", "/private/var", "/etc", "/opt/homebrew"]);
+const notSystem = new Set(["/var/tmp", "/private/tmp", "/private/var/tmp", "/private/var/folders", "/var/folders"]);
+
+export function classifyTarget(raw: string, cwd: string | undefined, context: PathContext): ClassifiedTarget {
+  if (/\$|`/.test(raw) || raw === "") return { raw, kind: "unknown" };
+  const absolute = absolutePath(raw, cwd, context);
+  if (absolute === undefined) return { raw, kind: "unknown" };
+  if (!/[*?[]/.test(absolute)) return { raw, path: absolute, kind: classifyPath(absolute, context) };
+  const segments = absolute.split("/").filter(Boolean);
+  const glob = segments.findIndex((segment) => /[*?[]/.test(segment));
+  const base = `/${segments.slice(0, glob).join("/")}`;
+  // `dir/*` empties dir, the same as deleting it; `dir/*.log` deletes some things inside it.
+  const everything = /^[.*?]+$/.test(segments[glob]!) || /^\{[.*?,]+\}$/.test(segments[glob]!);
+  if (everything && context.tempDirs.includes(base)) return { raw, path: absolute, kind: "temp" };
+  if (everything || base === "/") return { raw, path: base, kind: classifyPath(base, context) };
+  return { raw, path: absolute, kind: classifyPath(base === "/" ? "/-" : `${base}/-`, context) };
+}
+
+function absolutePath(raw: string, cwd: string | undefined, context: PathContext): string | undefined {
+  let path = raw.startsWith("./") ? raw.replace(/^(\.\/+)+/, "") || "." : raw;
+  if (path === "~" || path.startsWith("~/")) path = context.home + path.slice(1);
+  else if (path.startsWith("~") && /^~[\w.-]+(\/|$)/.test(path)) path = `/home/${path.slice(1)}`;
+  if (!path.startsWith("/")) {
+    if (cwd === undefined) return undefined;
+    // The common case, a plain relative path (`build`, `dist/x`): no `.` segment or `//` to normalize.
+    if (/^[^./][^/]*(\/[^./][^/]*)*$/.test(path)) return cwd === "/" ? `/${path}` : `${cwd}/${path}`;
+    return normalizePath(`${cwd}/${path}`);
+  }
+  return normalizePath(path);
+}
+
+/** `posix.resolve` for a path that is already absolute: `.`, `..` and `//` folded, no trailing `/`. */
+export function normalizePath(path: string): string {
+  if (!path.includes("/.") && !path.includes("//") && (path.length === 1 || !path.endsWith("/"))) return path;
+  const segments: string[] = [];
+  for (const segment of path.split("/")) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") segments.pop();
+    else segments.push(segment);
+  }
+  return `/${segments.join("/")}`;
+}
+
+export function classifyPath(path: string, context: PathContext): TargetKind {
+  const { projectRoot, home } = context;
+  if (path === "/") return "root";
+  if (path === home || /^\/(home|Users)\/[^/]+$/.test(path) || path === "/root") return "home";
+  if (isSystem(path)) return "system";
+  if (isWithin(projectRoot, path) || path === `${projectRoot}/.git`) return "project";
+  // A "project" at `/`, in the home folder itself or in a system folder makes nothing safe to delete.
+  if (isWithin(path, projectRoot) && path !== projectRoot && !isUnsafeRoot(projectRoot, context)) return "inside";
+  if (context.tempDirs.some((temp) => isWithin(path, temp))) return "temp";
+  if (context.allowDeleteIn.some((folder) => isWithin(path, folder))) return "allowed";
+  return "outside";
+}
+
+function isUnsafeRoot(projectRoot: string, context: PathContext): boolean {
+  return projectRoot === "/" || projectRoot === context.home || isSystem(projectRoot);
+}
+
+function isSystem(path: string): boolean {
+  if (notSystem.has(path)) return false;
+  const parent = path.slice(0, path.lastIndexOf("/")) || "/";
+  return (parent === "/" && topLevelSystem.has(path.slice(1))) || systemParents.has(parent);
+}
+
+/** Whether `path` is `folder` or inside it. */
+export function isWithin(path: string, folder: string): boolean {
+  if (path === folder) return true;
+  return path.startsWith(folder) && (folder.endsWith("/") || path.charCodeAt(folder.length) === 47);
+}

@@ -1,0 +1,188 @@
+import { classifyTarget, type PathContext, type TargetKind } from "../paths.js";
+import type { Invocation } from "../shell/invocations.js";
+import { unwrap } from "../shell/unwrap.js";
+import { show, type Delete, type Facts, type Rule } from "./rule.js";
+
+/**
+ * Every recursive delete a command line would make: `rm -r` (any flag spelling, through any wrapper),
+ * `find … -delete` or `-exec rm`, and interpreter deletes (already turned into `rm -r` invocations).
+ */
+export function collectDeletes(invocations: readonly Invocation[], context: PathContext): Delete[] {
+  const deletes: Delete[] = [];
+  for (const invocation of invocations) {
+    const removal = deletedTargets(invocation);
+    if (!removal) continue;
+    for (const target of removal.targets) {
+      const classified = classifyTarget(target, invocation.cwd, context);
+      // `find . -name '*.o' -exec rm {} +` deletes some files in the project, not the project itself.
+      if (removal.filtered && classified.kind === "project" && classified.path === context.projectRoot) classified.kind = "inside";
+      deletes.push({ invocation, target: classified, force: removal.force });
+    }
+  }
+  return deletes;
+}
+
+interface Removal {
+  targets: string[];
+  /** `-f`/`--force` (or a delete that never asks, like `find -delete`): the outside-project rules apply to these. */
+  force: boolean;
+  /** A find whose expression narrows what it deletes (and deletes through `-exec`, not `-delete`). */
+  filtered?: boolean;
+}
+
+const unknownInput = "$(input)";
+
+function deletedTargets(invocation: Invocation): Removal | undefined {
+  const { name, args } = invocation;
+  if (name === "rm" || (/^\$/.test(name) && args.some(isRecursiveFlag))) return removedByRm(invocation);
+  if (name === "find") return removedByFind(args);
+  return undefined;
+}
+
+function removedByRm(invocation: Invocation): Removal | undefined {
+  const { recursive, force, operands } = readRm(invocation.args);
+  if (!recursive) return undefined;
+  if (invocation.input === "find") return { targets: operands.filter((operand) => operand !== "{}"), force };
+  if (invocation.input === "stdin") return { targets: [...operands.map((operand) => (operand.includes("{}") ? unknownInput : operand)), unknownInput], force };
+  return { targets: operands, force };
+}
+
+function readRm(args: readonly string[]): { recursive: boolean; force: boolean; operands: string[] } {
+  let recursive = false;
+  let force = false;
+  let options = true;
+  const operands: string[] = [];
+  for (const arg of args) {
+    if (options && arg === "--") options = false;
+    else if (options && arg.startsWith("-") && arg.length > 1) {
+      recursive ||= isRecursiveFlag(arg);
+      force ||= arg.startsWith("--") ? arg.length >= 4 && "--force".startsWith(arg) : arg.includes("f");
+    } else operands.push(arg);
+  }
+  return { recursive, force, operands };
+}
+
+function isRecursiveFlag(arg: string): boolean {
+  if (arg.startsWith("--")) return arg.length >= 5 && "--recursive".startsWith(arg);
+  return /^-[A-Za-z]*[rR]/.test(arg);
+}
+
+const findDeleters = new Set(["rm", "unlink", "shred", "rmdir"]);
+// Primaries whose next word is their value (`-name -delete` looks for files named "-delete").
+const findValued = new Set(
+  "-name -iname -path -ipath -wholename -iwholename -regex -iregex -lname -ilname -user -group -uid -gid -inum -samefile -newer -anewer -cnewer -perm -type -xtype -size -mtime -atime -ctime -mmin -amin -cmin -used -links -maxdepth -mindepth -fstype -printf -fprintf -fprint -fprint0 -fls -context -newerXY".split(" "),
+);
+// Primaries that narrow what is matched: with one of them, find deletes some files, not everything.
+const findFilters = /^-(i?name|i?path|i?wholename|i?regex|type|xtype|size|[amc](time|min)|newer\w*|perm|user|group|uid|gid|inum|samefile|links|empty|l?name)$/;
+
+/** The words of a find expression that are primaries, without values and `-exec … ;` contents; and the exec'd commands. */
+function findExpression(args: readonly string[]): { primaries: string[]; execs: string[][] } {
+  const primaries: string[] = [];
+  const execs: string[][] = [];
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index]!;
+    if (/^-(exec|execdir|ok|okdir)$/.test(arg)) {
+      let end = index + 1;
+      while (end < args.length && args[end] !== ";" && args[end] !== "+") end++;
+      execs.push(args.slice(index + 1, end));
+      index = end;
+    } else if (arg.startsWith("-")) {
+      primaries.push(arg);
+      if (findValued.has(arg)) index++;
+    }
+  }
+  return { primaries, execs };
+}
+
+
+/** `find a b -name x -delete`: deletes inside the start folders (`.` when none is given). */
+function removedByFind(args: readonly string[]): Removal | undefined {
+  const { primaries, execs } = findExpression(args);
+  const removers = execs.map((command) => unwrap(command)).filter((command) => findDeleters.has(command.name));
+  const deleteAction = primaries.includes("-delete");
+  if (!deleteAction && removers.length === 0) return undefined;
+  const force = deleteAction || removers.some((command) => command.name !== "rm" || readRm(command.args).force);
+  const filtered = !deleteAction && primaries.some((primary) => findFilters.test(primary));
+  const paths: string[] = [];
+  for (const arg of args) {
+    if (arg === "-H" || arg === "-L" || arg === "-P") continue;
+    if (arg.startsWith("-") || arg === "(" || arg === "!") break;
+    paths.push(arg);
+  }
+  return { targets: paths.length === 0 ? ["."] : paths, force, filtered };
+}
+
+function firstDelete(facts: Facts, kinds: readonly TargetKind[], forcedOnly: boolean): Delete | undefined {
+  return facts.deletes.find((candidate) => kinds.includes(candidate.target.kind) && (candidate.force || !forcedOnly));
+}
+
+const insteadInside = "Delete specific paths inside the project instead (for example `rm -rf ./build`).";
+
+function deleteRule(id: string, kinds: TargetKind[], summary: string, describe: (found: Delete, facts: Facts) => string, catastrophic = true): Rule {
+  return {
+    id,
+    pack: "core",
+    catastrophic,
+    summary,
+    check(facts) {
+      // Catastrophic targets are refused with or without -f; the others only for forced deletes.
+      const found = firstDelete(facts, kinds, !catastrophic);
+      return found === undefined ? undefined : describe(found, facts);
+    },
+  };
+}
+
+export const deleteRules: readonly Rule[] = [
+  deleteRule(
+    "rm-root",
+    ["root"],
+    "recursive deletes of `/` or everything in it",
+    (found) => `refusing to delete the root directory: ${show(found.invocation)} would erase the whole machine. ${insteadInside}`,
+  ),
+  deleteRule(
+    "rm-home",
+    ["home"],
+    "recursive deletes of a home folder (`~`, `$HOME`, `/home/<user>`)",
+    (found) => `refusing to delete the home folder ${found.target.path ?? found.target.raw}: ${show(found.invocation)} would erase the user's files and settings. ${insteadInside}`,
+  ),
+  deleteRule(
+    "rm-system",
+    ["system"],
+    "recursive deletes of system folders (`/etc`, `/usr`, `/var`, `/home`, …)",
+    (found) => `refusing to delete the system folder ${found.target.path}: ${show(found.invocation)} would break the machine. ${insteadInside}`,
+  ),
+  deleteRule(
+    "rm-project",
+    ["project"],
+    "recursive deletes of the project root, its `.git`, or a folder that contains the project",
+    (found, facts) =>
+      found.target.path?.endsWith("/.git")
+        ? `refusing to delete the project's git history (${found.target.path}): ${show(found.invocation)} cannot be undone. Delete specific files instead, or ask the user.`
+        : `refusing to delete ${found.target.path === facts.context.projectRoot ? "the project root" : "a folder that contains the project"} (${found.target.path}): ${show(found.invocation)} would erase all of the work. Delete specific subfolders instead (for example \`rm -rf ./dist\`).`,
+  ),
+  deleteRule(
+    "rm-outside-project",
+    ["outside"],
+    "recursive force deletes (`-rf`, `find -delete`) outside the project and the temp folders (option `deleteOutsideProject`)",
+    (found, facts) =>
+      `refusing a recursive delete outside the project: ${show(found.invocation)} deletes ${found.target.path}, which is outside ${facts.context.projectRoot} and the temp folders. Delete only paths inside the project, or ask the user to delete it.`,
+    false,
+  ),
+  deleteRule(
+    "rm-unknown-target",
+    ["unknown"],
+    "recursive force deletes whose target is only known at run time (a variable, a command's output, xargs input)",
+    (found) =>
+      `refusing a recursive delete whose target cannot be known before it runs: ${show(found.invocation)} deletes ${describeUnknown(found)}. Write the paths out literally (inside the project), so they can be checked.`,
+    false,
+  ),
+];
+
+function describeUnknown(found: Delete): string {
+  const { raw } = found.target;
+  if (raw === unknownInput) return found.invocation.input === "stdin" ? "whatever paths its input holds (xargs/parallel)" : "a path computed by the code";
+  if (raw === "$(unknown)") return "a path computed by the code";
+  if (/\$\(|`/.test(raw)) return `the output of a command (${raw})`;
+  if (raw.includes("$")) return `${raw}, whose value is not known here`;
+  return `${raw}, relative to a folder that is not known here (after \`cd\`)`;
+}

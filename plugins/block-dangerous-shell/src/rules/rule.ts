@@ -1,0 +1,95 @@
+import type { ClassifiedTarget, PathContext } from "../paths.js";
+import type { Analysis, Invocation } from "../shell/invocations.js";
+
+/** Rule groups. `core` and `git` are on by default; the others are turned on with the `packs` option. */
+export const packNames = ["core", "git", "databases", "containers", "kubernetes", "cloud", "terraform"] as const;
+export type PackName = (typeof packNames)[number];
+export const optInPacks: readonly PackName[] = ["databases", "containers", "kubernetes", "cloud", "terraform"];
+
+/** A rule: an id to name it in `disable` and in explain, and the check. */
+export interface Rule {
+  id: string;
+  pack: PackName;
+  /** Catastrophic rules cannot be disabled. */
+  catastrophic?: boolean;
+  /** What the rule refuses, in a few words (README, explain). */
+  summary: string;
+  /** The message for the model when the command breaks the rule: what was dangerous and what to do instead. */
+  check(facts: Facts): string | undefined;
+}
+
+/** One recursive delete and where it lands. */
+export interface Delete {
+  invocation: Invocation;
+  target: ClassifiedTarget;
+  /** Deletes without asking (`-f`, `find -delete`, `shutil.rmtree`). */
+  force: boolean;
+}
+
+export interface Facts {
+  analysis: Analysis;
+  deletes: readonly Delete[];
+  context: PathContext;
+  /** The invocations of these commands, in source order: rules look only at the commands they know. */
+  named(names: readonly string[]): readonly Invocation[];
+}
+
+/** `Facts.named` over an analysis: an index by command name, built once per decision. */
+export function indexByName(invocations: readonly Invocation[]): Facts["named"] {
+  const byName = new Map<string, Invocation[]>();
+  for (const invocation of invocations) {
+    const list = byName.get(invocation.name);
+    if (list) list.push(invocation);
+    else byName.set(invocation.name, [invocation]);
+  }
+  return (names) => {
+    const found: Invocation[] = [];
+    for (const name of names) found.push(...(byName.get(name) ?? []));
+    if (found.length < 2 || names.length < 2) return found;
+    const wanted = new Set(found);
+    return invocations.filter((invocation) => wanted.has(invocation));
+  };
+}
+
+/** The first message `check` gives for an invocation, in source order. */
+export function firstMessage(invocations: readonly Invocation[], check: (invocation: Invocation) => string | undefined): string | undefined {
+  for (const invocation of invocations) {
+    const message = check(invocation);
+    if (message !== undefined) return message;
+  }
+  return undefined;
+}
+
+/** The command as the model wrote it, short enough for a message. */
+export function show(invocation: Invocation): string {
+  const text = invocation.text.replace(/\s+/g, " ").trim();
+  const shown = text.length > 100 ? `${text.slice(0, 97)}…` : text;
+  const via = invocation.via.length === 0 ? "" : ` (inside ${invocation.via.join(" → ")})`;
+  return `\`${shown}\`${via}`;
+}
+
+/** Whether a short flag letter appears in any `-abc` cluster, or a long flag (`--force`, `--force=…`) is given, before `--`. */
+export function hasFlag(args: readonly string[], short: string | undefined, ...long: string[]): boolean {
+  for (const arg of args) {
+    if (arg === "--") return false;
+    if (arg.startsWith("--")) {
+      if (long.some((flag) => arg === flag || arg.startsWith(`${flag}=`))) return true;
+    } else if (short !== undefined && arg.startsWith("-") && arg.length > 1 && /^-[A-Za-z0-9]+$/.test(arg) && arg.includes(short)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** The words that are not options (a `--` ends options); `valued` options take the next word as their value. */
+export function positionals(args: readonly string[], valued: readonly string[] = []): string[] {
+  const result: string[] = [];
+  let options = true;
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index]!;
+    if (options && arg === "--") options = false;
+    else if (options && valued.includes(arg)) index++;
+    else if (!options || !arg.startsWith("-") || arg === "-") result.push(arg);
+  }
+  return result;
+}

@@ -1,0 +1,248 @@
+import { posix } from "node:path";
+import { classifyTarget } from "../paths.js";
+import { maskQuoted } from "../shell/lex.js";
+import { isCommandFlag, shells, type Invocation } from "../shell/invocations.js";
+import { firstMessage, hasFlag, positionals, show, type Facts, type Rule } from "./rule.js";
+
+const privilegeCommands = new Set(["sudo", "doas", "su", "pkexec", "run0"]);
+const downloaders = new Set(["curl", "wget", "fetch", "http", "xh", "aria2c"]);
+const interpreters = /^(python(\d+(\.\d+)*)?|node|ruby|perl|php|bun|deno)$/;
+// `name(){ name|name& };name`, with any function name, optional spaces and the `function` keyword.
+const forkBomb = /(?:^|[\s;&|('"`])(?:function\s+)?([^\s(){};&|<>'"`]+)\s*(?:\(\s*\)\s*)?\{\s*\1\s*\|\s*\1\s*&?\s*;?\s*\}/;
+const diskDevice = /^\/dev\/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|md\d|dm-\d|mapper\/|loop\d)/;
+const writingRedirects = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
+
+const each = (check: (invocation: Invocation, facts: Facts) => string | undefined) => (facts: Facts) =>
+  firstMessage(facts.analysis.invocations, (invocation) => check(invocation, facts));
+
+export const systemRules: readonly Rule[] = [
+  {
+    id: "fork-bomb",
+    pack: "core",
+    catastrophic: true,
+    summary: "fork bombs (`:(){ :|:& };:`, any function name)",
+    // On each script with its quoted text blanked: `echo ':(){ :|:& };:'` only prints one.
+    check: ({ analysis }) =>
+      analysis.scripts.some((script) => script.includes("|") && script.includes("{") && forkBomb.test(maskQuoted(script)))
+        ? "refusing to run a fork bomb (a function that pipes itself into itself in the background): it would exhaust the machine's processes. Run the command you actually need instead."
+        : undefined,
+  },
+  {
+    id: "disk-overwrite",
+    pack: "core",
+    catastrophic: true,
+    summary: "raw writes to a disk device (`dd of=/dev/sda`, `> /dev/nvme0n1`, `shred /dev/sda`)",
+    check: each((invocation) =>
+      overwritesDisk(invocation)
+        ? `refusing to write directly to a disk device: ${show(invocation)} would destroy the filesystem on it. Write to a regular file inside the project instead.`
+        : undefined,
+    ),
+  },
+  {
+    id: "mkfs",
+    pack: "core",
+    catastrophic: true,
+    summary: "formatting a device (`mkfs`, `mkfs.ext4`, `mke2fs`, `wipefs` on `/dev/…`)",
+    check: each((invocation) =>
+      /^(mkfs(\..+)?|mke2fs|mkswap|wipefs)$/.test(invocation.name) && invocation.args.some((arg) => arg.startsWith("/dev/") || arg.includes("$"))
+        ? `refusing to format or wipe a device: ${show(invocation)} erases everything on it. Ask the user to do it if it is really needed.`
+        : undefined,
+    ),
+  },
+  {
+    id: "permissions-recursive",
+    pack: "core",
+    catastrophic: true,
+    summary: "recursive `chmod`/`chown` of `/`, a system folder or the home folder",
+    check: (facts) => firstMessage(facts.named(["chmod", "chown", "chgrp"]), (invocation) => {
+      if (!hasFlag(invocation.args, "R", "--recursive")) return undefined;
+      const hit = positionals(invocation.args)
+        .slice(1)
+        .map((operand) => classifyTarget(operand, invocation.cwd, facts.context))
+        .find((target) => target.kind === "root" || target.kind === "system" || target.kind === "home");
+      return hit === undefined
+        ? undefined
+        : `refusing to change permissions recursively on ${hit.path}: ${show(invocation)} can make the machine unusable or its files readable by anyone. Change the permissions of specific files inside the project instead.`;
+    }),
+  },
+  {
+    id: "mv-catastrophic",
+    pack: "core",
+    catastrophic: true,
+    summary: "moving `/`, a system folder, the home folder or the project root away (`mv ~ /tmp/x`)",
+    check: (facts) =>
+      firstMessage(facts.named(["mv"]), (invocation) => {
+        const hit = movedSources(invocation)
+          .map((operand) => classifyTarget(operand, invocation.cwd, facts.context))
+          .find((target) => target.kind === "root" || target.kind === "system" || target.kind === "home" || target.kind === "project");
+        return hit === undefined
+          ? undefined
+          : `refusing to move ${hit.path}: ${show(invocation)} takes a whole system, home or project folder away (and is often the first half of deleting it). Move specific files inside the project instead.`;
+      }),
+  },
+  {
+    id: "xargs-shell",
+    pack: "core",
+    summary: "input spliced into a shell script by xargs/parallel (`xargs -I{} sh -c 'echo {}'`), or `parallel` running its input as commands",
+    check: ({ analysis }) =>
+      firstMessage(analysis.invocations, (invocation) =>
+        runsInputAsScript(invocation)
+          ? `refusing ${show(invocation)}: it runs input that cannot be seen here as shell code, so what it does cannot be checked. Pass the input as arguments instead (\`sh -c '… "$1"' _\`), or run the command on explicit arguments.`
+          : undefined,
+      ),
+  },
+  {
+    id: "pipe-to-shell",
+    pack: "core",
+    summary: "a downloaded script run straight in a shell (`curl … | sh`, `bash <(curl …)`, `sh -c \"$(curl …)\"`)",
+    check: ({ named }) =>
+      firstMessage(named(scriptRunners), (invocation) =>
+        runsDownloadedScript(invocation)
+          ? `refusing to run a downloaded script straight in a shell: ${show(invocation)}. Download it to a file, read it, and run only the steps you need.`
+          : undefined,
+      ),
+  },
+  {
+    id: "decode-to-shell",
+    pack: "core",
+    summary: "encoded text decoded into a shell (`echo … | base64 -d | sh`)",
+    check: ({ named }) =>
+      firstMessage(named(scriptRunners), (invocation) =>
+        runsDecodedScript(invocation)
+          ? `refusing to run decoded text in a shell: ${show(invocation)} hides what it runs. Write the command out in plain text instead.`
+          : undefined,
+      ),
+  },
+  {
+    id: "write-etc",
+    pack: "core",
+    summary: "changes under `/etc` (redirects, `tee`, `cp`/`mv`, `sed -i`, …)",
+    check: each((invocation) =>
+      writesUnderEtc(invocation)
+        ? `refusing to change system configuration in /etc: ${show(invocation)}. Write to a file inside the project instead, or ask the user to make the change.`
+        : undefined,
+    ),
+  },
+];
+
+export const sudoRule: Rule = {
+  id: "sudo",
+  pack: "core",
+  summary: "commands run with elevated privileges (`sudo`, `doas`, `su`, `pkexec`)",
+  check: each((invocation) =>
+    [invocation.name, ...invocation.wrappers].some((name) => privilegeCommands.has(name))
+      ? `refusing to run a command with elevated privileges: ${show(invocation)}. Run it without sudo, or ask the user to run it themselves.`
+      : undefined,
+  ),
+};
+
+/** `xargs -I{} sh -c 'echo {}'` splices input into the script; `parallel` with no command runs input lines. */
+function runsInputAsScript(invocation: Invocation): boolean {
+  if (invocation.input !== "stdin") return false;
+  if (invocation.name === "" || invocation.name === ":::") return invocation.wrappers.includes("parallel") && invocation.name === "";
+  if (!shells.has(invocation.name)) return false;
+  const flag = invocation.args.findIndex(isCommandFlag);
+  if (flag === -1) return false;
+  const script = invocation.args[flag + 1] === ":::" ? undefined : invocation.args[flag + 1];
+  // No script: the input becomes the script. `eval "$1"` or `sh -c "$1"`: the input is run as code.
+  return script === undefined || /\{\d*\}|\{\.\}|\{\/\}/.test(script) || /\beval\b|\b(sh|bash|zsh|dash)\s+-c\s+["']?\$/.test(script);
+}
+
+/** What `mv` moves: every operand but the destination (`-t DIR` names the destination instead). */
+function movedSources(invocation: Invocation): string[] {
+  const operands = positionals(invocation.args, ["-t", "--target-directory", "-S", "--suffix"]);
+  const targetFlag = invocation.args.some((arg) => arg === "-t" || arg.startsWith("--target-directory"));
+  return targetFlag ? operands : operands.slice(0, -1);
+}
+
+function downloads(invocations: readonly Invocation[]): boolean {
+  return invocations.some(isDownload);
+}
+
+function isDownload(invocation: Invocation): boolean {
+  return downloaders.has(invocation.name);
+}
+
+function isDecode(other: Invocation): boolean {
+  return (
+    ((other.name === "base64" || other.name === "base32" || other.name === "basenc") && hasFlag(other.args, "d", "--decode")) ||
+    (other.name === "xxd" && hasFlag(other.args, "r", "--revert")) ||
+    (other.name === "openssl" && other.args.includes("-d"))
+  );
+}
+
+// What can run a script it is handed: shells, interpreters, `source`, `eval`.
+const scriptRunners = [...shells, "source", ".", "eval", "python", "python3", "python2", "node", "ruby", "perl", "php", "bun", "deno"];
+
+function readsStdin(invocation: Invocation): boolean {
+  if (shells.has(invocation.name) && hasFlag(invocation.args, "s")) return true;
+  return !invocation.args.some((arg) => isCommandFlag(arg) || /^-(e|r|p|-eval)$/.test(arg)) && positionals(invocation.args).filter((arg) => arg !== "-").length === 0;
+}
+
+function runsDownloadedScript(invocation: Invocation): boolean {
+  const { name } = invocation;
+  if (name === "source" || name === "." || name === "eval") return downloads(invocation.nested);
+  if (!shells.has(name) && !interpreters.test(name)) return false;
+  return downloads(invocation.nested) || (readsStdin(invocation) && downloads(invocation.upstream));
+}
+
+function runsDecodedScript(invocation: Invocation): boolean {
+  if (invocation.name === "eval" || invocation.name === "source") return invocation.nested.some(isDecode);
+  if (!shells.has(invocation.name)) return false;
+  return invocation.nested.some(isDecode) || (readsStdin(invocation) && invocation.upstream.some(isDecode));
+}
+
+function isUnderEtc(path: string): boolean {
+  if (!path.startsWith("/")) return false;
+  const normalized = posix.normalize(path);
+  return normalized === "/etc" || normalized.startsWith("/etc/") || normalized.startsWith("/private/etc/");
+}
+
+const etcWriters = new Set(["tee", "touch", "truncate", "rm", "rmdir", "unlink", "mkdir", "chmod", "chown", "cp", "mv", "install", "ln", "rsync", "sed", "perl", "dd"]);
+
+function writesUnderEtc(invocation: Invocation): boolean {
+  if (invocation.redirects.some((redirect) => writingRedirects.has(redirect.operator) && isUnderEtc(redirect.target.text))) return true;
+  if (!etcWriters.has(invocation.name)) return false;
+  const operands = invocation.args.filter((arg) => !arg.startsWith("-"));
+  switch (invocation.name) {
+    case "tee":
+    case "touch":
+    case "truncate":
+    case "rm":
+    case "rmdir":
+    case "unlink":
+    case "mkdir":
+    case "chmod":
+    case "chown":
+      return operands.some(isUnderEtc);
+    case "cp":
+    case "mv":
+    case "install":
+    case "ln":
+    case "rsync":
+      return isUnderEtc(targetOf(invocation.args, operands));
+    case "sed":
+    case "perl":
+      return invocation.args.some((arg) => /^(-[a-zA-Z]*i|--in-place)/.test(arg)) && operands.some(isUnderEtc);
+    case "dd":
+      return invocation.args.some((arg) => arg.startsWith("of=") && isUnderEtc(arg.slice(3)));
+    default:
+      return false;
+  }
+}
+
+/** Where `cp`/`mv`/… write: `-t DIR`, `--target-directory=DIR`, or the last operand. */
+function targetOf(args: readonly string[], operands: readonly string[]): string {
+  const flag = args.findIndex((arg) => arg === "-t" || arg === "--target-directory");
+  if (flag !== -1) return args[flag + 1] ?? "";
+  const long = args.find((arg) => arg.startsWith("--target-directory="));
+  if (long) return long.slice("--target-directory=".length);
+  return operands.length >= 2 ? operands[operands.length - 1]! : "";
+}
+
+function overwritesDisk(invocation: Invocation): boolean {
+  if (invocation.redirects.some((redirect) => writingRedirects.has(redirect.operator) && diskDevice.test(redirect.target.text))) return true;
+  if (invocation.name === "dd") return invocation.args.some((arg) => arg.startsWith("of=") && diskDevice.test(arg.slice(3)));
+  if (invocation.name === "shred" || invocation.name === "wipefs" || invocation.name === "blkdiscard") return invocation.args.some((arg) => diskDevice.test(arg));
+  return false;
+}

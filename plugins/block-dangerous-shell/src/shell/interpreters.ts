@@ -1,0 +1,261 @@
+import { posix } from "node:path";
+import type { Invocation } from "./invocations.js";
+
+/**
+ * Interpreter one-liners: `python3 -c`, `node -e`, `ruby -e`, `perl -e`, `php -r`, `deno eval`, `awk`.
+ * Their code is not run, only read: the string literals it hands to a shell (`os.system`, `execSync`,
+ * backticks, …) are analysed as shell scripts, and its recursive delete calls (`shutil.rmtree`,
+ * `fs.rmSync(…, { recursive: true })`, `FileUtils.rm_rf`, `rmtree`, …) become deletes of their target.
+ */
+export interface InterpreterCode {
+  /** How the code is reached, e.g. `python3 -c`. */
+  how: string;
+  /** The code itself. */
+  code: string;
+  scripts: string[];
+  deletions: CodeDeletion[];
+}
+
+export interface CodeDeletion {
+  /** The path it deletes; undefined when the code computes it. */
+  target: string | undefined;
+  recursive: boolean;
+  /** The call as written, for messages. */
+  call: string;
+}
+
+const python = /^(python(\d+(\.\d+)*)?|pypy\d*)$/;
+const javascript = new Set(["node", "nodejs", "bun", "deno"]);
+const awk = new Set(["awk", "gawk", "mawk", "nawk"]);
+
+export function analyzeInterpreter(invocation: Invocation, stdin: () => string[]): InterpreterCode | undefined {
+  const found = codeOf(invocation, stdin);
+  if (!found) return undefined;
+  const { how, code } = found;
+  const text = code.join("\n");
+  if (text.trim() === "") return undefined;
+  return { how, code: text, scripts: shellScriptsIn(text), deletions: deletionsIn(text) };
+}
+
+function codeOf(invocation: Invocation, stdin: () => string[]): { how: string; code: string[] } | undefined {
+  const { name, args } = invocation;
+  const flagged = (test: (arg: string) => boolean, label: string) => {
+    const code: string[] = [];
+    for (let index = 0; index < args.length; index++) {
+      const arg = args[index]!;
+      const inline = /^--(eval|print)=(.*)$/s.exec(arg);
+      if (inline) code.push(inline[2]!);
+      else if (test(arg) && args[index + 1] !== undefined) code.push(args[++index]!);
+    }
+    return code.length > 0 ? { how: `${name} ${label}`, code } : undefined;
+  };
+  const fromStdin = () => {
+    const positional = args.filter((arg) => !arg.startsWith("-"));
+    return positional.length === 0 ? { how: `${name} (stdin)`, code: stdin() } : undefined;
+  };
+  if (python.test(name)) return flagged((arg) => /^-[BEIOsSuqvb]*c$/.test(arg), "-c") ?? fromStdin();
+  if (javascript.has(name)) {
+    if (name === "deno" && args[0] === "eval") return { how: "deno eval", code: args.slice(1).filter((arg) => !arg.startsWith("-")).slice(0, 1) };
+    return flagged((arg) => /^(-e|-p|-pe|--eval|--print)$/.test(arg), "-e") ?? (name === "node" ? fromStdin() : undefined);
+  }
+  if (name === "ruby") return flagged((arg) => /^-[a-zA-Z]*e$/.test(arg), "-e") ?? fromStdin();
+  if (name === "perl") return flagged((arg) => /^-[a-zA-Z]*[eE]$/.test(arg), "-e") ?? fromStdin();
+  if (name === "php") return flagged((arg) => arg === "-r", "-r");
+  if (awk.has(name)) {
+    const program = programOfAwk(args);
+    return program === undefined ? undefined : { how: name, code: [program] };
+  }
+  return undefined;
+}
+
+function programOfAwk(args: readonly string[]): string | undefined {
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index]!;
+    if (arg === "-f") return undefined;
+    if (arg === "-F" || arg === "-v") index++;
+    else if (!arg.startsWith("-")) return arg;
+  }
+  return undefined;
+}
+
+// Calls that hand a string to a shell or run a program, in Python, JavaScript, Ruby, Perl, PHP and awk.
+const shellOut =
+  /\b(?:os\.(?:system|popen|exec\w*|spawn\w*)|subprocess\.\w+|commands\.getoutput|pty\.spawn|system|exec(?:Sync|File|FileSync)?|spawn(?:Sync)?|shell_exec|passthru|popen|proc_open|IO\.popen|Open3\.\w+|Deno\.Command|Deno\.run|Kernel\.exec)\s*[(\s'"`[]|`|%x[({[]|\bqx[({[/]|Bun\.\$/;
+
+/** The shell command lines the code runs: each string literal, and each list of them as an argv. */
+function shellScriptsIn(code: string): string[] {
+  if (!shellOut.test(code)) return [];
+  const literals = stringLiterals(code);
+  // A one-word literal runs at most a program without arguments; each distinct script is read once.
+  const scripts = new Set(literals.map((literal) => literal.value).filter((value) => /\s/.test(value.trim())));
+  let group: Literal[] = [];
+  const flush = () => {
+    if (group.length > 1) scripts.add(group.map((literal) => quote(literal.value)).join(" "));
+    group = [];
+  };
+  for (const literal of literals) {
+    const previous = group[group.length - 1];
+    if (previous && !/^\s*,\s*\[?\s*$/.test(code.slice(previous.end, literal.start))) flush();
+    group.push(literal);
+  }
+  flush();
+  return [...scripts];
+}
+
+function quote(part: string): string {
+  return /^[\w@%+=:,./-]+$/.test(part) ? part : `'${part.replaceAll("'", `'\\''`)}'`;
+}
+
+interface Literal {
+  value: string;
+  start: number;
+  end: number;
+}
+
+/** String literals: `'…'`, `"…"`, `` `…` ``, `'''…'''`, `"""…"""`; interpolations become an unknown `$__code`. */
+export function stringLiterals(code: string): Literal[] {
+  const literals: Literal[] = [];
+  let i = 0;
+  while (i < code.length) {
+    const char = code[i]!;
+    if (char !== "'" && char !== '"' && char !== "`") {
+      i++;
+      continue;
+    }
+    const triple = code.startsWith(char.repeat(3), i) && char !== "`";
+    const delimiter = triple ? char.repeat(3) : char;
+    const interpolated = char === "`" || /[fF]$/.test(code.slice(Math.max(0, i - 1), i)) || (char === '"' && /[#$]\{/.test(code.slice(i, code.indexOf('"', i + 1))));
+    let j = i + delimiter.length;
+    let value = "";
+    while (j < code.length && !code.startsWith(delimiter, j)) {
+      if (code[j] === "\\" && j + 1 < code.length) {
+        const [decoded, length] = unescape(code, j);
+        value += decoded;
+        j += length;
+      } else {
+        value += code[j];
+        j++;
+      }
+    }
+    if (interpolated) value = value.replace(/[$#]?\{[^}]*\}/g, "$__code");
+    literals.push({ value, start: i, end: j + delimiter.length });
+    i = j + delimiter.length;
+  }
+  return literals;
+}
+
+/** One escape sequence at `at` (a backslash): `\n`, `\t`, `\x20`, `\040`, `\u0020`, or the character itself. */
+function unescape(code: string, at: number): [string, number] {
+  const next = code[at + 1]!;
+  if (next === "n") return ["\n", 2];
+  if (next === "t") return ["\t", 2];
+  const hex = /^x([0-9a-fA-F]{2})|^u([0-9a-fA-F]{4})/.exec(code.slice(at + 1, at + 6));
+  if (hex) return [String.fromCharCode(parseInt(hex[1] ?? hex[2]!, 16)), hex[0].length + 1];
+  const octal = /^[0-7]{3}/.exec(code.slice(at + 1, at + 4));
+  if (octal) return [String.fromCharCode(parseInt(octal[0], 8)), 4];
+  return [next, 2];
+}
+
+// Recursive deletes: the call name, and whether it deletes recursively without being told to.
+const deleteCalls: [RegExp, boolean][] = [
+  [/\b(?:shutil\.)?rmtree\s*\(/g, true],
+  [/\bremove_tree\s*\(/g, true],
+  [/\bFileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry|remove_entry_secure|rmtree)\b\s*\(?/g, true],
+  [/\brimraf(?:Sync)?\s*\(/g, true],
+  [/\b(?:fse|fsExtra|fs)\.(?:remove|removeSync|emptyDir|emptyDirSync)\s*\(/g, true],
+  [/\b(?:rmSync|rmdirSync|rm|rmdir)\s*\(/g, false],
+  [/\bDeno\.remove(?:Sync)?\s*\(/g, false],
+];
+
+// Single-file deletes: harmless in the project, but not of `/etc/passwd`.
+const fileDeleteCalls = /\b(?:os\.(?:remove|unlink)|unlinkSync|fs\.unlink|fsp\.unlink|File\.delete|FileUtils\.rm|unlink)\s*\(/g;
+
+const maxCalls = 64;
+
+// Any of the delete calls below: most code has none, so the patterns need not run.
+const anyDeleteCall = /rmtree|remove_tree|rm_rf|rm_r\b|remove_dir|remove_entry|rimraf|\.remove|emptyDir|rmSync|rmdir|\brm\s*\(|Deno\.remove|unlink|File\.delete/;
+
+function deletionsIn(code: string): CodeDeletion[] {
+  if (!anyDeleteCall.test(code)) return [];
+  const deletions: CodeDeletion[] = [];
+  for (const match of [...code.matchAll(fileDeleteCalls)].slice(0, maxCalls)) {
+    const start = match.index + match[0].length;
+    const args = callArguments(code, start, true);
+    const target = evaluatePath((splitTopLevel(args)[0] ?? "").trim());
+    if (target !== undefined) deletions.push({ target, recursive: false, call: code.slice(match.index, start + args.length + 1).trim() });
+  }
+  for (const [pattern, recursive] of deleteCalls) {
+    const matches = [...code.matchAll(pattern)];
+    // Past the cap the targets go unread: one unknown target stands for them, so a forced delete is refused.
+    if (matches.length > maxCalls) deletions.push({ target: undefined, recursive: true, call: `${matches.length} delete calls` });
+    for (const match of matches.slice(0, maxCalls)) {
+      const start = match.index + match[0].length;
+      const args = callArguments(code, start, match[0].endsWith("("));
+      const call = code.slice(match.index, Math.min(code.length, start + args.length + 1)).trim();
+      const isRecursive = recursive || /recursive\s*[:=]>?\s*(true|True|1)/.test(args);
+      if (!isRecursive) continue;
+      const first = splitTopLevel(args)[0] ?? "";
+      deletions.push({ target: evaluatePath(first.trim()), recursive: true, call });
+    }
+  }
+  return deletions;
+}
+
+/** The argument text of a call: up to the closing `)`, or to the end of the statement without parentheses. */
+function callArguments(code: string, start: number, parenthesised: boolean): string {
+  if (!parenthesised) {
+    const end = code.slice(start).search(/[;\n]/);
+    return end === -1 ? code.slice(start) : code.slice(start, start + end);
+  }
+  let depth = 1;
+  for (let i = start; i < code.length; i++) {
+    const char = code[i]!;
+    if (char === "'" || char === '"' || char === "`") {
+      const end = code.indexOf(char, i + 1);
+      i = end === -1 ? code.length : end;
+    } else if (char === "(" || char === "[" || char === "{") depth++;
+    else if ((char === ")" || char === "]" || char === "}") && --depth === 0) return code.slice(start, i);
+  }
+  return code.slice(start);
+}
+
+function splitTopLevel(args: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let last = 0;
+  for (let i = 0; i < args.length; i++) {
+    const char = args[i]!;
+    if (char === "'" || char === '"' || char === "`") {
+      const end = args.indexOf(char, i + 1);
+      i = end === -1 ? args.length : end;
+    } else if (char === "(" || char === "[" || char === "{") depth++;
+    else if (char === ")" || char === "]" || char === "}") depth--;
+    else if (char === "," && depth === 0) {
+      parts.push(args.slice(last, i));
+      last = i + 1;
+    }
+  }
+  parts.push(args.slice(last));
+  return parts;
+}
+
+const homeExpressions =
+  /^(?:(?:pathlib\.)?Path\.home\(\)|(?:require\(\s*['"](?:node:)?os['"]\s*\)|os)\.homedir\(\)|Dir\.home|ENV\[\s*['"]HOME['"]\s*\]|os\.environ\[\s*['"]HOME['"]\s*\]|os\.environ\.get\(\s*['"]HOME['"]\s*\)|os\.getenv\(\s*['"]HOME['"]\s*\)|process\.env\.HOME|process\.env\[\s*['"]HOME['"]\s*\]|\$ENV\{\s*['"]?HOME['"]?\s*\}|Deno\.env\.get\(\s*['"]HOME['"]\s*\))$/;
+
+/** The path an expression denotes, when the code spells it out; `~` stands for the home folder. */
+export function evaluatePath(expression: string): string | undefined {
+  const text = expression.trim();
+  if (homeExpressions.test(text)) return "~";
+  const literal = /^[rRbBuU]?(['"`])(.*)\1$/s.exec(text);
+  if (literal && !(literal[1] === "`" && literal[2]!.includes("${")) && !literal[2]!.includes(literal[1]!)) return literal[2];
+  const expandUser = /^os\.path\.expanduser\(\s*(['"])(~[^'"]*)\1\s*\)$/.exec(text);
+  if (expandUser) return expandUser[2];
+  const wrapped = /^(?:(?:pathlib\.)?Path|Pathname(?:\.new)?|File\.expand_path|os\.path\.abspath|os\.path\.realpath|path\.resolve|path\.normalize)\s*\((.*)\)$/s.exec(text);
+  if (wrapped && splitTopLevel(wrapped[1]!).length === 1) return evaluatePath(wrapped[1]!);
+  const joined = /^(?:os\.path\.join|path\.join|path\.resolve|File\.join|path\.posix\.join)\s*\((.*)\)$/s.exec(text);
+  if (joined) {
+    const parts = splitTopLevel(joined[1]!).map(evaluatePath);
+    if (parts.every((part): part is string => part !== undefined)) return posix.join(...parts);
+  }
+  return undefined;
+}

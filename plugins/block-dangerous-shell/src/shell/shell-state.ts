@@ -1,0 +1,87 @@
+import { normalizePath } from "../paths.js";
+
+/** Where a command line starts and what `~`, `$HOME` and `$TMPDIR` stand for. */
+export interface AnalysisEnvironment {
+  /** The folder the command starts in (absolute). */
+  cwd: string;
+  home: string;
+  tmp: string;
+}
+
+/** What the shell knows while it reads a line: its folder and the variables set so far. */
+export interface ShellState {
+  cwd: string | undefined;
+  /** Variables set in the script: their possible values, or null when set from something unknowable. */
+  vars: Map<string, readonly string[] | null>;
+  /** False while `vars` is still shared with the state this one was copied from (copied on first write). */
+  ownsVars: boolean;
+}
+
+/** Past this many values, a word is not expanded value by value (see `expand`). */
+export const maxVariants = 64;
+const maxExpandedLength = 4_096;
+
+/** A subshell's state: its own folder, and the variables shared until it sets one. */
+export function copy(state: ShellState): ShellState {
+  return { cwd: state.cwd, vars: state.vars, ownsVars: false };
+}
+
+export function setVar(state: ShellState, name: string, value: readonly string[] | null): void {
+  if (!state.ownsVars) {
+    state.vars = new Map(state.vars);
+    state.ownsVars = true;
+  }
+  state.vars.set(name, value);
+}
+
+export function assign(word: string, state: ShellState, environment: AnalysisEnvironment): void {
+  const equals = word.indexOf("=");
+  const name = word.slice(0, equals).replace(/\+$/, "");
+  const value = word.slice(equals + 1);
+  setVar(state, name, /\$\(|`/.test(value) ? null : (expand(value, state, environment) ?? null));
+}
+
+// `$NAME`, `${NAME}`, and `${NAME:-default}` (a known NAME is never empty here, so its value wins).
+const variable = /\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?::?-[^}]*)?\}|([A-Za-z_][A-Za-z0-9_]*))/g;
+
+/**
+ * A word with the variables whose values are known replaced; unknown ones stay as written. Undefined when
+ * a variable has more values than can be checked one by one.
+ */
+export function expand(text: string, state: ShellState, environment: AnalysisEnvironment): readonly string[] | undefined {
+  if (!text.includes("$") || text.length > maxExpandedLength) return [text];
+  const pieces: (readonly string[])[] = [];
+  let count = 1;
+  let last = 0;
+  for (const match of text.matchAll(variable)) {
+    const values = valuesOf(match[1] ?? match[2]!, state, environment) ?? [match[0]];
+    pieces.push([text.slice(last, match.index)], values);
+    count = Math.max(count, values.length);
+    last = match.index + match[0].length;
+  }
+  if (count > maxVariants) return undefined;
+  const variants: string[] = [];
+  for (let index = 0; index < count; index++) variants.push(pieces.map((values) => values[index % values.length]).join(""));
+  const rest = text.slice(last);
+  // `X=$X$X` repeated doubles X each time: past a size, keep the word unexpanded (an unknown value).
+  if (variants.some((variant) => variant.length + rest.length > maxExpandedLength)) return [text];
+  return variants.map((variant) => variant + rest);
+}
+
+function valuesOf(name: string, state: ShellState, environment: AnalysisEnvironment): readonly string[] | undefined {
+  if (state.vars.has(name)) return state.vars.get(name) ?? undefined;
+  if (name === "HOME") return [environment.home];
+  if (name === "PWD") return state.cwd === undefined ? undefined : [state.cwd];
+  if (name === "TMPDIR") return [environment.tmp];
+  return undefined;
+}
+
+export function changeDirectory(cwd: string | undefined, args: readonly string[], environment: AnalysisEnvironment): string | undefined {
+  const target = args.find((arg) => !arg.startsWith("-") || arg === "-");
+  if (target === undefined) return environment.home;
+  if (target === "-" || target.includes("$") || target.includes("`")) return undefined;
+  const expanded = target === "~" || target.startsWith("~/") ? environment.home + target.slice(1) : target;
+  if (expanded.startsWith("/")) return normalizePath(expanded);
+  return cwd === undefined ? undefined : normalizePath(`${cwd}/${expanded}`);
+}
+

@@ -1,0 +1,36 @@
+import type { Invocation } from "./invocations.js";
+import type { Redirect } from "./parse.js";
+
+/** What reaches an invocation's standard input, when it is known: heredocs, here-strings, `echo … |`. */
+export function stdinTexts(invocation: Invocation): string[] {
+  const texts: string[] = [];
+  for (const redirect of invocation.redirects) {
+    const text = staticInput(redirect);
+    if (text !== undefined) texts.push(text);
+  }
+  for (const upstream of invocation.upstream) {
+    if (upstream.via.length !== invocation.via.length) continue; // only the pipeline's own members
+    const output = staticOutput(upstream, staticInput);
+    if (output !== undefined) texts.push(output);
+  }
+  return texts;
+}
+
+export function staticInput(redirect: Redirect): string | undefined {
+  return redirect.operator === "<<<" ? redirect.target.text : redirect.body;
+}
+
+/** What a command prints when that is known from its words alone: `echo`, `printf`, `cat <<EOF`. */
+export function staticOutput(invocation: Invocation, inputOf: (redirect: Redirect) => string | undefined): string | undefined {
+  const { name, args } = invocation;
+  if (name === "echo") return args.filter((arg) => !/^-[neE]+$/.test(arg)).join(" ").replace(/\\n/g, "\n");
+  if (name === "printf") return args.filter((arg) => arg !== "--").join(" ").replace(/\\n/g, "\n").replace(/%[sb]/g, "");
+  if (name === "cat" && args.every((arg) => arg === "-" || arg.startsWith("-"))) {
+    for (const redirect of invocation.redirects) {
+      const text = inputOf(redirect);
+      if (text !== undefined) return text;
+    }
+  }
+  return undefined;
+}
+

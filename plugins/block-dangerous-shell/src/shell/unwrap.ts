@@ -1,0 +1,169 @@
+/**
+ * Finds the command a line really runs behind wrappers: `sudo -u root env A=1 nice -n 5 timeout 10 rm …`
+ * runs `rm`. Each wrapper lists the options that take a value, so the command can be found after them.
+ */
+
+const wrapperOptionsWithValue = new Map<string, readonly string[]>(Object.entries({
+  sudo: ["-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T", "-R", "--user", "--group", "--host", "--prompt", "--chdir"],
+  doas: ["-u", "-C"],
+  run0: ["-u", "--user", "-g", "--group", "-D", "--chdir"],
+  pkexec: ["--user"],
+  env: ["-u", "-C", "-P", "--unset", "--chdir"],
+  nice: ["-n", "--adjustment"],
+  ionice: ["-c", "-n", "-p", "--class", "--classdata"],
+  nohup: [],
+  setsid: [],
+  timeout: ["-s", "-k", "--signal", "--kill-after"],
+  stdbuf: ["-i", "-o", "-e"],
+  time: ["-f", "-o", "--format", "--output"],
+  command: [],
+  builtin: [],
+  exec: ["-a"],
+  // `-i`, `-e`, `-l` and `--replace` take their value only attached (`-i{}`), so they are flags here.
+  xargs: ["-I", "-J", "-n", "-P", "-L", "-s", "-d", "-a", "-E", "-R", "-S", "--max-args", "--max-procs", "--delimiter", "--arg-file", "--max-lines", "--process-slot-var", "--max-chars", "--eof"],
+  parallel: ["-j", "--jobs", "-S", "--sshlogin", "-I", "--delay", "--joblog", "--results", "--tmpdir", "--retries", "--timeout"],
+  chrt: ["-p"],
+  taskset: ["-p", "-c"],
+  unbuffer: [],
+  caffeinate: ["-t", "-w"],
+  flock: ["-w", "-E", "--timeout", "--conflict-exit-code"],
+  chroot: ["--userspec", "--groups"],
+  runuser: ["-u", "-g", "-G", "--user", "--group"],
+  strace: ["-e", "-o", "-p", "-s", "-u"],
+  ltrace: ["-e", "-o", "-p", "-s", "-u"],
+  firejail: [],
+  "git-lfs": [],
+  dotenv: ["-e", "-v", "-c"],
+  npx: ["-p", "--package", "-c", "--call"],
+  bunx: ["-p", "--package"],
+  pnpx: [],
+  // Shell keywords that precede a command.
+  then: [],
+  else: [],
+  elif: [],
+  do: [],
+  if: [],
+  while: [],
+  until: [],
+  "!": [],
+  "{": [],
+}));
+
+/** Wrappers that take positional words before the command: the number of words to skip. */
+const positionalWords = new Map<string, number>(Object.entries({ timeout: 1, chroot: 1, flock: 1, chrt: 1, taskset: 1 }));
+
+/** `uv run x`, `poetry run x`, `bundle exec x`, `pnpm exec x`: a tool, a subcommand, then the command. */
+const runSubcommands = new Map<string, readonly string[]>(Object.entries({
+  uv: ["run"],
+  poetry: ["run"],
+  pipenv: ["run"],
+  pdm: ["run"],
+  hatch: ["run"],
+  rye: ["run"],
+  conda: ["run"],
+  bundle: ["exec"],
+  pnpm: ["exec", "dlx"],
+  yarn: ["exec", "dlx"],
+  bun: ["x"],
+  mise: ["exec", "x"],
+  asdf: ["exec"],
+  direnv: ["exec"],
+  nix: ["run", "shell"],
+}));
+
+const none: readonly string[] = Object.freeze([]);
+
+export const inputWrappers = new Set(["xargs", "parallel"]);
+
+export interface Unwrapped {
+  /** The command's name without its folder (`rm` for `/bin/rm` or `\rm`); empty for a bare assignment. */
+  name: string;
+  /** The words after the name. */
+  args: string[];
+  /** Wrappers, outermost first: `["sudo", "env"]` for `sudo env A=1 rm …`. */
+  wrappers: readonly string[];
+  /** `NAME=value` words before the command. */
+  assignments: readonly string[];
+}
+
+export function unwrap(words: readonly string[]): Unwrapped {
+  // Most commands start with their own name: no wrapper, no assignment, nothing to skip.
+  const first = words[0];
+  if (first !== undefined && !isAssignment(first)) {
+    const name = baseName(first);
+    if (!wrapperOptionsWithValue.has(name) && !runSubcommands.has(name) && name !== "busybox" && name !== "toybox") {
+      return { name, args: words.slice(1), wrappers: none, assignments: none };
+    }
+  }
+  const texts = splitEnvString(words);
+  const wrappers: string[] = [];
+  const assignments: string[] = [];
+  let index = 0;
+  while (index < texts.length) {
+    const word = texts[index]!;
+    if (isAssignment(word)) {
+      assignments.push(word);
+      index++;
+      continue;
+    }
+    const name = baseName(word);
+    const next = texts[index + 1] ?? "";
+    if (name === "busybox" || name === "toybox") {
+      wrappers.push(name);
+      index++;
+      continue;
+    }
+    const subcommands = runSubcommands.get(name);
+    if (subcommands?.includes(next)) {
+      wrappers.push(`${name} ${next}`);
+      index = skipOptions(texts, index + 2, []);
+      continue;
+    }
+    const valued = wrapperOptionsWithValue.get(name);
+    if (!valued || (name === "command" && /^-[vV]+$/.test(next)) || isHelpFor(name, next)) break;
+    wrappers.push(name);
+    index = skipOptions(texts, index + 1, valued) + (positionalWords.get(name) ?? 0);
+  }
+  const name = index < texts.length ? baseName(texts[index]!) : "";
+  return { name, args: texts.slice(index + 1), wrappers, assignments };
+}
+
+// `sudo -l`, `sudo -v`, `time -p` are fine, but `sudo --help` or `env --version` run nothing.
+function isHelpFor(name: string, next: string): boolean {
+  return name !== "!" && (next === "--help" || next === "--version");
+}
+
+/** `env -S 'rm -rf /'` splits its string into words: do the same, so the command is seen. */
+function splitEnvString(words: readonly string[]): readonly string[] {
+  if (!words.some((word) => word === "-S" || word === "--split-string")) return words;
+  const env = words.findIndex((word) => baseName(word) === "env");
+  if (env === -1) return words;
+  const split = words.findIndex((word, index) => index > env && (word === "-S" || word === "--split-string"));
+  if (split === -1 || split + 1 >= words.length) return words;
+  return [...words.slice(0, split), ...words[split + 1]!.split(/\s+/).filter(Boolean), ...words.slice(split + 2)];
+}
+
+/** Skips `-x`, `--long`, `-x value`, `--long=value` and `A=1` words; returns the index of the first other word. */
+function skipOptions(texts: readonly string[], start: number, valued: readonly string[]): number {
+  let index = start;
+  while (index < texts.length) {
+    const word = texts[index]!;
+    if (word === "--") return index + 1;
+    if (isAssignment(word)) index++;
+    else if (word.startsWith("-") && (word.length > 1 || baseName(texts[start - 1] ?? "") === "env")) index += valued.includes(word) ? 2 : 1;
+    else return index;
+  }
+  return index;
+}
+
+export function isAssignment(word: string): boolean {
+  return /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(word);
+}
+
+/** `rm` for `/bin/rm`, `\rm` (the lexer already dropped the backslash) and `"rm"`. */
+export function baseName(word: string): string {
+  const slash = Math.max(word.lastIndexOf("/"), word.lastIndexOf("\\"));
+  const base = slash === -1 || slash === word.length - 1 ? word : word.slice(slash + 1);
+  // `GIT.EXE` on Windows, `Rm` on a case-insensitive file system: the same programs.
+  return /[A-Z]/.test(base) || /\.exe$/i.test(base) ? base.toLowerCase().replace(/\.exe$/, "") : base;
+}

@@ -99,8 +99,9 @@ describe("results", () => {
 
 describe("malformed calls are rejected with an error naming the field, and nothing runs", () => {
   it.each([
-    [{ name: "read", args: {} }, "id"],
     [{ id: 7, name: "read", args: {} }, "id"],
+    [{ id: null, name: "read", args: {} }, "id"],
+    [{ id: "", name: "read", args: {} }, "id"],
     [{ id: "x", args: {} }, "name"],
     [{ id: "x", name: "read", args: [] }, "args"],
     [{ id: "x", name: "read", args: "path=a" }, "args"],

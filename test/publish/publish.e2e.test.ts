@@ -4,11 +4,13 @@
 // installs the host and the plugin with plain `npm install`, names the plugin in toolgate.config.mjs,
 // and the installed `toolgate` CLI loads it (`check`) and blocks a call with it (`run`). Last, an
 // author's path as docs/publishing.md tells it: `toolgate new`, `npm test`, `npm publish`, and a user's
-// `toolgate add`.
+// `toolgate add`. Then each framework adapter's example, copied into that project, compiles under strict
+// and blocks `rm -rf /` with the plugin's reason reaching the model (the AI SDK's own mock model).
 // @toolgate/* and toolgate-plugin-* come only from the local registry; everything else is proxied to
 // the registry this machine's npm uses. Server and folders are removed even when a step fails.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packPackage, publishablePackages, type PackedPackage } from "../../scripts/lib/workspace-packages.js";
@@ -16,7 +18,10 @@ import { startLocalRegistry, type LocalRegistry } from "./local-registry.js";
 import { machineRegistry, mustRun, runCommand, type CommandResult } from "./npm.js";
 
 const pluginName = "toolgate-plugin-block-dangerous-shell";
-const published = ["@toolgate/plugin-sdk", "@toolgate/host", pluginName];
+const published = ["@toolgate/plugin-sdk", "@toolgate/host", "@toolgate/ai-sdk", pluginName];
+/** The workspace's own TypeScript compiles the adapter examples, so the fresh project need not install it. */
+const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+const examples = join(dirname(new URL(import.meta.url).pathname), "../fixtures/adapter-examples");
 
 interface CheckReport {
   ok: boolean;
@@ -48,7 +53,8 @@ describe("publishing to an npm registry and installing from it", () => {
     writeFiles(consumer, {
       "package.json": JSON.stringify({ name: "toolgate-consumer", version: "1.0.0", private: true, type: "module" }, null, 2),
     });
-    await npm(["install", "@toolgate/host", pluginName, "--loglevel", "error"], consumer);
+    // The adapter's framework comes from upstream through the registry's proxy, as a user's would.
+    await npm(["install", "@toolgate/host", "@toolgate/ai-sdk", "ai@^6", "zod@^4", pluginName, "--loglevel", "error"], consumer);
     writeFiles(consumer, {
       "toolgate.config.mjs": `import { defineConfig } from "@toolgate/host";\n\nexport default defineConfig({ plugins: [${JSON.stringify(pluginName)}] });\n`,
       "calls.jsonl": [
@@ -115,6 +121,34 @@ console.log(JSON.stringify({ status: outcome.result.status, executed: outcome.ex
     const result = await mustRun(process.execPath, ["harness.mjs"], { cwd: consumer });
     expect(JSON.parse(result.stdout)).toEqual({ status: "blocked", executed: false });
   });
+
+  it("the @toolgate/ai-sdk example compiles under strict and blocks rm -rf / with the plugin's reason reaching the model", async () => {
+    writeFiles(consumer, {
+      "adapters/ai-sdk.ts": readFileSync(join(examples, "ai-sdk.ts"), "utf8"),
+      "adapters/tsconfig.json": JSON.stringify({
+        compilerOptions: {
+          target: "ES2022",
+          lib: ["ES2023", "DOM"],
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          strict: true,
+          exactOptionalPropertyTypes: true,
+          noUncheckedIndexedAccess: true,
+          skipLibCheck: true,
+          types: [],
+          outDir: "dist",
+        },
+        include: ["ai-sdk.ts"],
+      }),
+    });
+    await mustRun(process.execPath, [tsc, "-p", "adapters/tsconfig.json"], { cwd: consumer });
+    const result = await mustRun(process.execPath, ["adapters/dist/ai-sdk.js"], { cwd: consumer });
+    const outcome = JSON.parse(result.stdout) as { ran: string[]; read: string[]; text: string };
+    expect(outcome.ran).toEqual(["ls"]);
+    expect(outcome.read[0]).toMatch(/^execution-denied: Tool call blocked by plugin "block-dangerous-shell": /);
+    expect(outcome.read[1]).toBe('text: "ran ls"');
+    expect(outcome.text).toBe("done");
+  }, 60_000);
 
   it("an author's plugin goes from toolgate new to npm publish, and toolgate add puts it in a user's config", async () => {
     const name = "toolgate-plugin-no-root-delete";

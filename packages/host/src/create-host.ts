@@ -2,8 +2,7 @@ import type { PluginRecord, SessionInfo, ToolCall, ToolResult, Verdict } from "@
 import { discoverFolderPlugins } from "./discovery/folder.js";
 import { resolvePluginEntries } from "./discovery/packages.js";
 import { createEventBus, type HostEmitter } from "./events.js";
-import { ToolgateError } from "./errors.js";
-import { createToolCaller, type CallToolOptions } from "./execution/call-tool.js";
+import { createToolCaller, type CallToolOptions, type CheckToolCallOptions, type ToolCallInput } from "./execution/call-tool.js";
 import type { CallToolsOptions } from "./execution/call-tools.js";
 import { createGate } from "./gate/decide.js";
 import type { ToolCallExplanation } from "./gate/explain.js";
@@ -40,22 +39,29 @@ export interface Host {
    * (`source: { kind, name }`) and why: for UIs and reports.
    */
   denials(): Denial[];
-  /** Gate + execute one call. Tool failures come back as `status: "error"` results; a malformed call rejects. */
-  callTool(call: ToolCall, options?: CallToolOptions): Promise<ToolResult>;
-  /** Gate + execute a batch: one result per call, in input order. */
-  callTools(calls: readonly ToolCall[], options?: CallToolsOptions): Promise<ToolResult[]>;
-  /** Gate only, for hosts that run tools themselves. Follow with `callTool(call, { skipPreToolCallHook: true })`. */
-  checkToolCall(call: ToolCall): Promise<Verdict>;
   /**
-   * Why the gate decides what it decides: the verdict (before `onAsk`) and what every `pre_tool_call`
-   * plugin said, in plugin order, from the same policy loop. Emits no event and remembers nothing.
+   * Gate + execute one call. Tool failures come back as `status: "error"` results; a malformed call rejects.
+   * A call without `id` gets a generated `toolgate_<uuid>`.
    */
-  explainToolCall(call: ToolCall): Promise<ToolCallExplanation>;
+  callTool(call: ToolCallInput, options?: CallToolOptions): Promise<ToolResult>;
+  /** Gate + execute a batch: one result per call, in input order. */
+  callTools(calls: readonly ToolCallInput[], options?: CallToolsOptions): Promise<ToolResult[]>;
+  /**
+   * Gate only, for hosts that run tools themselves. Follow with `callTool(call, { skipPreToolCallHook: true })`,
+   * or run the tool yourself and report it with `postToolCall`. `{ resolveAsk: true }` settles an `ask`
+   * through `onAsk` when the host has one.
+   */
+  checkToolCall(call: ToolCallInput, options?: CheckToolCallOptions): Promise<Verdict>;
   /**
    * For hosts that run tools themselves (after `checkToolCall`): runs every plugin's `post_tool_call`
    * with the call and its result. Observers fail open, so this resolves even when one of them fails.
    */
   postToolCall(call: ToolCall, result: ToolResult): Promise<void>;
+  /**
+   * Why the gate decides what it decides: the verdict (before `onAsk`) and what every `pre_tool_call`
+   * plugin said, in plugin order, from the same policy loop. Emits no event and remembers nothing.
+   */
+  explainToolCall(call: ToolCallInput): Promise<ToolCallExplanation>;
   /**
    * Closes the host: from the moment it is called no tool starts; every call still being decided or
    * waiting for `onAsk` ends blocked with a message naming the close (also in batches, and with
@@ -126,10 +132,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     checkToolCall: caller.checkToolCall,
     callTools: caller.callTools,
     explainToolCall: caller.explainToolCall,
-    postToolCall: async (call, result) => {
-      if (runtime.closed) throw new ToolgateError("HOST_CLOSED", "the host is closed; create a new one to run more tool calls");
-      await runObservers(runtime, "post_tool_call", [call, result]);
-    },
+    postToolCall: caller.postToolCall,
     denials: () => runtime.denials.recent(),
     close: () => (closing ??= close()),
   };

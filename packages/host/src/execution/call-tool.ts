@@ -20,11 +20,30 @@ export interface CallToolOptions {
   skipPreToolCallHook?: boolean;
 }
 
+export interface CheckToolCallOptions {
+  /**
+   * Settle an `ask` through the host's `onAsk` before answering: the verdict is then `allow` or `block`,
+   * and a following `callTool(call, { skipPreToolCallHook: true })` runs on that answer without asking
+   * again. A host with no `onAsk` returns the `ask` as is, for the caller's own approval flow (an
+   * adapter hands it to its framework's human-in-the-loop).
+   * @default false (an `ask` is returned unresolved)
+   */
+  resolveAsk?: boolean;
+}
+
+/**
+ * A tool call as callers hand it to the host. `id` may be left out where a framework gives none: the
+ * host then generates `toolgate_<uuid>` (such a call cannot be matched by `skipPreToolCallHook` later).
+ * An `id` that is present must be a non-empty string.
+ */
+export type ToolCallInput = Omit<ToolCall, "id"> & { readonly id?: string | undefined };
+
 export interface ToolCaller {
-  callTool(call: ToolCall, options?: CallToolOptions): Promise<ToolResult>;
-  checkToolCall(call: ToolCall): Promise<Verdict>;
-  callTools(calls: readonly ToolCall[], options?: CallToolsOptions): Promise<ToolResult[]>;
-  explainToolCall(call: ToolCall): Promise<ToolCallExplanation>;
+  callTool(call: ToolCallInput, options?: CallToolOptions): Promise<ToolResult>;
+  checkToolCall(call: ToolCallInput, options?: CheckToolCallOptions): Promise<Verdict>;
+  callTools(calls: readonly ToolCallInput[], options?: CallToolsOptions): Promise<ToolResult[]>;
+  explainToolCall(call: ToolCallInput): Promise<ToolCallExplanation>;
+  postToolCall(call: ToolCall, result: ToolResult): Promise<void>;
 }
 
 /** Runs the gate's verdicts: a blocked call ends here, an allowed one runs its tool. */
@@ -124,10 +143,19 @@ export function createToolCaller(runtime: HostRuntime, gate: Gate): ToolCaller {
         return Promise.reject(error);
       }
     },
-    checkToolCall(call) {
+    checkToolCall(call, options = {}) {
       try {
         assertOpen();
-        return Promise.resolve(gate.check(snapshotCall(call, kindOf)));
+        return Promise.resolve(gate.check(snapshotCall(call, kindOf), options.resolveAsk === true));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    },
+    postToolCall(call, result) {
+      try {
+        assertOpen();
+        const { call: snapshot } = snapshotCall(call, kindOf);
+        return runObservers(runtime, "post_tool_call", [snapshot, Object.freeze({ ...result, callId: snapshot.id, name: snapshot.name })]);
       } catch (error) {
         return Promise.reject(error);
       }

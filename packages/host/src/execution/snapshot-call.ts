@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { ToolCall } from "@toolgate/plugin-sdk";
 import { describeThrown, isToolgateError, ToolgateError } from "../errors.js";
 import { ArgsShapeError, type ArgsCopy, copyArgs } from "../gate/copy-args.js";
@@ -14,7 +15,8 @@ type KindOf = (name: string) => string | undefined;
  * second read cannot change the call after the hooks judged it. Throws INVALID_CALL naming the field
  * for a malformed call, and naming `args` for cyclic, too deep or unreadable arguments. For a tool this
  * host runs, the kind it was registered with is what policies see: a call cannot pass a shell off as a
- * plain function.
+ * plain function. A call with no `id` at all (frameworks that give none) gets a fresh
+ * `toolgate_<uuid>`; an `id` that is present must be a non-empty string.
  */
 export function snapshotCall(call: unknown, kindOf: KindOf, where = "tool call"): CallSnapshot {
   try {
@@ -48,7 +50,8 @@ function readCall(call: unknown, kindOf: KindOf, where: string): CallSnapshot {
 function readFields(source: Record<string, unknown>, where: string): Record<"id" | "name" | "args" | "kind", unknown> {
   let field = "id";
   try {
-    const id = source.id;
+    const given = source.id;
+    const id = given === undefined ? generatedCallId() : given;
     field = "name";
     const name = source.name;
     field = "args";
@@ -59,6 +62,10 @@ function readFields(source: Record<string, unknown>, where: string): Record<"id"
   } catch (error) {
     throw new ToolgateError("INVALID_CALL", `${where}: ${field} could not be read: ${describeThrown(error)}`, { cause: error });
   }
+}
+
+function generatedCallId(): string {
+  return `toolgate_${randomUUID()}`;
 }
 
 /** Snapshots a whole batch before anything runs: every call well-formed, no id twice. */

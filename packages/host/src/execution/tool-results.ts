@@ -1,21 +1,27 @@
 import type { PolicySource, ToolCall, ToolResult, Verdict } from "@toolgate/plugin-sdk";
 import { describeThrown } from "../errors.js";
 
-/** The result of a call the gate stopped: names the plugin (or rule, or configured hook) and carries its message verbatim. */
-function blockedResult(call: ToolCall, message: string, plugin: string | undefined, source?: PolicySource): ToolResult {
+/**
+ * The text the model reads for a blocked call: names who blocked it (the plugin, or the permission rule
+ * or configured hook) and carries its message verbatim, as in
+ * `Tool call blocked by plugin "no-root-delete": refusing destructive root delete`. Adapters that run
+ * tools themselves hand this to their framework, so every surface words a block alike.
+ */
+export function blockMessage(verdict: Pick<Verdict, "message" | "plugin" | "source">): string {
+  const { source, plugin } = verdict;
   const by = source !== undefined && source.kind !== "plugin" ? describeSource(source) : plugin === undefined ? "the tool gate" : `plugin "${plugin}"`;
-  const result: ToolResult = { callId: call.id, name: call.name, status: "blocked", content: `Tool call blocked by ${by}: ${message}` };
-  if (plugin !== undefined) result.blockedBy = plugin;
-  return result;
-}
-
-/** A blocked result for a verdict that ended in block. */
-export function resultOfBlock(call: ToolCall, verdict: Verdict): ToolResult {
-  return blockedResult(call, verdict.message ?? "blocked", verdict.plugin, verdict.source);
+  return `Tool call blocked by ${by}: ${verdict.message ?? "blocked"}`;
 }
 
 function describeSource(source: PolicySource): string {
   return source.kind === "rule" ? `permission rule "${source.name}"` : `${source.kind} hook "${source.name}"`;
+}
+
+/** A blocked result for a verdict that ended in block: names the plugin and carries its message verbatim. */
+export function resultOfBlock(call: ToolCall, verdict: Verdict): ToolResult {
+  const result: ToolResult = { callId: call.id, name: call.name, status: "blocked", content: blockMessage(verdict) };
+  if (verdict.plugin !== undefined) result.blockedBy = verdict.plugin;
+  return result;
 }
 
 export function errorResult(call: ToolCall, content: string): ToolResult {

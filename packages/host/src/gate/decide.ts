@@ -17,8 +17,11 @@ import { failure, HookFailure, PendingHook, runHook } from "./run-hook.js";
 
 /** The one choke point: every execution path asks the gate, and nothing else runs `pre_tool_call`. */
 export interface Gate {
-  /** `checkToolCall`: the plugins' verdict (an `ask` stays an `ask`), remembered for one `skipPreToolCallHook` call. */
-  check(snapshot: CallSnapshot): Verdict | Promise<Verdict>;
+  /**
+   * `checkToolCall`: the plugins' verdict, remembered for one `skipPreToolCallHook` call. An `ask` stays
+   * an `ask` unless `resolveAsk` is set and the host has an `onAsk`: then its answer is returned and remembered.
+   */
+  check(snapshot: CallSnapshot, resolveAsk?: boolean): Verdict | Promise<Verdict>;
   /**
    * The verdict a call runs on, `allow` or `block`: the remembered one (with `skipPreToolCallHook`) or
    * one decided now, an `ask` resolved through `onAsk`, and `block` once the host is closed.
@@ -189,10 +192,23 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
     return verdict;
   }
 
+  /** An `ask` answered through `onAsk`; the answer replaces the remembered ask, so the approver is asked once. */
+  function answerAsk(snapshot: CallSnapshot, verdict: Verdict): Verdict | Promise<Verdict> {
+    if (verdict.action !== "ask") return verdict;
+    const rememberAnswer = (answer: Verdict): Verdict => {
+      if (memo.take(snapshot.call) !== undefined && !runtime.closed) memo.remember(snapshot.call, answer, snapshot.bytes);
+      return answer;
+    };
+    const answer = finish(snapshot, verdict);
+    return answer instanceof Promise ? answer.then(rememberAnswer) : rememberAnswer(answer);
+  }
+
   return {
-    check(snapshot) {
+    check(snapshot, resolveAsk = false) {
       if (runtime.closed) return closedVerdict(snapshot.call.args);
-      return verdictOn(snapshot, true);
+      const verdict = verdictOn(snapshot, true);
+      if (!resolveAsk || asks.onAsk === undefined) return verdict;
+      return verdict instanceof Promise ? verdict.then((decided) => answerAsk(snapshot, decided)) : answerAsk(snapshot, verdict);
     },
     admit(snapshot, skipPreToolCallHook) {
       if (runtime.closed) return closedVerdict(snapshot.call.args);

@@ -1,0 +1,1 @@
+export { toolgateHooks, type HookHost, type ToolgateHooks } from "./toolgate-hooks.js";

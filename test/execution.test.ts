@@ -1,5 +1,5 @@
 import { createHost, isToolgateError, type Host, type HostOptions, type Plugin, type ToolCall } from "@toolgate/host";
-import { hookNames } from "@toolgate/plugin-sdk";
+import { hookNames } from "@toolgate/plugin-sdk/host";
 import { afterEach, describe, expect, it } from "vitest";
 import { recordEvents } from "./helpers/recorders.js";
 

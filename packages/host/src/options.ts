@@ -1,4 +1,5 @@
-import { isPlainObject, type Plugin, type PluginFactory, type PluginOptions, type ToolCall, type ToolDefinition } from "@toolgate/plugin-sdk";
+import type { Plugin, PluginFactory, PluginOptions, ToolCall, ToolDefinition } from "@toolgate/plugin-sdk";
+import { isPlainObject } from "@toolgate/plugin-sdk/host";
 import * as v from "valibot";
 import { hostEventNames, type HostEventListeners } from "./events.js";
 import type { HostLogger } from "./logger.js";

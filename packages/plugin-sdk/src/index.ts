@@ -1,3 +1,5 @@
+// What plugin authors use: `definePlugin` and the types of plugins, hooks, calls and results. What a host
+// needs besides (the valibot schemas, the hook table) is the `@toolgate/plugin-sdk/host` subpath.
 export type { ToolArgs, ToolCall, ToolKind } from "./tool-call.js";
 export type {
   AllowResult,
@@ -11,20 +13,9 @@ export type {
   ToolResult,
   Verdict,
 } from "./results.js";
-export {
-  AllowResultSchema,
-  AskResultSchema,
-  BlockResultSchema,
-  ModifyResultSchema,
-  PreToolCallDecisionSchema,
-} from "./results.js";
 export type { HookContext, PluginLogger, PluginOptions, SessionInfo, ToolContext } from "./context.js";
 export type { HookName, HookRole, HookSignatures, Hooks } from "./hooks.js";
-export { hookNames, hookRoles, isHookName } from "./hooks.js";
 export type { HostEventName, HostEvents, PluginRecord, PluginSource } from "./events.js";
 export type { Plugin, PluginApi, PluginExport, PluginFactory, ToolDefinition } from "./plugin.js";
 export { definePlugin } from "./plugin.js";
 export type { CounterOptions, PluginStore, Reservation, ReserveOptions } from "./store.js";
-export { PluginSchema, ToolCallSchema, ToolDefinitionSchema } from "./schemas.js";
-export type { ValidPluginShape } from "./schemas.js";
-export { isPlainObject } from "./plain-object.js";

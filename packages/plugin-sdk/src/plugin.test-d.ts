@@ -1,7 +1,7 @@
 import { describe, expectTypeOf, it } from "vitest";
+import { hookNames } from "./host.js";
 import {
   definePlugin,
-  hookNames,
   type HookContext,
   type HookName,
   type Plugin,

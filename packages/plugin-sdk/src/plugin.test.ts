@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { definePlugin, hookNames, hookRoles, isHookName } from "./index.js";
+import { hookNames, hookRoles, isHookName } from "./host.js";
+import { definePlugin } from "./index.js";
 
 describe("definePlugin", () => {
   it("returns the plugin object or factory unchanged", () => {

@@ -1,4 +1,5 @@
-import { isPlainObject, type ToolCall, type Verdict } from "@toolgate/plugin-sdk";
+import type { ToolCall, Verdict } from "@toolgate/plugin-sdk";
+import { isPlainObject } from "@toolgate/plugin-sdk/host";
 import type { AgentProtocol, AgentSettings, HookAnswer, HookRequest } from "./agent-protocol.js";
 import { optionalString, parseJsonOrUndefined, requireArgs, requireObject, requireString, syntheticCallId, toolResultOf } from "./hook-input.js";
 import { isToolgateCommand } from "./hook-settings.js";

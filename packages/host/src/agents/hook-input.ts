@@ -1,4 +1,5 @@
-import { isPlainObject, type ToolResult } from "@toolgate/plugin-sdk";
+import type { ToolResult } from "@toolgate/plugin-sdk";
+import { isPlainObject } from "@toolgate/plugin-sdk/host";
 
 /** The agent's hook input is not what its protocol says: the hook denies, naming the field. */
 export class HookInputError extends Error {

@@ -1,4 +1,4 @@
-import { isPlainObject } from "@toolgate/plugin-sdk";
+import { isPlainObject } from "@toolgate/plugin-sdk/host";
 import type { AgentName, AgentSettings } from "./agent-protocol.js";
 
 interface CommandHook {

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { isPlainObject } from "@toolgate/plugin-sdk";
+import { isPlainObject } from "@toolgate/plugin-sdk/host";
 import type { AgentProtocol } from "../agents/agent-protocol.js";
 import { CliError, exitCodes } from "./cli-error.js";
 

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
-import { isPlainObject } from "@toolgate/plugin-sdk";
+import { isPlainObject } from "@toolgate/plugin-sdk/host";
 import * as v from "valibot";
 import { describeThrown, ToolgateError } from "../errors.js";
 import { importModule } from "../loading/import-module.js";

@@ -1,4 +1,5 @@
-import { ToolCallSchema, type ToolCall } from "@toolgate/plugin-sdk";
+import type { ToolCall } from "@toolgate/plugin-sdk";
+import { ToolCallSchema } from "@toolgate/plugin-sdk/host";
 import * as v from "valibot";
 import { ToolgateError } from "../errors.js";
 import { summarizeIssues } from "../validation/summarize-issues.js";

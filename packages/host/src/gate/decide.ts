@@ -1,4 +1,5 @@
-import { type PreToolCallDecision, PreToolCallDecisionSchema, type ToolArgs, type Verdict } from "@toolgate/plugin-sdk";
+import type { PreToolCallDecision, ToolArgs, Verdict } from "@toolgate/plugin-sdk";
+import { PreToolCallDecisionSchema } from "@toolgate/plugin-sdk/host";
 import * as v from "valibot";
 import { describeThrown } from "../errors.js";
 import type { HostRuntime } from "../host-runtime.js";

@@ -1,4 +1,5 @@
-import { isPlainObject, type ToolArgs, type ToolCall, type Verdict } from "@toolgate/plugin-sdk";
+import type { ToolArgs, ToolCall, Verdict } from "@toolgate/plugin-sdk";
+import { isPlainObject } from "@toolgate/plugin-sdk/host";
 
 interface Remembered {
   name: string;

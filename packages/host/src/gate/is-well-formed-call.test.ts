@@ -1,4 +1,4 @@
-import { ToolCallSchema } from "@toolgate/plugin-sdk";
+import { ToolCallSchema } from "@toolgate/plugin-sdk/host";
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { isWellFormedCall } from "./is-well-formed-call.js";

@@ -1,4 +1,5 @@
-import { isPlainObject, type ToolCall } from "@toolgate/plugin-sdk";
+import type { ToolCall } from "@toolgate/plugin-sdk";
+import { isPlainObject } from "@toolgate/plugin-sdk/host";
 
 /**
  * True when `call` is a tool call that `ToolCallSchema` certainly accepts: non-empty string `id` and `name`,

@@ -1,4 +1,5 @@
-import { isHookName, type HookContext, type HookName, type Plugin, type SessionInfo, type ToolDefinition } from "@toolgate/plugin-sdk";
+import type { HookContext, HookName, Plugin, SessionInfo, ToolDefinition } from "@toolgate/plugin-sdk";
+import { isHookName } from "@toolgate/plugin-sdk/host";
 import type { PluginSource } from "../discovery/plugin-source.js";
 import { isToolgateError, ToolgateError } from "../errors.js";
 import type { EventBus } from "../events.js";

@@ -2,7 +2,8 @@
  * Runs inside a plugin's worker thread: loads the plugin with the host's own loader (jiti, factory,
  * validation), describes it to the host, then runs the hooks and tools the host asks for.
  */
-import { isHookName, isPlainObject, type HookContext, type PluginApi, type PluginStore, type PluginLogger, type ToolContext } from "@toolgate/plugin-sdk";
+import type { HookContext, PluginApi, PluginStore, PluginLogger, ToolContext } from "@toolgate/plugin-sdk";
+import { isHookName, isPlainObject } from "@toolgate/plugin-sdk/host";
 import { parentPort, workerData } from "node:worker_threads";
 import { ToolgateError } from "../errors.js";
 import { describeSafely } from "./describe-safely.js";

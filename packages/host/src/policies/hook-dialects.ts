@@ -1,4 +1,5 @@
-import { isPlainObject, type PreToolCallDecision, PreToolCallDecisionSchema } from "@toolgate/plugin-sdk";
+import type { PreToolCallDecision } from "@toolgate/plugin-sdk";
+import { isPlainObject, PreToolCallDecisionSchema } from "@toolgate/plugin-sdk/host";
 import * as v from "valibot";
 import { hookReason } from "./hook-input.js";
 

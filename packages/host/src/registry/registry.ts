@@ -1,12 +1,5 @@
-import {
-  hookNames,
-  type HookName,
-  type PluginLogger,
-  type PluginOptions,
-  type PluginRecord,
-  type PolicySource,
-  type ToolDefinition,
-} from "@toolgate/plugin-sdk";
+import type { HookName, PluginLogger, PluginOptions, PluginRecord, PolicySource, ToolDefinition } from "@toolgate/plugin-sdk";
+import { hookNames } from "@toolgate/plugin-sdk/host";
 import { pluginLabel, ToolgateError } from "../errors.js";
 import type { HookDeadlines } from "../gate/hook-deadlines.js";
 import type { HookCall } from "../gate/run-hook.js";

@@ -1,4 +1,5 @@
-import { hookNames, isHookName, isPlainObject, type HookName } from "@toolgate/plugin-sdk";
+import type { HookName } from "@toolgate/plugin-sdk";
+import { hookNames, isHookName, isPlainObject } from "@toolgate/plugin-sdk/host";
 import { closest } from "fastest-levenshtein";
 import { describeThrown } from "../errors.js";
 import { describeType } from "./describe-type.js";

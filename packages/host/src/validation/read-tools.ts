@@ -1,4 +1,5 @@
-import { isPlainObject, ToolDefinitionSchema, type ToolDefinition } from "@toolgate/plugin-sdk";
+import type { ToolDefinition } from "@toolgate/plugin-sdk";
+import { isPlainObject, ToolDefinitionSchema } from "@toolgate/plugin-sdk/host";
 import * as v from "valibot";
 import { describeThrown } from "../errors.js";
 import { describeType } from "./describe-type.js";

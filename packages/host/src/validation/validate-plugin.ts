@@ -1,4 +1,5 @@
-import { PluginSchema, type ToolCall, type ToolDefinition } from "@toolgate/plugin-sdk";
+import type { ToolCall, ToolDefinition } from "@toolgate/plugin-sdk";
+import { PluginSchema } from "@toolgate/plugin-sdk/host";
 import * as v from "valibot";
 import { collectHooks, type HookBinding } from "./collect-hooks.js";
 import { describeType } from "./describe-type.js";

@@ -1,0 +1,13 @@
+// `@toolgate/plugin-sdk/host`: what a host needs to check plugins, calls and hook results. One valibot
+// schema per shape serves both the runtime check and the type. Plugin authors need none of it.
+export {
+  AllowResultSchema,
+  AskResultSchema,
+  BlockResultSchema,
+  ModifyResultSchema,
+  PreToolCallDecisionSchema,
+} from "./results.js";
+export { hookNames, hookRoles, isHookName } from "./hooks.js";
+export { PluginSchema, ToolCallSchema, ToolDefinitionSchema } from "./schemas.js";
+export type { ValidPluginShape } from "./schemas.js";
+export { isPlainObject } from "./plain-object.js";

@@ -45,7 +45,9 @@ describe("toolgate serve", () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(await check(url, "rm -rf /")).toEqual({
       status: 200,
-      body: { verdict: { action: "block", message: "no rm -rf (v1)", plugin: "policy", args: { command: "rm -rf /" } } },
+      body: {
+        verdict: { action: "block", message: "no rm -rf (v1)", plugin: "policy", source: { kind: "plugin", name: "policy" }, args: { command: "rm -rf /" } },
+      },
     });
     expect((await check(url, "ls")).body.verdict).toEqual({ action: "allow", args: { command: "ls" } });
     const claude = await post(`${url}/v1/hooks/claude-code`, {

@@ -1,6 +1,9 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { createHost, isToolgateError, type Host, type HostLogger, type HostOptions } from "../index.js";
+import { createHost, type Host } from "../create-host.js";
+import { isToolgateError } from "../errors.js";
+import type { HostLogger } from "../logger.js";
+import type { HostOptions } from "../options.js";
 import { createConsoleLogger } from "../logger.js";
 import { CliError, exitCodes } from "./cli-error.js";
 

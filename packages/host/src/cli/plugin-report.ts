@@ -1,5 +1,5 @@
 import type { PluginRecord } from "@toolgate/plugin-sdk";
-import type { Host } from "../index.js";
+import type { Host } from "../create-host.js";
 import { escapeControl } from "../escape-control.js";
 import { color, count, displayPath, printLine } from "./output.js";
 

@@ -1,4 +1,4 @@
-import { writeSync } from "node:fs";
+import { readFileSync, writeSync } from "node:fs";
 import { Argument, type Command } from "commander";
 import type { AgentName, AgentProtocol, HookAnswer, HookRequest } from "../../agents/agent-protocol.js";
 import { agentNames } from "../../agents/agent-protocol.js";
@@ -80,17 +80,28 @@ function done(finish: (answer: HookAnswer) => void, answer: HookAnswer, deadline
   clearTimeout(deadline);
 }
 
-/** Everything written to stdout from here on goes to stderr; the answer is written with `writeSync(1)`. */
+/**
+ * Everything written to stdout from here on goes to stderr; the answer is written with `writeSync(1)`.
+ * `process.stdout` itself becomes stderr rather than patching its `write`: reading `process.stdout` would
+ * build Node's stream for it, a few ms of every hook process that never uses it.
+ */
 function keepStdoutForTheAnswer(): void {
   const toStderr = (...args: unknown[]) => console.error(...args);
   console.log = toStderr;
   console.info = toStderr;
   console.debug = toStderr;
   console.dir = (item: unknown) => console.error(item);
-  process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) => process.stderr.write(chunk, ...rest)) as typeof process.stdout.write;
+  Object.defineProperty(process, "stdout", { configurable: true, enumerable: true, get: () => process.stderr });
 }
 
+/** The hook input: read at once from the pipe the agent gives (no stream needed), else through the stream. */
 function readStdin(): Promise<string> {
+  try {
+    return Promise.resolve(readFileSync(0, "utf8"));
+  } catch (error) {
+    // A non-blocking stdin (EAGAIN) or one that is not a file to read whole: the stream copes with both.
+    if (!isErrnoException(error) || (error.code !== "EAGAIN" && error.code !== "EISDIR")) return Promise.reject(error);
+  }
   return new Promise((resolve, reject) => {
     let text = "";
     process.stdin.setEncoding("utf8");
@@ -98,6 +109,10 @@ function readStdin(): Promise<string> {
     process.stdin.on("end", () => resolve(text));
     process.stdin.on("error", reject);
   });
+}
+
+function isErrnoException(error: unknown): error is NodeJS.ErrnoException {
+  return error instanceof Error && "code" in error;
 }
 
 function deadlineMs(): number {

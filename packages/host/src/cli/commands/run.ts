@@ -1,6 +1,7 @@
 import type { ToolCall, Verdict } from "@toolgate/plugin-sdk";
 import { Option, type Command } from "commander";
-import { toolMessageFormats, toToolMessage, type Host, type ToolMessageFormat } from "../../index.js";
+import type { Host } from "../../create-host.js";
+import { toolMessageFormats, toToolMessage, type ToolMessageFormat } from "../../messages/to-tool-message.js";
 import { exitCodes, type ExitCode } from "../cli-error.js";
 import { openHost, resolveCwd, stderrLogger } from "../open-host.js";
 import { escapeControl } from "../../escape-control.js";

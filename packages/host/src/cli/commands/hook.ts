@@ -100,7 +100,8 @@ function readStdin(): Promise<string> {
     return Promise.resolve(readFileSync(0, "utf8"));
   } catch (error) {
     // A non-blocking stdin (EAGAIN) or one that is not a file to read whole: the stream copes with both.
-    if (!isErrnoException(error) || (error.code !== "EAGAIN" && error.code !== "EISDIR")) return Promise.reject(error);
+    const { code } = error as NodeJS.ErrnoException;
+    if (code !== "EAGAIN" && code !== "EISDIR") return Promise.reject(error);
   }
   return new Promise((resolve, reject) => {
     let text = "";
@@ -109,10 +110,6 @@ function readStdin(): Promise<string> {
     process.stdin.on("end", () => resolve(text));
     process.stdin.on("error", reject);
   });
-}
-
-function isErrnoException(error: unknown): error is NodeJS.ErrnoException {
-  return error instanceof Error && "code" in error;
 }
 
 function deadlineMs(): number {

@@ -36,6 +36,30 @@ describe("permission rules", () => {
     await host.close();
   });
 
+  it("an allow rule lifts a matching ask rule, never a deny rule", async () => {
+    const asked: string[] = [];
+    const rules = { deny: ["bash:command=*sudo*"], ask: ["bash"], allow: ["bash:command=git status*", "bash:command=sudo *"] };
+    const host = await hostWith({ permissions: rules, onAsk: (_call, message) => (asked.push(message), false) });
+    expect(await host.callTool({ id: "1", name: "bash", args: { command: "git status" } })).toMatchObject({ status: "ok" });
+    expect(asked).toEqual([]);
+    expect(await host.callTool({ id: "2", name: "bash", args: { command: "git push" } })).toMatchObject({ status: "blocked" });
+    expect(asked).toEqual(['this call needs approval (ask rule "bash")']);
+    const sudo = await host.checkToolCall({ id: "3", name: "bash", args: { command: "sudo ls" } });
+    expect(sudo).toMatchObject({ action: "block", source: { kind: "rule", name: "bash:command=*sudo*" } });
+    await host.close();
+  });
+
+  it("across participants the most restrictive wins: an allow never lifts another participant's ask", async () => {
+    const asks = definePlugin({ name: "asks", hooks: { pre_tool_call: () => ({ action: "ask", message: "plugin wants a human" }) } });
+    const allows = definePlugin({ name: "allows", hooks: { pre_tool_call: () => ({ action: "allow" }) } });
+    const host = await hostWith({ permissions: { ask: ["write_file"], allow: ["read_*"] }, plugins: [asks, allows] });
+    const read = await host.checkToolCall({ id: "1", name: "read_file", args: {} });
+    expect(read).toMatchObject({ action: "ask", message: "plugin wants a human", plugin: "asks" });
+    const write = await host.checkToolCall({ id: "2", name: "write_file", args: {} });
+    expect(write).toMatchObject({ action: "ask", source: { kind: "rule", name: "write_file" } });
+    await host.close();
+  });
+
   it("rules run before plugins: a plugin's allow never lifts a rule's deny", async () => {
     const allowAll = definePlugin({ name: "allow-all", order: -100, hooks: { pre_tool_call: () => ({ action: "allow" }) } });
     const host = await hostWith({ permissions, plugins: [allowAll] });

@@ -5,7 +5,10 @@ const nonEmptyMessage = v.pipe(v.string(), v.nonEmpty("must be a non-empty strin
 
 /** Stop the call. The tool never runs and the model receives `message` as the tool's result. */
 export const BlockResultSchema = v.object({ action: v.literal("block"), message: nonEmptyMessage });
-/** Explicit approval. It lifts an `ask` from another plugin but never a `block`. */
+/**
+ * Explicit approval, named as the verdict's source. Across plugins the most restrictive answer wins
+ * (block > ask > allow), so it never lifts another plugin's `block` or `ask`.
+ */
 export const AllowResultSchema = v.object({ action: v.literal("allow"), reason: v.optional(v.string()) });
 /** The call needs a human: the host's `onAsk` decides, and without one the call is blocked. */
 export const AskResultSchema = v.object({ action: v.literal("ask"), message: nonEmptyMessage });

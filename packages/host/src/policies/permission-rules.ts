@@ -41,14 +41,15 @@ const argCondition = /^([A-Za-z_$][\w$.-]*)=(.*)$/s;
 
 /**
  * Deny, ask and allow rules, matched case-insensitively on the tool name and on argument values
- * (strings as they are, other values as JSON). Deny > ask > allow: the first deny rule that matches
- * decides, else the first ask rule, else the first allow rule.
+ * (strings as they are, other values as JSON). Deny > allow > ask: the first deny rule that matches
+ * decides, else the first allow rule, else the first ask rule. So an allow rule carves an exception out
+ * of a broader ask rule (`ask: ["bash"]`, `allow: ["bash:command=git status*"]`) but never out of a deny.
  */
 export class PermissionRules {
   readonly #rules: readonly CompiledRule[];
 
   constructor(config: PermissionsConfig) {
-    const effects: RuleEffect[] = ["deny", "ask", "allow"];
+    const effects: RuleEffect[] = ["deny", "allow", "ask"];
     this.#rules = effects.flatMap((effect) => (config[effect] ?? []).map((rule) => compileRule(effect, rule)));
   }
 

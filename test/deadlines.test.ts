@@ -27,6 +27,33 @@ describe("hook deadlines", () => {
     expect(signals.filter((signal) => signal.aborted)).toHaveLength(64);
   });
 
+  it("the ctx of a hook that timed out (and was aborted) is never handed to a later call", async () => {
+    const seen: { call: string; signal: AbortSignal }[] = [];
+    const host = await hostWith(
+      [
+        {
+          name: "hang-once",
+          hooks: {
+            pre_tool_call: (call, ctx) => {
+              seen.push({ call: call.id, signal: ctx.signal });
+              return call.id === "c0" ? new Promise(() => {}) : undefined;
+            },
+          },
+        },
+      ],
+      30,
+    );
+    const [first, second, third] = calls(3);
+    expect((await host.callTool(first!)).status).toBe("blocked");
+    expect((await host.callTool(second!)).status).toBe("ok");
+    expect((await host.callTool(third!)).status).toBe("ok");
+    expect(seen.map((entry) => [entry.call, entry.signal.aborted])).toEqual([
+      ["c0", true],
+      ["c1", false],
+      ["c2", false],
+    ]);
+  });
+
   it("a hook that settles well within its timeout is not cut off, also after earlier hooks timed out", async () => {
     let first = true;
     const host = await hostWith(

@@ -63,6 +63,8 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
     while (run.next < hooks.length) {
       const entry = hooks[run.next++]!;
       const outcome = invoke(entry, run);
+      // No opinion, the most common answer, needs no reading at all.
+      if (outcome === undefined && run.trace === undefined) continue;
       if (PendingHook.is(outcome)) {
         run.awaiting = entry;
         return outcome;
@@ -92,12 +94,15 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
 
   function invoke(entry: HookEntry, run: PolicyRun): unknown {
     if (run.view.args !== run.aggregate.args) run.view = callView(run.call, run.aggregate.args);
-    const ctx = new HookInvocationContext(entry.plugin, runtime.session, entry.owner.options, entry.owner.log);
+    const ctx = (entry.spareContext ??= new HookInvocationContext(entry.plugin, runtime.session, entry.owner.options, entry.owner.log));
     // One arguments array per call, refilled per hook: `apply` copies it, so no hook ever holds it.
     const args = run.hookArgs;
     args[0] = run.view;
     args[1] = ctx;
-    return runHook(entry, ctx, entry.deadlines ?? runtime.deadlines, args);
+    const outcome = runHook(entry, ctx, entry.deadlines ?? runtime.deadlines, args);
+    // A pending hook may still be aborted through its ctx, so that ctx is never handed to another call.
+    if (PendingHook.is(outcome)) entry.spareContext = undefined;
+    return outcome;
   }
 
   function conclude(run: PolicyRun): Verdict {
@@ -184,13 +189,14 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
     return decide(run);
   }
 
-  /** The plugins' verdict on a call; with no `pre_tool_call` and no rules, the call is allowed as it came. */
+  /**
+   * The plugins' verdict on a call. With no `pre_tool_call` and no rules the call is allowed as it came,
+   * and nothing is remembered: a later `skipPreToolCallHook` call would be decided the same way again.
+   */
   function verdictOn(snapshot: CallSnapshot, remember: boolean): Verdict | Promise<Verdict> {
     const hooks = runtime.registry.hooks("pre_tool_call");
     if (hooks.length > 0 || runtime.rules) return start(new PolicyRun(snapshot.call, snapshot.bytes, hooks, remember));
-    const verdict: Verdict = { action: "allow", args: snapshot.call.args };
-    if (remember) memo.remember(snapshot.call, verdict, snapshot.bytes);
-    return verdict;
+    return { action: "allow", args: snapshot.call.args };
   }
 
   /** An `ask` answered through `onAsk`; the answer replaces the remembered ask, so the approver is asked once. */

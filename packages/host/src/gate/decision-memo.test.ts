@@ -64,6 +64,32 @@ describe("DecisionMemo", () => {
     expect(memo.size).toBe(0);
   });
 
+  it("an id taken or remembered again holds only its latest verdict, counted once", () => {
+    const memo = new DecisionMemo();
+    const call = snapshot({ id: "1", name: "t", args: {} });
+    memo.remember(call, verdict({}), 100);
+    memo.remember(call, { action: "block", message: "second thoughts", args: call.args }, 300);
+    expect([memo.size, memo.bytes]).toEqual([1, 300]);
+    expect(memo.take(call)).toMatchObject({ action: "block" });
+    expect([memo.size, memo.bytes]).toEqual([0, 0]);
+    memo.remember(call, verdict({}), 50);
+    expect([memo.size, memo.bytes]).toEqual([1, 50]);
+    expect(memo.take(call)).toMatchObject({ action: "allow" });
+    expect(memo.take(call)).toBeUndefined();
+  });
+
+  it("taken verdicts release what they held, over many distinct ids", () => {
+    const memo = new DecisionMemo({ entries: 10 });
+    for (let index = 0; index < 1000; index++) {
+      const call = snapshot({ id: String(index), name: "t", args: { index } });
+      memo.remember(call, verdict(call.args), 10);
+      if (index % 2 === 0) expect(memo.take(call)).toBeDefined();
+    }
+    expect([memo.size, memo.bytes]).toEqual([10, 100]);
+    expect(memo.take(snapshot({ id: "999", name: "t", args: { index: 999 } }))).toBeDefined();
+    expect(memo.take(snapshot({ id: "979", name: "t", args: { index: 979 } }))).toBeUndefined();
+  });
+
   it("clear() forgets everything", () => {
     const memo = new DecisionMemo();
     memo.remember(snapshot({ id: "1", name: "t", args: {} }), verdict({}), 100);

@@ -6,11 +6,16 @@ interface Remembered {
   kind: string | undefined;
   /** Frozen snapshots: the arguments as first checked, and as the verdict left them. */
   seen: ToolArgs;
-  verdict: Verdict;
+  /** Undefined once taken: the entry stays in the map as a tombstone until the next compaction. */
+  verdict: Verdict | undefined;
   bytes: number;
   /** The sweep generation it was remembered in. */
   generation: number;
 }
+
+const noArgs: ToolArgs = Object.freeze({});
+/** Taken entries kept before they are deleted in one pass (and at least as many as live ones). */
+const tombstoneSlack = 64;
 
 /** How much the memo may hold: entries, an estimate of their size in bytes, and for how long. */
 export interface MemoLimits {
@@ -31,6 +36,7 @@ export class DecisionMemo {
   readonly #entries = new Map<string, Remembered>();
   readonly #limits: MemoLimits;
   #bytes = 0;
+  #live = 0;
   /**
    * Age is counted in sweeps every half `ttlMs` rather than read from a clock, which costs more per
    * call than the rest of remembering: an entry goes at the second sweep after it came.
@@ -45,33 +51,49 @@ export class DecisionMemo {
   /**
    * `call` is the host's frozen snapshot, so its arguments are the ones the hooks saw; the verdict's
    * args are frozen too. Comparing is left until `take`, which most checked calls never reach.
-   * `bytes` estimates what the snapshot and the verdict hold.
+   * `bytes` estimates what the snapshot and the verdict hold. An id seen before is updated in place:
+   * V8 shrinks a Map's table on a `delete` that leaves it nearly empty, so the common "remember one,
+   * take it, remember the next" rhythm would reallocate the table on every call.
    */
   remember(call: ToolCall, verdict: Verdict, bytes = 0): void {
-    this.#forget(call.id);
-    this.#entries.set(call.id, { name: call.name, kind: call.kind, seen: call.args, verdict, bytes, generation: this.#generation });
+    const entry = this.#entries.get(call.id);
+    if (entry === undefined) {
+      this.#entries.set(call.id, { name: call.name, kind: call.kind, seen: call.args, verdict, bytes, generation: this.#generation });
+      this.#live++;
+    } else {
+      if (entry.verdict === undefined) this.#live++;
+      this.#bytes -= entry.bytes;
+      entry.name = call.name;
+      entry.kind = call.kind;
+      entry.seen = call.args;
+      entry.verdict = verdict;
+      entry.bytes = bytes;
+      entry.generation = this.#generation;
+    }
     this.#bytes += bytes;
-    if (this.#entries.size > this.#limits.entries || this.#bytes > this.#limits.bytes) this.#evict(-Infinity);
+    if (this.#live > this.#limits.entries || this.#bytes > this.#limits.bytes) this.#evictOldest();
     this.#sweeper ??= startSweeper(this);
   }
 
   /** The verdict for this exact call (a host snapshot), removed so that one decision serves one execution. */
   take(call: ToolCall): Verdict | undefined {
     const remembered = this.#entries.get(call.id);
-    if (!remembered) return undefined;
+    if (remembered?.verdict === undefined) return undefined;
     if (remembered.name !== call.name || remembered.kind !== call.kind) return undefined;
     const args = fingerprint(call.args);
     const { seen, verdict } = remembered;
     // Without a modify the verdict holds the very snapshot the hooks saw: one serialisation is enough.
     const matches = args === fingerprint(seen) || (verdict.args !== seen && args === fingerprint(verdict.args));
     if (!matches) return undefined;
-    this.#forget(call.id);
+    this.#consume(remembered);
+    if (this.#entries.size - this.#live > Math.max(tombstoneSlack, this.#live)) this.#compact();
     return verdict;
   }
 
   clear(): void {
     this.#entries.clear();
     this.#bytes = 0;
+    this.#live = 0;
     if (this.#sweeper !== undefined) clearTimeout(this.#sweeper);
     this.#sweeper = undefined;
   }
@@ -79,16 +101,19 @@ export class DecisionMemo {
   /** Called every half `ttlMs` while entries remain: drops those remembered two sweeps ago or earlier. */
   sweep(): void {
     this.#generation++;
-    this.#evict(this.#generation - 1);
-    this.#sweeper = this.#entries.size > 0 ? startSweeper(this) : undefined;
+    const oldest = this.#generation - 1;
+    for (const entry of this.#entries.values()) if (entry.verdict !== undefined && entry.generation < oldest) this.#consume(entry);
+    this.#compact();
+    this.#sweeper = this.#live > 0 ? startSweeper(this) : undefined;
   }
 
   get ttlMs(): number {
     return this.#limits.ttlMs;
   }
 
+  /** Verdicts held and not yet taken. */
   get size(): number {
-    return this.#entries.size;
+    return this.#live;
   }
 
   /** The estimated bytes held. */
@@ -96,19 +121,27 @@ export class DecisionMemo {
     return this.#bytes;
   }
 
-  #forget(id: string): void {
-    const entry = this.#entries.get(id);
-    if (!entry) return;
+  /** Drops what an entry holds; the entry itself stays as a tombstone. */
+  #consume(entry: Remembered): void {
     this.#bytes -= entry.bytes;
-    this.#entries.delete(id);
+    this.#live--;
+    entry.verdict = undefined;
+    entry.seen = noArgs;
+    entry.bytes = 0;
   }
 
-  /** The map iterates oldest first, so eviction stops at the first entry that may stay. */
-  #evict(oldestGeneration: number): void {
+  #compact(): void {
+    for (const [id, entry] of this.#entries) if (entry.verdict === undefined) this.#entries.delete(id);
+  }
+
+  /** Past the entry or byte limit: the map iterates in first-remembered order, so the oldest go first. */
+  #evictOldest(): void {
     const { entries, bytes } = this.#limits;
     for (const [id, entry] of this.#entries) {
-      if (this.#entries.size <= entries && this.#bytes <= bytes && entry.generation >= oldestGeneration) return;
-      this.#forget(id);
+      const over = this.#live > entries || this.#bytes > bytes;
+      if (!over && entry.verdict !== undefined) break;
+      if (entry.verdict !== undefined) this.#consume(entry);
+      this.#entries.delete(id);
     }
   }
 }

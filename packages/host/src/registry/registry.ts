@@ -1,6 +1,7 @@
 import type { HookName, PluginLogger, PluginOptions, PluginRecord, PolicySource, ToolDefinition } from "@toolgate/plugin-sdk";
 import { hookNames } from "@toolgate/plugin-sdk/host";
 import { pluginLabel, ToolgateError } from "../errors.js";
+import type { HookInvocationContext } from "../gate/hook-context.js";
 import type { HookDeadlines } from "../gate/hook-deadlines.js";
 import type { HookCall } from "../gate/run-hook.js";
 import type { PluginSnapshot } from "../validation/validate-plugin.js";
@@ -23,6 +24,11 @@ export interface HookEntry extends HookCall {
   /** Made once per plugin, so a verdict names its source without an allocation per call. */
   readonly source: PolicySource;
   readonly deadlines: HookDeadlines | undefined;
+  /**
+   * The `ctx` the next invocation gets. A hook that returns at once hands it back for the next call
+   * (nothing can abort it any more); one that goes async keeps it, and the next call gets a fresh one.
+   */
+  spareContext?: HookInvocationContext | undefined;
 }
 
 /** A tool the host can run, and the plugin that contributed it (none for the agent's own tools). */

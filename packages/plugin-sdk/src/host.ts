@@ -1,5 +1,5 @@
 // `@toolgate/plugin-sdk/host`: what a host needs to check plugins, calls and hook results. One valibot
-// schema per shape serves both the runtime check and the type. Plugin authors need none of it.
+// schema per shape serves both the runtime check and the type the SDK exports. Plugin authors need none of it.
 export {
   AllowResultSchema,
   AskResultSchema,
@@ -8,6 +8,5 @@ export {
   PreToolCallDecisionSchema,
 } from "./results.js";
 export { hookNames, hookRoles, isHookName } from "./hooks.js";
-export { PluginSchema, ToolCallSchema, ToolDefinitionSchema } from "./schemas.js";
-export type { ValidPluginShape } from "./schemas.js";
+export { PluginFieldsSchema, ToolCallSchema, ToolDefinitionSchema } from "./schemas.js";
 export { isPlainObject } from "./plain-object.js";

@@ -9,6 +9,8 @@ import {
   type PluginFactory,
   type PreToolCallResult,
   type ToolCall,
+  type ToolDefinition,
+  type ToolKind,
   type ToolResult,
 } from "./index.js";
 
@@ -73,4 +75,29 @@ it("hookNames lists exactly the HookName union", () => {
   expectTypeOf(hookNames).toEqualTypeOf<HookName[]>();
   expectTypeOf<HookName>().toEqualTypeOf<"pre_tool_call" | "post_tool_call" | "on_session_start" | "on_session_end">();
   expectTypeOf<PreToolCallResult>().toMatchTypeOf<void | undefined | { action: string }>();
+});
+
+describe("ToolCall, ToolDefinition and Plugin's fields are inferred from the host's schemas", () => {
+  it("ToolCall is read-only, with an optional kind", () => {
+    expectTypeOf<ToolCall>().toEqualTypeOf<{
+      readonly id: string;
+      readonly name: string;
+      readonly args: Readonly<Record<string, unknown>>;
+      readonly kind?: ToolKind | undefined;
+    }>();
+  });
+
+  it("ToolDefinition's execute may declare narrower arguments; a non-function does not compile", () => {
+    const tool: ToolDefinition = { description: "reads", execute: (args: { path: string }) => args.path };
+    expectTypeOf(tool.execute).parameter(0).toEqualTypeOf<Record<string, unknown>>();
+    // @ts-expect-error execute must be a function
+    const broken: ToolDefinition = { execute: "run" };
+    expectTypeOf(broken).toEqualTypeOf<ToolDefinition>();
+  });
+
+  it("Plugin's plain fields are typed by the schema", () => {
+    expectTypeOf<Plugin["order"]>().toEqualTypeOf<number | undefined>();
+    // @ts-expect-error version is a string
+    definePlugin({ name: "v", version: 2 });
+  });
 });

@@ -1,33 +1,18 @@
-import type { PluginLogger, PluginOptions, SessionInfo, ToolContext } from "./context.js";
+import type { PluginLogger, PluginOptions, SessionInfo } from "./context.js";
 import type { HostEventName, HostEvents } from "./events.js";
 import type { Hooks } from "./hooks.js";
 import type { PluginStore } from "./store.js";
-import type { ToolArgs, ToolCall, ToolKind } from "./tool-call.js";
+import type * as v from "valibot";
+import type { PluginFieldsSchema, ToolDefinitionSchema } from "./schemas.js";
+import type { ToolCall } from "./tool-call.js";
 
 type MaybePromise<T> = T | Promise<T>;
 
-/** A tool the agent or a plugin offers. Every call to it passes the gate first. */
-export interface ToolDefinition {
-  description?: string;
-  /** JSON Schema of the arguments, as handed to the model. */
-  parameters?: Record<string, unknown>;
-  /** @default "function" (or "plugin" for tools a plugin contributes) */
-  kind?: ToolKind;
-  /**
-   * Runs the tool. A string return is the content as is; any other value becomes `data`, and its JSON
-   * the content. A throw becomes a `status: "error"` result: the model sees the message.
-   */
-  execute(args: ToolArgs, ctx: ToolContext): unknown;
-}
+/** A tool the agent or a plugin offers (`ToolDefinitionSchema`). Every call to it passes the gate first. */
+export type ToolDefinition = v.InferOutput<typeof ToolDefinitionSchema>;
 
-/** A plugin: a name, hooks and optional tools. */
-export interface Plugin<Options = PluginOptions> {
-  /** Unique within a host. */
-  name: string;
-  version?: string;
-  description?: string;
-  /** Lower runs first; ties are broken by name. @default 0 */
-  order?: number;
+/** A plugin: a name (and the other fields of `PluginFieldsSchema`), hooks and optional tools. */
+export interface Plugin<Options = PluginOptions> extends v.InferOutput<typeof PluginFieldsSchema> {
   hooks?: Hooks<Options>;
   /** Tools this plugin contributes; they pass the gate like any other tool. */
   tools?: Record<string, ToolDefinition>;

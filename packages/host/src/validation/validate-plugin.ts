@@ -1,5 +1,5 @@
 import type { ToolCall, ToolDefinition } from "@toolgate/plugin-sdk";
-import { PluginSchema } from "@toolgate/plugin-sdk/host";
+import { PluginFieldsSchema } from "@toolgate/plugin-sdk/host";
 import * as v from "valibot";
 import { collectHooks, type HookBinding } from "./collect-hooks.js";
 import { describeType } from "./describe-type.js";
@@ -25,7 +25,6 @@ export interface PluginSnapshot {
 export type ValidationResult = { ok: true; plugin: PluginSnapshot; warnings: string[] } | { ok: false; reason: string };
 
 const scalarFields = ["name", "version", "description", "order"] as const;
-const ScalarSchema = v.pick(PluginSchema, scalarFields);
 
 /** Checks a plugin's shape; unknown hook names are warnings that suggest the closest valid name. */
 export function validatePlugin(candidate: unknown): ValidationResult {
@@ -38,7 +37,7 @@ export function validatePlugin(candidate: unknown): ValidationResult {
     // Left out when undefined, so that a missing name reads "name is required".
     if (read.value !== undefined) fields[key] = read.value;
   }
-  const parsed = v.safeParse(ScalarSchema, fields);
+  const parsed = v.safeParse(PluginFieldsSchema, fields);
   if (!parsed.success) return { ok: false, reason: summarizeIssues(parsed.issues) };
   const hooks = collectHooks(fields.hooks);
   if (!hooks.ok) return hooks;

@@ -1,4 +1,6 @@
 import type { ToolArgs, ToolCall, Verdict } from "@toolgate/plugin-sdk";
+import { describeThrown } from "../errors.js";
+import { jsonCopy } from "../json-copy.js";
 import type { HostRuntime } from "../host-runtime.js";
 import { HookInvocationContext } from "./hook-context.js";
 import { HookFailure, PendingHook, runHook, whenSettled } from "./run-hook.js";
@@ -67,10 +69,7 @@ async function explainDetails(runtime: HostRuntime, owner: Owner, call: ToolCall
 
 /** Details as JSON carries them; a value JSON cannot hold (a cycle, a BigInt) is reported as such. */
 function asJson(value: unknown): unknown {
-  try {
-    const text = JSON.stringify(value);
-    return text === undefined ? undefined : (JSON.parse(text) as unknown);
-  } catch (error) {
-    return { error: `explain returned a value that is not JSON: ${error instanceof Error ? error.message : String(error)}` };
-  }
+  const copy = jsonCopy(value);
+  if (copy.ok) return copy.value;
+  return { error: `explain returned a value that is not JSON: ${describeThrown(copy.error)}` };
 }

@@ -1,4 +1,5 @@
 import type { ToolResult } from "@toolgate/plugin-sdk";
+import { jsonCopy } from "../json-copy.js";
 
 /** OpenAI Chat Completions: a `tool` role message. */
 export interface OpenAIToolMessage {
@@ -71,7 +72,7 @@ function aiSdkOutput(result: ToolResult): AiSdkToolResult["output"] {
   if (result.status === "blocked") return { type: "execution-denied", reason: contentOf(result) };
   if (result.status === "error") return { type: "error-text", value: contentOf(result) };
   const json = result.data === undefined ? undefined : jsonCopy(result.data);
-  return json === undefined ? { type: "text", value: contentOf(result) } : { type: "json", value: json.value };
+  return json?.ok && json.value !== undefined ? { type: "json", value: json.value } : { type: "text", value: contentOf(result) };
 }
 
 /**
@@ -81,17 +82,8 @@ function aiSdkOutput(result: ToolResult): AiSdkToolResult["output"] {
 function contentOf(result: ToolResult): string {
   const { content } = result;
   if (typeof content === "string") return content;
-  return jsonCopy(content)?.text ?? safeString(content);
-}
-
-/** The value as JSON carries it, or undefined when it has none (a cycle, a BigInt, a throwing toJSON). */
-function jsonCopy(value: unknown): { text: string; value: unknown } | undefined {
-  try {
-    const text = JSON.stringify(value);
-    return text === undefined ? undefined : { text, value: JSON.parse(text) as unknown };
-  } catch {
-    return undefined;
-  }
+  const json = jsonCopy(content);
+  return json.ok && json.value !== undefined ? json.text : safeString(content);
 }
 
 function safeString(value: unknown): string {

@@ -1,8 +1,8 @@
-import { spawn } from "node:child_process";
 import { chmodSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { makeTempDir, removeTempDirs, runCli, writeFiles } from "../cli/cli-harness.js";
+import { removeTempDirs, runCli, writeFiles } from "../cli/cli-harness.js";
+import { agentEnv, e2ePolicyPlugin, e2eProject, runAgent, type E2ePlugins } from "./e2e-harness.js";
 import { startFakeAnthropicApi, toolResults, type FakeAnthropicApi } from "./fake-anthropic-api.js";
 import { startServe, type Served } from "../serve/serve-harness.js";
 import { brokenPlugin, noisyPlugin } from "./hook-harness.js";
@@ -17,22 +17,7 @@ const claude = await installedTool("@anthropic-ai/claude-code", "2.1.328", "bin/
 
 afterAll(removeTempDirs);
 
-const policyPlugin = (dir: string) => `
-import { appendFileSync } from "node:fs";
-export default {
-  name: "e2e-policy",
-  hooks: {
-    pre_tool_call(call) {
-      const command = String(call.args.command ?? "");
-      if (call.kind === "shell" && /rm\\s+-rf/.test(command)) return { action: "block", message: "recursive deletes are off limits in this repository" };
-      if (command === "fix") return { action: "modify", args: { command: "echo rewritten-by-toolgate" } };
-    },
-    post_tool_call(call, result) {
-      appendFileSync(${JSON.stringify(join(dir, "post.log"))}, call.name + " " + call.args.command + "\\n");
-    },
-  },
-};
-`;
+const policyPlugin = (dir: string) => e2ePolicyPlugin(dir, 'call.name + " " + call.args.command');
 
 interface Session {
   api: FakeAnthropicApi;
@@ -48,16 +33,11 @@ interface Session {
 
 /** A project with `plugins`, toolgate installed by `toolgate init claude-code`, and one headless Claude Code run issuing `commands`. */
 async function runClaude(
-  plugins: Record<string, string>,
+  plugins: E2ePlugins,
   commands: readonly string[],
   setUp: (dir: string) => Promise<void> = installWithInit,
 ): Promise<Session & { dir: string }> {
-  const dir = makeTempDir("os", "cc-e2e-");
-  const home = makeTempDir("os", "cc-home-");
-  writeFiles(dir, {
-    "hello.txt": "hi",
-    ...Object.fromEntries(Object.entries(plugins).map(([name, source]) => [`plugins/${name}`, source.replace("__DIR__", dir)])),
-  });
+  const { dir, home } = await e2eProject("claude-code", plugins, false);
   await setUp(dir);
   // A guard in front of bash: should the hook ever fail open, `rm -rf /` still never runs.
   writeFiles(home, {
@@ -74,26 +54,18 @@ async function runClaude(
     return [{ type: "text", text: finalText }];
   });
   const shell = join(home, "bin/bash");
-  const child = spawn(claude, ["-p", "run the commands", "--output-format", "json", "--allowedTools", "Bash", "--max-turns", String(commands.length + 2)], {
-    cwd: dir,
-    env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: home,
-      SHELL: shell,
-      CLAUDE_CODE_SHELL: shell,
-      ANTHROPIC_BASE_URL: api.url,
-      ANTHROPIC_API_KEY: "sk-ant-fake-key-for-tests",
-      DISABLE_TELEMETRY: "1",
-      DISABLE_ERROR_REPORTING: "1",
-      DISABLE_AUTOUPDATER: "1",
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+  const env = agentEnv(home, {
+    SHELL: shell,
+    CLAUDE_CODE_SHELL: shell,
+    ANTHROPIC_BASE_URL: api.url,
+    ANTHROPIC_API_KEY: "sk-ant-fake-key-for-tests",
+    DISABLE_TELEMETRY: "1",
+    DISABLE_ERROR_REPORTING: "1",
+    DISABLE_AUTOUPDATER: "1",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
   });
-  let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdout.resume();
-  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  const args = ["-p", "run the commands", "--output-format", "json", "--allowedTools", "Bash", "--max-turns", String(commands.length + 2)];
+  const { code, stderr } = await runAgent(claude, args, dir, env);
   await api.close();
   const last = api.requests.at(-1);
   return {
@@ -114,7 +86,7 @@ async function installWithInit(dir: string): Promise<void> {
 
 describe("the real Claude Code CLI, gated by toolgate hook claude-code", () => {
   it("denies `rm -rf /` with the plugin's reason reaching the model, runs `ls`, and runs post_tool_call", async () => {
-    const session = await runClaude({ "policy.mjs": policyPlugin("__DIR__") }, ["rm -rf /", "ls"]);
+    const session = await runClaude({ "policy.mjs": policyPlugin }, ["rm -rf /", "ls"]);
     expect(session.code, session.stderr).toBe(0);
     expect(session.results).toHaveLength(2);
     expect(session.results[0]!.isError).toBe(true);
@@ -128,7 +100,7 @@ describe("the real Claude Code CLI, gated by toolgate hook claude-code", () => {
   });
 
   it("a plugin that logs on every call changes nothing", async () => {
-    const session = await runClaude({ "policy.mjs": policyPlugin("__DIR__"), "noisy.mjs": noisyPlugin }, ["rm -rf /", "ls"]);
+    const session = await runClaude({ "policy.mjs": policyPlugin, "noisy.mjs": noisyPlugin }, ["rm -rf /", "ls"]);
     expect(session.code, session.stderr).toBe(0);
     expect(session.results.map((result) => result.isError)).toEqual([true, false]);
     expect(session.results[0]!.text).toContain("recursive deletes are off limits in this repository");
@@ -137,13 +109,13 @@ describe("the real Claude Code CLI, gated by toolgate hook claude-code", () => {
   });
 
   it("rewritten arguments (updatedInput) are what runs", async () => {
-    const session = await runClaude({ "policy.mjs": policyPlugin("__DIR__") }, ["fix"]);
+    const session = await runClaude({ "policy.mjs": policyPlugin }, ["fix"]);
     expect(session.results).toEqual([{ text: expect.stringContaining("rewritten-by-toolgate"), isError: false }]);
     expect(session.shellCommands).toContain("echo rewritten-by-toolgate");
   });
 
   it("a broken plugin denies every call, naming the plugin", async () => {
-    const session = await runClaude({ "policy.mjs": policyPlugin("__DIR__"), "broken.mjs": brokenPlugin }, ["ls", "echo hello"]);
+    const session = await runClaude({ "policy.mjs": policyPlugin, "broken.mjs": brokenPlugin }, ["ls", "echo hello"]);
     expect(session.results).toHaveLength(2);
     for (const result of session.results) {
       expect(result.isError).toBe(true);
@@ -154,7 +126,7 @@ describe("the real Claude Code CLI, gated by toolgate hook claude-code", () => {
 
   it("Claude Code's http hooks, answered by toolgate serve, deny and allow the same way", async () => {
     let served: Served | undefined;
-    const session = await runClaude({ "policy.mjs": policyPlugin("__DIR__") }, ["rm -rf /", "ls"], async (dir) => {
+    const session = await runClaude({ "policy.mjs": policyPlugin }, ["rm -rf /", "ls"], async (dir) => {
       served = await startServe(["--cwd", dir]);
       const hook = [{ matcher: "*", hooks: [{ type: "http", url: `${served.url}/v1/hooks/claude-code` }] }];
       writeFiles(dir, { ".claude/settings.json": JSON.stringify({ hooks: { PreToolUse: hook, PostToolUse: hook } }) });

@@ -3,7 +3,8 @@ import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
-import { makeTempDir, removeTempDirs, runCli, writeFiles } from "../cli/cli-harness.js";
+import { removeTempDirs, writeFiles } from "../cli/cli-harness.js";
+import { agentEnv, e2ePolicyPlugin, e2eProject, runAgent, type E2ePlugins } from "./e2e-harness.js";
 import { functionOutputs, startFakeResponsesApi } from "./fake-openai-responses-api.js";
 import { brokenPlugin, noisyPlugin } from "./hook-harness.js";
 import { installedTool } from "../helpers/installed-tool.js";
@@ -17,21 +18,7 @@ const codex = await installedTool("@openai/codex", "0.169.0", "bin/codex.js");
 
 afterAll(removeTempDirs);
 
-const policyPlugin = (dir: string) => `
-import { appendFileSync } from "node:fs";
-export default {
-  name: "e2e-policy",
-  hooks: {
-    pre_tool_call(call) {
-      const command = String(call.args.command ?? call.args.cmd ?? "");
-      if (call.kind === "shell" && /rm\\s+-rf/.test(command)) return { action: "block", message: "recursive deletes are off limits in this repository" };
-    },
-    post_tool_call(call) {
-      appendFileSync(${JSON.stringify(join(dir, "post.log"))}, call.name + " " + call.kind + "\\n");
-    },
-  },
-};
-`;
+const policyPlugin = (dir: string) => e2ePolicyPlugin(dir, 'call.name + " " + call.kind');
 
 /**
  * Codex runs a hook only once it has been reviewed. What a user approves in the interactive review is
@@ -56,16 +43,8 @@ async function trustHooks(env: NodeJS.ProcessEnv, dir: string, configPath: strin
   for (const hook of hooks) appendFileSync(configPath, `[hooks.state."${hook.key}"]\ntrusted_hash = "${hook.currentHash}"\n`);
 }
 
-async function runCodex(plugins: Record<string, (dir: string) => string>, commands: readonly string[]) {
-  const dir = makeTempDir("os", "codex-e2e-");
-  const home = makeTempDir("os", "codex-home-");
-  writeFiles(dir, {
-    "hello.txt": "hi",
-    "canary/keep.txt": "still here",
-    ...Object.fromEntries(Object.entries(plugins).map(([name, source]) => [`plugins/${name}`, source(dir)])),
-  });
-  const init = await runCli(["init", "codex", "--cwd", dir]);
-  expect(init.code, init.stderr).toBe(0);
+async function runCodex(plugins: E2ePlugins, commands: readonly string[]) {
+  const { dir, home } = await e2eProject("codex", plugins);
   const api = await startFakeResponsesApi((request) => {
     const outputs = functionOutputs(request);
     const next = commands[outputs.length];
@@ -84,17 +63,9 @@ async function runCodex(plugins: Record<string, (dir: string) => string>, comman
     "",
   ].join("\n");
   writeFiles(home, { ".codex/config.toml": config });
-  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, CODEX_HOME: join(home, ".codex"), FAKE_OPENAI_KEY: "fake-key-for-tests" };
+  const env = agentEnv(home, { CODEX_HOME: join(home, ".codex"), FAKE_OPENAI_KEY: "fake-key-for-tests" });
   await trustHooks(env, dir, join(home, ".codex/config.toml"));
-  const child = spawn(codex, ["exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", "run the commands"], {
-    cwd: dir,
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdout.resume();
-  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  const { code, stderr } = await runAgent(codex, ["exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", "run the commands"], dir, env);
   await api.close();
   const last = api.requests.at(-1);
   return { dir, code, stderr, outputs: last ? functionOutputs(last) : [] };
@@ -104,7 +75,7 @@ async function runCodex(plugins: Record<string, (dir: string) => string>, comman
 // of the test's own (the canary), never anything else.
 describe("the real Codex CLI, gated by toolgate hook codex", () => {
   it("denies `rm -rf` with the plugin's reason reaching the model, runs `ls` and post_tool_call, with a noisy plugin loaded", async () => {
-    const session = await runCodex({ "policy.mjs": policyPlugin, "noisy.mjs": () => noisyPlugin }, ["rm -rf ./canary", "ls"]);
+    const session = await runCodex({ "policy.mjs": policyPlugin, "noisy.mjs": noisyPlugin }, ["rm -rf ./canary", "ls"]);
     expect(session.code, session.stderr).toBe(0);
     expect(session.outputs).toHaveLength(2);
     expect(session.outputs[0]).toContain("recursive deletes are off limits in this repository");
@@ -114,7 +85,7 @@ describe("the real Codex CLI, gated by toolgate hook codex", () => {
   });
 
   it("a broken plugin denies every call, naming the plugin", async () => {
-    const session = await runCodex({ "policy.mjs": policyPlugin, "broken.mjs": () => brokenPlugin }, ["touch ran-1", "touch ran-2"]);
+    const session = await runCodex({ "policy.mjs": policyPlugin, "broken.mjs": brokenPlugin }, ["touch ran-1", "touch ran-2"]);
     expect(session.outputs).toHaveLength(2);
     for (const output of session.outputs) expect(output).toMatch(/plugin "broken" failed to load/);
     expect(existsSync(join(session.dir, "ran-1"))).toBe(false);

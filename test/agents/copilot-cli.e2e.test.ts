@@ -1,8 +1,8 @@
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { makeTempDir, removeTempDirs, runCli, writeFiles } from "../cli/cli-harness.js";
+import { removeTempDirs, writeFiles } from "../cli/cli-harness.js";
+import { agentEnv, e2ePolicyPlugin, e2eProject, runAgent, type E2ePlugins } from "./e2e-harness.js";
 import { functionOutputs, startFakeResponsesApi } from "./fake-openai-responses-api.js";
 import { brokenPlugin, noisyPlugin } from "./hook-harness.js";
 import { installedTool } from "../helpers/installed-tool.js";
@@ -17,33 +17,10 @@ const copilot = await installedTool("@github/copilot", "1.0.102", "npm-loader.js
 
 afterAll(removeTempDirs);
 
-const policyPlugin = (dir: string) => `
-import { appendFileSync } from "node:fs";
-export default {
-  name: "e2e-policy",
-  hooks: {
-    pre_tool_call(call) {
-      const command = String(call.args.command ?? "");
-      if (call.kind === "shell" && /rm\\s+-rf/.test(command)) return { action: "block", message: "recursive deletes are off limits in this repository" };
-      if (command === "fix") return { action: "modify", args: { command: "echo rewritten-by-toolgate" } };
-    },
-    post_tool_call(call) {
-      appendFileSync(${JSON.stringify(join(dir, "post.log"))}, call.name + " " + call.kind + " " + call.args.command + "\\n");
-    },
-  },
-};
-`;
+const policyPlugin = (dir: string) => e2ePolicyPlugin(dir, 'call.name + " " + call.kind + " " + call.args.command');
 
-async function runCopilot(plugins: Record<string, (dir: string) => string>, commands: readonly string[]) {
-  const dir = makeTempDir("os", "copilot-e2e-");
-  const home = makeTempDir("os", "copilot-home-");
-  writeFiles(dir, {
-    "hello.txt": "hi",
-    "canary/keep.txt": "still here",
-    ...Object.fromEntries(Object.entries(plugins).map(([name, source]) => [`plugins/${name}`, source(dir)])),
-  });
-  const init = await runCli(["init", "copilot-cli", "--cwd", dir]);
-  expect(init.code, init.stderr).toBe(0);
+async function runCopilot(plugins: E2ePlugins, commands: readonly string[]) {
+  const { dir, home } = await e2eProject("copilot-cli", plugins);
   // Copilot CLI runs a repository's hooks only in a folder the user trusts.
   writeFiles(home, { ".copilot/config.json": JSON.stringify({ trusted_folders: [dir] }) });
   const api = await startFakeResponsesApi((request) => {
@@ -53,22 +30,13 @@ async function runCopilot(plugins: Record<string, (dir: string) => string>, comm
       ? { text: `I got: ${outputs.join(" || ")}` }
       : { call: { name: "bash", arguments: { command: next, description: "run a command" } } };
   });
-  const child = spawn(copilot, ["-p", "run the commands", "--allow-all-tools"], {
-    cwd: dir,
-    env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: home,
-      COPILOT_PROVIDER_BASE_URL: api.url,
-      COPILOT_PROVIDER_API_KEY: "fake-key-for-tests",
-      COPILOT_PROVIDER_WIRE_API: "responses",
-      COPILOT_MODEL: "gpt-5.4",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+  const env = agentEnv(home, {
+    COPILOT_PROVIDER_BASE_URL: api.url,
+    COPILOT_PROVIDER_API_KEY: "fake-key-for-tests",
+    COPILOT_PROVIDER_WIRE_API: "responses",
+    COPILOT_MODEL: "gpt-5.4",
   });
-  let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdout.resume();
-  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  const { code, stderr } = await runAgent(copilot, ["-p", "run the commands", "--allow-all-tools"], dir, env);
   await api.close();
   const last = api.requests.at(-1);
   return { dir, code, stderr, outputs: last ? functionOutputs(last) : [] };
@@ -78,7 +46,7 @@ async function runCopilot(plugins: Record<string, (dir: string) => string>, comm
 // folder of the test's own (the canary), never anything else.
 describe("the real Copilot CLI, gated by toolgate hook copilot-cli", () => {
   it("denies `rm -rf` with the plugin's reason reaching the model, applies a rewrite, runs `ls` and post_tool_call, with a noisy plugin loaded", async () => {
-    const session = await runCopilot({ "policy.mjs": policyPlugin, "noisy.mjs": () => noisyPlugin }, ["rm -rf ./canary", "fix", "ls"]);
+    const session = await runCopilot({ "policy.mjs": policyPlugin, "noisy.mjs": noisyPlugin }, ["rm -rf ./canary", "fix", "ls"]);
     expect(session.code, session.stderr).toBe(0);
     expect(session.outputs).toHaveLength(3);
     expect(session.outputs[0]).toContain("recursive deletes are off limits in this repository");
@@ -89,7 +57,7 @@ describe("the real Copilot CLI, gated by toolgate hook copilot-cli", () => {
   });
 
   it("a broken plugin denies every call, naming the plugin", async () => {
-    const session = await runCopilot({ "policy.mjs": policyPlugin, "broken.mjs": () => brokenPlugin }, ["touch ran-1", "touch ran-2"]);
+    const session = await runCopilot({ "policy.mjs": policyPlugin, "broken.mjs": brokenPlugin }, ["touch ran-1", "touch ran-2"]);
     expect(session.outputs).toHaveLength(2);
     for (const output of session.outputs) expect(output).toMatch(/plugin "broken" failed to load/);
     expect(existsSync(join(session.dir, "ran-1"))).toBe(false);

@@ -1,8 +1,8 @@
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { makeTempDir, removeTempDirs, runCli, writeFiles } from "../cli/cli-harness.js";
+import { removeTempDirs, writeFiles } from "../cli/cli-harness.js";
+import { agentEnv, e2ePolicyPlugin, e2eProject, runAgent, type E2ePlugins } from "./e2e-harness.js";
 import { functionResponses, startFakeGeminiApi } from "./fake-gemini-api.js";
 import { brokenPlugin, noisyPlugin } from "./hook-harness.js";
 import { installedTool } from "../helpers/installed-tool.js";
@@ -16,33 +16,10 @@ const gemini = await installedTool("@google/gemini-cli", "0.61.0", "bundle/gemin
 
 afterAll(removeTempDirs);
 
-const policyPlugin = (dir: string) => `
-import { appendFileSync } from "node:fs";
-export default {
-  name: "e2e-policy",
-  hooks: {
-    pre_tool_call(call) {
-      const command = String(call.args.command ?? "");
-      if (call.kind === "shell" && /rm\\s+-rf/.test(command)) return { action: "block", message: "recursive deletes are off limits in this repository" };
-      if (command === "fix") return { action: "modify", args: { command: "echo rewritten-by-toolgate" } };
-    },
-    post_tool_call(call, result) {
-      appendFileSync(${JSON.stringify(join(dir, "post.log"))}, call.name + " " + call.args.command + "\\n");
-    },
-  },
-};
-`;
+const policyPlugin = (dir: string) => e2ePolicyPlugin(dir, 'call.name + " " + call.args.command');
 
-async function runGemini(plugins: Record<string, (dir: string) => string>, commands: readonly string[]) {
-  const dir = makeTempDir("os", "gemini-e2e-");
-  const home = makeTempDir("os", "gemini-home-");
-  writeFiles(dir, {
-    "hello.txt": "hi",
-    "canary/keep.txt": "still here",
-    ...Object.fromEntries(Object.entries(plugins).map(([name, source]) => [`plugins/${name}`, source(dir)])),
-  });
-  const init = await runCli(["init", "gemini-cli", "--cwd", dir]);
-  expect(init.code, init.stderr).toBe(0);
+async function runGemini(plugins: E2ePlugins, commands: readonly string[]) {
+  const { dir, home } = await e2eProject("gemini-cli", plugins);
   writeFiles(home, { ".gemini/settings.json": JSON.stringify({ security: { auth: { selectedType: "gemini-api-key" }, folderTrust: { enabled: false } } }) });
   const api = await startFakeGeminiApi((request) => {
     const responses = functionResponses(request);
@@ -50,36 +27,18 @@ async function runGemini(plugins: Record<string, (dir: string) => string>, comma
     if (next !== undefined) return [{ functionCall: { name: "run_shell_command", args: { command: next } } }];
     return [{ text: `I got: ${responses.map((response) => response.text).join(" || ")}` }];
   });
-  const child = spawn(gemini, ["-p", "run the commands", "--yolo", "--output-format", "json", "-m", "gemini-2.5-flash"], {
-    cwd: dir,
-    env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: home,
-      GEMINI_API_KEY: "fake-key-for-tests",
-      GOOGLE_GEMINI_BASE_URL: api.url,
-      GEMINI_CLI_NO_RELAUNCH: "true",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdout.resume();
-  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  const env = agentEnv(home, { GEMINI_API_KEY: "fake-key-for-tests", GOOGLE_GEMINI_BASE_URL: api.url, GEMINI_CLI_NO_RELAUNCH: "true" });
+  const { code, stderr } = await runAgent(gemini, ["-p", "run the commands", "--yolo", "--output-format", "json", "-m", "gemini-2.5-flash"], dir, env);
   await api.close();
   const last = api.requests.at(-1);
-  return {
-    dir,
-    code,
-    stderr,
-    responses: last ? functionResponses(last).map((response) => response.text) : [],
-  };
+  return { dir, code, stderr, responses: last ? functionResponses(last).map((response) => response.text) : [] };
 }
 
 describe("the real Gemini CLI, gated by toolgate hook gemini-cli", () => {
   // Gemini CLI's shell does not go through a guard we can put in front of it, so the denied command is a
   // recursive delete of a folder of the test's own (the canary), never of anything else.
   it("denies `rm -rf` with the plugin's reason reaching the model, runs `ls` and post_tool_call, with a noisy plugin loaded", async () => {
-    const session = await runGemini({ "policy.mjs": policyPlugin, "noisy.mjs": () => noisyPlugin }, ["rm -rf ./canary", "ls"]);
+    const session = await runGemini({ "policy.mjs": policyPlugin, "noisy.mjs": noisyPlugin }, ["rm -rf ./canary", "ls"]);
     expect(session.code, session.stderr).toBe(0);
     expect(session.responses).toHaveLength(2);
     expect(session.responses[0]).toContain("recursive deletes are off limits in this repository");
@@ -95,7 +54,7 @@ describe("the real Gemini CLI, gated by toolgate hook gemini-cli", () => {
   });
 
   it("a broken plugin denies every call, naming the plugin", async () => {
-    const session = await runGemini({ "policy.mjs": policyPlugin, "broken.mjs": () => brokenPlugin }, ["touch ran-1", "touch ran-2"]);
+    const session = await runGemini({ "policy.mjs": policyPlugin, "broken.mjs": brokenPlugin }, ["touch ran-1", "touch ran-2"]);
     expect(session.responses).toHaveLength(2);
     for (const response of session.responses) expect(response).toMatch(/plugin \\?"broken\\?" failed to load/);
     expect(existsSync(join(session.dir, "ran-1"))).toBe(false);

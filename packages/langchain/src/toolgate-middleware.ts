@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { blockMessage, type Host, type ToolCall, type Verdict } from "@toolgate/host";
+import { askMessage, blockMessage, type Host, type ToolCall, type Verdict } from "@toolgate/host";
 import { createMiddleware, type HITLRequest, type HITLResponse, type ToolCallHandler, ToolMessage } from "langchain";
 
 export interface ToolgateMiddlewareOptions {
@@ -75,7 +75,7 @@ async function askHuman(request: Request, handler: Handler, call: ToolCall, verd
       `toolgateMiddleware: plugin "${verdict.plugin ?? "?"}" asked for approval of "${call.name}", but this run cannot be interrupted (compile the agent with a checkpointer)`,
     );
   const hitl: HITLRequest = {
-    actionRequests: [{ name: call.name, args: verdict.args, description: askDescription(verdict) }],
+    actionRequests: [{ name: call.name, args: verdict.args, description: askMessage(verdict) }],
     reviewConfigs: [{ actionName: call.name, allowedDecisions: ["approve", "edit", "reject"] }],
   };
   const response = (await interrupt(hitl)) as HITLResponse | undefined;
@@ -84,11 +84,6 @@ async function askHuman(request: Request, handler: Handler, call: ToolCall, verd
   if (decision?.type === "edit") return handler(withArgs(request, argsOf(decision.editedAction.args)));
   const content = decision?.type === "reject" && decision.message ? decision.message : `The user rejected the tool call "${call.name}".`;
   return new ToolMessage({ content, name: call.name, tool_call_id: request.toolCall.id ?? call.id, status: "error" });
-}
-
-/** What the reviewer reads: who asks and why, worded as `toolgate hook claude-code` words an ask. */
-function askDescription(verdict: Verdict): string {
-  return `Approval needed (${verdict.plugin === undefined ? "toolgate" : `plugin "${verdict.plugin}"`}): ${verdict.message ?? "no reason given"}`;
 }
 
 function withArgs(request: Request, args: Record<string, unknown>): Request {

@@ -162,9 +162,18 @@ const langchain: Surface = {
   askCarriesReason: true,
   async decide(args) {
     let ranWith: Record<string, unknown> | undefined;
-    const Bash = langchainTool(async (input) => ((ranWith = input), "ok"), { name: "Bash", description: "run a command", schema: z.object({ command: z.string() }) });
+    const Bash = langchainTool(async (input) => ((ranWith = input), "ok"), {
+      name: "Bash",
+      description: "run a command",
+      schema: z.object({ command: z.string() }),
+    });
     const model = new ScriptedChatModel([() => callTool("c1", "Bash", args), () => reply("done")]);
-    const agent = createAgent({ model, tools: [Bash], middleware: [toolgateMiddleware(await projectHost(), { ask: "interrupt" })], checkpointer: new MemorySaver() });
+    const agent = createAgent({
+      model,
+      tools: [Bash],
+      middleware: [toolgateMiddleware(await projectHost(), { ask: "interrupt" })],
+      checkpointer: new MemorySaver(),
+    });
     const result = await agent.invoke({ messages: [{ role: "user", content: "go" }] }, { configurable: { thread_id: "t1" } });
     const interrupt = (result as { __interrupt__?: Interrupt<HITLRequest>[] }).__interrupt__?.[0];
     if (interrupt !== undefined) return { action: "ask", reason: interrupt.value?.actionRequests[0]?.description ?? "" };
@@ -177,7 +186,9 @@ const langchain: Surface = {
 
 /** A Claude `PreToolUse` answer (the SDK's callback and the CLI hook answer alike) as a decision. */
 function decisionOfPreToolUse(answer: Record<string, unknown>, args: Record<string, unknown>): Decision {
-  const specific = answer.hookSpecificOutput as { permissionDecision?: string; permissionDecisionReason?: string; updatedInput?: Record<string, unknown> } | undefined;
+  const specific = answer.hookSpecificOutput as
+    | { permissionDecision?: string; permissionDecisionReason?: string; updatedInput?: Record<string, unknown> }
+    | undefined;
   // No answer: no plugin had an opinion, and the tool runs as it came (Claude's own permissions aside).
   if (specific === undefined) return { action: "allow", args };
   if (specific.permissionDecision === "deny") return { action: "block", reason: specific.permissionDecisionReason ?? "" };
@@ -252,11 +263,15 @@ function expectedOn(surface: Surface, reference: Decision): Decision {
 }
 
 describe("one set of plugins and rules, the same decision and reason on every surface", () => {
-  it.each(cases)("%s", async (_case, args) => {
-    const decisions = await Promise.all(surfaces.map(async (surface) => [surface, await surface.decide(args)] as const));
-    const [, reference] = decisions[0]!;
-    for (const [surface, decision] of decisions) expect(decision, surface.name).toEqual(expectedOn(surface, reference));
-  }, 30_000);
+  it.each(cases)(
+    "%s",
+    async (_case, args) => {
+      const decisions = await Promise.all(surfaces.map(async (surface) => [surface, await surface.decide(args)] as const));
+      const [, reference] = decisions[0]!;
+      for (const [surface, decision] of decisions) expect(decision, surface.name).toEqual(expectedOn(surface, reference));
+    },
+    30_000,
+  );
 
   it("the reference decisions are the plugins' and rules' own", async () => {
     const reference = await Promise.all(cases.map(([, args]) => hostCheck.decide(args)));

@@ -128,7 +128,9 @@ describe("toolgateMiddleware", () => {
   it("the block text is the host's blockMessage, word for word", async () => {
     const host = await hostWith({ name: "no-shell", hooks: { pre_tool_call: () => ({ action: "block", message: "no shell today" }) } });
     const model = new ScriptedChatModel([() => callTool("c1", "terminal", { command: "ls" }), () => reply("ok")]);
-    const result = await createAgent({ model, tools: [terminal([])], middleware: [toolgateMiddleware(host)] }).invoke({ messages: [{ role: "user", content: "ls" }] });
+    const result = await createAgent({ model, tools: [terminal([])], middleware: [toolgateMiddleware(host)] }).invoke({
+      messages: [{ role: "user", content: "ls" }],
+    });
     const verdict = await host.checkToolCall({ name: "terminal", args: { command: "ls" } });
     expect(toolMessageFor(result.messages, "c1")?.content).toBe(blockMessage(verdict));
   });

@@ -250,7 +250,12 @@ describe("ask with a host that has onAsk", () => {
     const host = await hostWithOptions({ onAsk: approveOnly("/tmp/a") }, confirm);
     const deleted: string[] = [];
     let read: string | undefined;
-    const remove = tool({ name: "delete_file", parameters: z.object({ path: z.string() }), execute: async ({ path }) => (deleted.push(path), "ok") });
+    const remove = tool({
+      name: "delete_file",
+      description: "delete a file",
+      parameters: z.object({ path: z.string() }),
+      execute: async ({ path }) => (deleted.push(path), "ok"),
+    });
     const model = new ScriptedModel([
       () => [functionCall("c1", "delete_file", { path: "/tmp/a" })],
       () => [functionCall("c2", "delete_file", { path: "/tmp/b" })],
@@ -287,7 +292,7 @@ describe("ask with a host that has onAsk", () => {
   it("the block text is the host's blockMessage, word for word", async () => {
     const host = await hostWith({ name: "no", hooks: { pre_tool_call: () => ({ action: "block", message: "not today" }) } });
     let read: string | undefined;
-    const noop = tool({ name: "noop", parameters: z.object({}), execute: async () => "ran" });
+    const noop = tool({ name: "noop", description: "does nothing", parameters: z.object({}), execute: async () => "ran" });
     const model = new ScriptedModel([
       () => [functionCall("c1", "noop", {})],
       (input) => {

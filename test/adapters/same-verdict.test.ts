@@ -1,6 +1,6 @@
 import type { PreToolUseHookInput } from "@anthropic-ai/claude-agent-sdk";
 import { MemorySaver } from "@langchain/langgraph";
-import { Agent, type AgentOutputItem, run as runAgent, setTracingDisabled, tool as agentTool } from "@openai/agents";
+import { Agent, type AgentOutputItem, run as runAgent, setTracingDisabled, shellTool, tool as agentTool } from "@openai/agents";
 import { gateTools } from "@toolgate/ai-sdk";
 import { toolgateHooks } from "@toolgate/claude-agent-sdk";
 import { askMessage, blockMessage, createHost, type Host } from "@toolgate/host";
@@ -156,6 +156,35 @@ const openaiAgents: Surface = {
   },
 };
 
+/**
+ * The OpenAI Agents SDK's local shell tool, named `Bash`: gated through the SDK's approval seam rather
+ * than a function tool's invoke, so it is a surface of its own.
+ */
+const openaiAgentsShell: Surface = {
+  name: "@toolgate/openai-agents (shellTool)",
+  askCarriesReason: false,
+  async decide(args) {
+    let ran: string[] | undefined;
+    let output: unknown;
+    const Bash = shellTool({ name: "Bash", shell: { run: async (action) => ((ran = action.commands), { output: [] }) } });
+    const model = new ScriptedModel([
+      () => [{ type: "shell_call", callId: "sh_1", status: "completed", action: { commands: [String(args.command)] } } as AgentOutputItem],
+      (input) => {
+        output = input.find((item) => item.type === "shell_call_output");
+        return [say("done")];
+      },
+    ]);
+    const result = await runAgent(new Agent({ name: "ops", model, tools: gateAgentTools([Bash], await projectHost()) }), "go");
+    if ((result.interruptions ?? []).length > 0) return { action: "ask" };
+    // A shell action holds a list of command lines, where the other surfaces hold one `command`.
+    if (ran !== undefined) return { action: "allow", args: { command: ran.join("\n") } };
+    // The SDK hands the model a shell call's output as stdout/stderr per command; the block is the stderr.
+    const stderr = (output as { output?: { stderr?: unknown }[] } | undefined)?.output?.[0]?.stderr;
+    if (typeof stderr === "string") return { action: "block", reason: stderr };
+    throw new Error(`the OpenAI Agents SDK's shell neither ran, blocked nor asked about the call: ${JSON.stringify(output)}`);
+  },
+};
+
 /** LangChain's createAgent with a scripted chat model, the middleware set to raise its human-in-the-loop interrupt on ask. */
 const langchain: Surface = {
   name: "@toolgate/langchain",
@@ -255,7 +284,7 @@ const mcpProxy: Surface = {
 };
 
 // The reference first: every other surface is compared with it.
-const surfaces: Surface[] = [hostCheck, aiSdk, openaiAgents, langchain, claudeAgentSdk, hookClaudeCode, mcpProxy];
+const surfaces: Surface[] = [hostCheck, aiSdk, openaiAgents, openaiAgentsShell, langchain, claudeAgentSdk, hookClaudeCode, mcpProxy];
 
 /** What `surface` must have decided, given the reference: the same, less an ask's reason where its format has no room for one. */
 function expectedOn(surface: Surface, reference: Decision): Decision {

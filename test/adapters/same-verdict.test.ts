@@ -9,7 +9,6 @@ import { gateAgentTools } from "@toolgate/openai-agents";
 import { generateText, stepCountIs, tool } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { createAgent, type HITLRequest, type Interrupt, tool as langchainTool, ToolMessage } from "langchain";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -272,7 +271,7 @@ const mcpProxy: Surface = {
   name: "toolgate mcp-proxy",
   askCarriesReason: true,
   async decide(args) {
-    proxy ??= connectThroughProxy(project.dir, ["--", process.execPath, join(bashServer)]);
+    proxy ??= connectThroughProxy(project.dir, ["--", process.execPath, bashServer]);
     const { client } = await proxy;
     const result = await client.callTool({ name: "Bash", arguments: args });
     const text = (result.content as { type: string; text?: string }[]).map((part) => part.text ?? "").join("");
@@ -299,7 +298,7 @@ describe("one set of plugins and rules, the same decision and reason on every su
       const [, reference] = decisions[0]!;
       for (const [surface, decision] of decisions) expect(decision, surface.name).toEqual(expectedOn(surface, reference));
     },
-    30_000,
+    60_000,
   );
 
   it("the reference decisions are the plugins' and rules' own", async () => {

@@ -1,83 +1,107 @@
 import type { PreToolUseHookInput } from "@anthropic-ai/claude-agent-sdk";
+import { MemorySaver } from "@langchain/langgraph";
+import { Agent, type AgentOutputItem, run as runAgent, setTracingDisabled, shellTool, tool as agentTool } from "@openai/agents";
 import { gateTools } from "@toolgate/ai-sdk";
 import { toolgateHooks } from "@toolgate/claude-agent-sdk";
-import { blockMessage, createHost, type Host, type Plugin } from "@toolgate/host";
+import { askMessage, blockMessage, createHost, type Host } from "@toolgate/host";
+import { toolgateMiddleware } from "@toolgate/langchain";
+import { gateAgentTools } from "@toolgate/openai-agents";
 import { generateText, stepCountIs, tool } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
-import { afterEach, describe, expect, it } from "vitest";
+import { createAgent, type HITLRequest, type Interrupt, tool as langchainTool, ToolMessage } from "langchain";
+import { fileURLToPath } from "node:url";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { callTool, reply, ScriptedChatModel } from "../../packages/langchain/src/__fixtures__/scripted-chat-model.js";
+import { ScriptedModel, say } from "../../packages/openai-agents/src/__fixtures__/scripted-model.js";
+import { parseAnswer, runHook } from "../agents/hook-harness.js";
+import { createTempProject, type TempProject } from "../helpers/temp-project.js";
+import { connectThroughProxy, type Connection } from "../mcp/proxy-harness.js";
 
 /**
- * The same verdict on every surface: one set of plugins, the same calls, through the host directly and
- * through each framework adapter, and every surface must reach the same decision with the same reason.
- * A new surface (another adapter, `toolgate hook claude-code`, `toolgate mcp-proxy`) is one more entry
- * in `surfaces`: a function that runs one shell call through it and reports what it decided.
+ * The same verdict on every surface: one project (plugins in its plugins folder, permission rules in its
+ * toolgate.config.mjs), the same calls to a tool named `Bash`, through the host directly, each framework
+ * adapter with its framework's real package, `toolgate hook claude-code` and `toolgate mcp-proxy` as real
+ * processes. Every surface must reach the same decision with the same reason. A new surface is one more
+ * entry in `surfaces`.
+ *
+ * The plugins look at `args.command` only, never at `kind`: the kind is the one thing surfaces may
+ * rightly disagree on (an MCP tool is `mcp`, Claude's `Bash` is `shell`, a framework's tool `function`).
  */
 
 /** What a surface did with a call: the arguments the tool ran with, the text the model read for a block, or a question to a human. */
-type Decision = { action: "allow"; args: Record<string, unknown> } | { action: "block"; reason: string } | { action: "ask" };
+type Decision =
+  | { action: "allow"; args: Record<string, unknown> }
+  | { action: "block"; reason: string }
+  /** `reason`: the question a human reads, where the surface's approval request carries text. */
+  | { action: "ask"; reason?: string };
 
 interface Surface {
   name: string;
-  /** Runs a call to the shell tool `Bash` with `args` through this surface, on a host loaded with `plugins`. */
-  decide(host: Host, args: Record<string, unknown>): Promise<Decision>;
+  /** False where the framework's approval request has no text to carry the reason (ai-sdk, openai-agents). */
+  askCarriesReason: boolean;
+  decide(args: Record<string, unknown>): Promise<Decision>;
 }
 
-const plugins: Plugin[] = [
-  {
-    name: "no-root-delete",
-    hooks: {
-      pre_tool_call: (call) =>
-        call.kind === "shell" && /rm\s+-rf\s+\//.test(String(call.args.command)) ? { action: "block", message: "refusing destructive root delete" } : undefined,
-    },
-  },
-  {
-    name: "change-control",
-    hooks: { pre_tool_call: (call) => (String(call.args.command).includes("deploy") ? { action: "ask", message: "deploys need a human" } : undefined) },
-  },
-  {
-    name: "dry-run",
-    hooks: { pre_tool_call: (call) => (call.args.command === "make" ? { action: "modify", args: { command: "make --dry-run" } } : undefined) },
-  },
-  {
-    name: "flaky-policy",
-    hooks: {
-      pre_tool_call(call) {
-        if (String(call.args.command).startsWith("curl")) throw new Error("policy store unreachable");
-      },
-    },
-  },
-];
+const files: Record<string, string> = {
+  "plugins/no-root-delete.mjs": `export default { name: "no-root-delete", hooks: { pre_tool_call: (call) => /rm\\s+-rf\\s+\\//.test(String(call.args.command)) ? { action: "block", message: "refusing destructive root delete" } : undefined } };`,
+  "plugins/change-control.mjs": `export default { name: "change-control", hooks: { pre_tool_call: (call) => String(call.args.command).includes("deploy") ? { action: "ask", message: "deploys need a human" } : undefined } };`,
+  "plugins/dry-run.mjs": `export default { name: "dry-run", hooks: { pre_tool_call: (call) => call.args.command === "make" ? { action: "modify", args: { command: "make --dry-run" } } : undefined } };`,
+  "plugins/harmless.mjs": `export default { name: "harmless", hooks: { pre_tool_call: (call) => call.args.command === "pwd" ? { action: "allow", reason: "pwd is harmless" } : undefined } };`,
+  "plugins/flaky-policy.mjs": `export default { name: "flaky-policy", hooks: { pre_tool_call(call) { if (String(call.args.command).startsWith("curl")) throw new Error("policy store unreachable"); } } };`,
+  "toolgate.config.mjs": `export default { permissions: { deny: ["Bash:command=*shutdown*"], ask: ["Bash:command=git push*"] } };`,
+};
 
 const cases: [string, Record<string, unknown>][] = [
   ["a root delete is blocked", { command: "rm -rf /" }],
   ["a harmless command is allowed as it came", { command: "echo hello" }],
   ["a modify changes the arguments the tool runs with", { command: "make" }],
+  ["an explicit allow is an allow", { command: "pwd" }],
   ["an ask asks", { command: "deploy prod" }],
   ["block beats ask, with the block's reason", { command: "deploy && rm -rf /" }],
   ["a plugin that throws fails closed, naming the plugin", { command: "curl example.com" }],
+  ["a deny rule blocks, naming the rule", { command: "sudo shutdown now" }],
+  ["an ask rule asks, naming the rule", { command: "git push origin main" }],
 ];
+
+let project: TempProject;
+const hosts: Host[] = [];
+beforeAll(() => {
+  setTracingDisabled(true);
+  project = createTempProject(files);
+});
+afterEach(async () => {
+  await Promise.all(hosts.splice(0).map((host) => host.close()));
+});
+afterAll(() => project?.remove());
+
+/** A host on the project, as `toolgate` itself opens one: its plugins folder and its config. */
+async function projectHost(): Promise<Host> {
+  const host = await createHost({ cwd: project.dir, logger: false });
+  hosts.push(host);
+  return host;
+}
 
 const hostCheck: Surface = {
   name: "host.checkToolCall",
-  async decide(host, args) {
-    const verdict = await host.checkToolCall({ id: "c1", name: "Bash", kind: "shell", args });
+  askCarriesReason: true,
+  async decide(args) {
+    const verdict = await (await projectHost()).checkToolCall({ name: "Bash", args });
     if (verdict.action === "block") return { action: "block", reason: blockMessage(verdict) };
-    if (verdict.action === "ask") return { action: "ask" };
+    if (verdict.action === "ask") return { action: "ask", reason: askMessage(verdict) };
     return { action: "allow", args: { ...verdict.args } };
   },
 };
 
+const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } };
+
 /** The AI SDK's generateText with its mock model: one call to `Bash`, then whatever the model reads back. */
 const aiSdk: Surface = {
   name: "@toolgate/ai-sdk",
-  async decide(host, args) {
+  askCarriesReason: false,
+  async decide(args) {
     let ranWith: Record<string, unknown> | undefined;
     let denial: string | undefined;
-    const usage = {
-      inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
-      outputTokens: { total: 1, text: 1, reasoning: undefined },
-    };
     const model = new MockLanguageModelV3({
       doGenerate: async ({ prompt }) => {
         const results = prompt.flatMap((message) => (message.role === "tool" ? message.content : [])).filter((part) => part.type === "tool-result");
@@ -93,7 +117,7 @@ const aiSdk: Surface = {
       },
     });
     const Bash = tool({ inputSchema: z.object({ command: z.string() }), execute: async (input) => ((ranWith = input), "ok") });
-    const result = await generateText({ model, tools: gateTools({ Bash }, host, { kinds: { Bash: "shell" } }), prompt: "go", stopWhen: stepCountIs(3) });
+    const result = await generateText({ model, tools: gateTools({ Bash }, await projectHost()), prompt: "go", stopWhen: stepCountIs(3) });
     if (result.content.some((part) => part.type === "tool-approval-request")) return { action: "ask" };
     if (denial !== undefined) return { action: "block", reason: denial };
     if (ranWith !== undefined) return { action: "allow", args: ranWith };
@@ -101,60 +125,197 @@ const aiSdk: Surface = {
   },
 };
 
+/** The OpenAI Agents SDK's run() with a scripted model calling a function tool `Bash`. */
+const openaiAgents: Surface = {
+  name: "@toolgate/openai-agents",
+  askCarriesReason: false,
+  async decide(args) {
+    let ranWith: Record<string, unknown> | undefined;
+    let output: unknown;
+    const Bash = agentTool({
+      name: "Bash",
+      description: "run a command",
+      parameters: z.object({ command: z.string() }),
+      execute: async (input) => ((ranWith = input), "ok"),
+    });
+    const model = new ScriptedModel([
+      () => [{ type: "function_call", callId: "c1", name: "Bash", status: "completed", arguments: JSON.stringify(args) } as AgentOutputItem],
+      (input) => {
+        output = input.find((item) => item.type === "function_call_result");
+        return [say("done")];
+      },
+    ]);
+    const result = await runAgent(new Agent({ name: "ops", model, tools: gateAgentTools([Bash], await projectHost()) }), "go");
+    if ((result.interruptions ?? []).length > 0) return { action: "ask" };
+    if (ranWith !== undefined) return { action: "allow", args: ranWith };
+    // The SDK hands the model a function tool's string output as `{ type: "text", text }`.
+    const text = (output as { output?: { text?: unknown } } | undefined)?.output?.text;
+    if (typeof text === "string") return { action: "block", reason: text };
+    throw new Error(`the OpenAI Agents SDK neither ran, blocked nor asked about the call: ${JSON.stringify(output)}`);
+  },
+};
+
+/**
+ * The OpenAI Agents SDK's local shell tool, named `Bash`: gated through the SDK's approval seam rather
+ * than a function tool's invoke, so it is a surface of its own.
+ */
+const openaiAgentsShell: Surface = {
+  name: "@toolgate/openai-agents (shellTool)",
+  askCarriesReason: false,
+  async decide(args) {
+    let ran: string[] | undefined;
+    let output: unknown;
+    const Bash = shellTool({ name: "Bash", shell: { run: async (action) => ((ran = action.commands), { output: [] }) } });
+    const model = new ScriptedModel([
+      () => [{ type: "shell_call", callId: "sh_1", status: "completed", action: { commands: [String(args.command)] } } as AgentOutputItem],
+      (input) => {
+        output = input.find((item) => item.type === "shell_call_output");
+        return [say("done")];
+      },
+    ]);
+    const result = await runAgent(new Agent({ name: "ops", model, tools: gateAgentTools([Bash], await projectHost()) }), "go");
+    if ((result.interruptions ?? []).length > 0) return { action: "ask" };
+    // A shell action holds a list of command lines, where the other surfaces hold one `command`.
+    if (ran !== undefined) return { action: "allow", args: { command: ran.join("\n") } };
+    // The SDK hands the model a shell call's output as stdout/stderr per command; the block is the stderr.
+    const stderr = (output as { output?: { stderr?: unknown }[] } | undefined)?.output?.[0]?.stderr;
+    if (typeof stderr === "string") return { action: "block", reason: stderr };
+    throw new Error(`the OpenAI Agents SDK's shell neither ran, blocked nor asked about the call: ${JSON.stringify(output)}`);
+  },
+};
+
+/** LangChain's createAgent with a scripted chat model, the middleware set to raise its human-in-the-loop interrupt on ask. */
+const langchain: Surface = {
+  name: "@toolgate/langchain",
+  askCarriesReason: true,
+  async decide(args) {
+    let ranWith: Record<string, unknown> | undefined;
+    const Bash = langchainTool(async (input) => ((ranWith = input), "ok"), {
+      name: "Bash",
+      description: "run a command",
+      schema: z.object({ command: z.string() }),
+    });
+    const model = new ScriptedChatModel([() => callTool("c1", "Bash", args), () => reply("done")]);
+    const agent = createAgent({
+      model,
+      tools: [Bash],
+      middleware: [toolgateMiddleware(await projectHost(), { ask: "interrupt" })],
+      checkpointer: new MemorySaver(),
+    });
+    const result = await agent.invoke({ messages: [{ role: "user", content: "go" }] }, { configurable: { thread_id: "t1" } });
+    const interrupt = (result as { __interrupt__?: Interrupt<HITLRequest>[] }).__interrupt__?.[0];
+    if (interrupt !== undefined) return { action: "ask", reason: interrupt.value?.actionRequests[0]?.description ?? "" };
+    if (ranWith !== undefined) return { action: "allow", args: ranWith };
+    const message = result.messages.find((candidate) => ToolMessage.isInstance(candidate));
+    if (message?.status === "error") return { action: "block", reason: String(message.content) };
+    throw new Error("LangChain neither ran, blocked nor interrupted the call");
+  },
+};
+
+/** A Claude `PreToolUse` answer (the SDK's callback and the CLI hook answer alike) as a decision. */
+function decisionOfPreToolUse(answer: Record<string, unknown>, args: Record<string, unknown>): Decision {
+  const specific = answer.hookSpecificOutput as
+    | { permissionDecision?: string; permissionDecisionReason?: string; updatedInput?: Record<string, unknown> }
+    | undefined;
+  // No answer: no plugin had an opinion, and the tool runs as it came (Claude's own permissions aside).
+  if (specific === undefined) return { action: "allow", args };
+  if (specific.permissionDecision === "deny") return { action: "block", reason: specific.permissionDecisionReason ?? "" };
+  if (specific.permissionDecision === "ask") return { action: "ask", reason: specific.permissionDecisionReason ?? "" };
+  return { action: "allow", args: specific.updatedInput ?? args };
+}
+
+const preToolUse = (args: Record<string, unknown>): PreToolUseHookInput => ({
+  hook_event_name: "PreToolUse",
+  session_id: "s1",
+  transcript_path: "",
+  cwd: project.dir,
+  tool_name: "Bash",
+  tool_input: args,
+  tool_use_id: "toolu_1",
+});
+
 /** The Claude Agent SDK's PreToolUse callback, called with the SDK's own input type, as its query() calls it. */
 const claudeAgentSdk: Surface = {
   name: "@toolgate/claude-agent-sdk",
-  async decide(host, args) {
-    const input: PreToolUseHookInput = {
-      hook_event_name: "PreToolUse",
-      session_id: "s1",
-      transcript_path: "",
-      cwd: process.cwd(),
-      tool_name: "Bash",
-      tool_input: args,
-      tool_use_id: "c1",
-    };
-    const callback = toolgateHooks(host).PreToolUse[0]!.hooks[0]!;
-    const output = await callback(input, "c1", { signal: new AbortController().signal });
-    const specific = "hookSpecificOutput" in output ? output.hookSpecificOutput : undefined;
-    if (specific === undefined) return { action: "allow", args };
-    if (specific.hookEventName !== "PreToolUse") throw new Error(`unexpected answer for ${specific.hookEventName}`);
-    if (specific.permissionDecision === "deny") return { action: "block", reason: specific.permissionDecisionReason ?? "" };
-    if (specific.permissionDecision === "ask") return { action: "ask" };
-    return { action: "allow", args: specific.updatedInput ?? args };
+  askCarriesReason: true,
+  async decide(args) {
+    const callback = toolgateHooks(await projectHost()).PreToolUse[0]!.hooks[0]!;
+    const output = await callback(preToolUse(args), "toolu_1", { signal: new AbortController().signal });
+    return decisionOfPreToolUse(output as Record<string, unknown>, args);
+  },
+};
+
+/** `toolgate hook claude-code`, a real child process of the CLI (from source through tsx), the hook input on its stdin. */
+const hookClaudeCode: Surface = {
+  name: "toolgate hook claude-code",
+  askCarriesReason: true,
+  async decide(args) {
+    const run = await runHook("claude-code", preToolUse(args), { cwd: project.dir });
+    if (run.code !== 0) throw new Error(`toolgate hook claude-code exited with ${run.code}: ${run.stderr}`);
+    return decisionOfPreToolUse(parseAnswer(run), args);
+  },
+};
+
+const bashServer = fileURLToPath(new URL("./fixtures/bash-server.mjs", import.meta.url));
+let proxy: Promise<Connection> | undefined;
+afterAll(async () => {
+  await (await proxy)?.close();
+});
+
+// MCP has no approval step, and the proxy no approver: an ask comes back as the host's block of an ask
+// without onAsk. The format forces that, so that one wording is read back as the ask it was.
+const unansweredAsk = /^Tool call blocked by (.*?): (.*) \(needs approval, and this host has no onAsk approver\)$/s;
+
+/** `toolgate mcp-proxy` (a real process, from source) in front of a small real MCP server, driven by the MCP SDK's client. */
+const mcpProxy: Surface = {
+  name: "toolgate mcp-proxy",
+  askCarriesReason: true,
+  async decide(args) {
+    proxy ??= connectThroughProxy(project.dir, ["--", process.execPath, bashServer]);
+    const { client } = await proxy;
+    const result = await client.callTool({ name: "Bash", arguments: args });
+    const text = (result.content as { type: string; text?: string }[]).map((part) => part.text ?? "").join("");
+    if (result.isError !== true) return { action: "allow", args: (JSON.parse(text) as { ran: Record<string, unknown> }).ran };
+    const asked = unansweredAsk.exec(text);
+    if (asked) return { action: "ask", reason: `Approval needed (${asked[1]}): ${asked[2]}` };
+    return { action: "block", reason: text };
   },
 };
 
 // The reference first: every other surface is compared with it.
-const surfaces: Surface[] = [hostCheck, aiSdk, claudeAgentSdk];
+const surfaces: Surface[] = [hostCheck, aiSdk, openaiAgents, openaiAgentsShell, langchain, claudeAgentSdk, hookClaudeCode, mcpProxy];
 
-const hosts: Host[] = [];
-afterEach(async () => {
-  await Promise.all(hosts.splice(0).map((host) => host.close()));
-});
-
-async function decisionOn(surface: Surface, args: Record<string, unknown>): Promise<Decision> {
-  const host = await createHost({ pluginsDir: false, configFile: false, logger: false, plugins });
-  hosts.push(host);
-  return surface.decide(host, args);
+/** What `surface` must have decided, given the reference: the same, less an ask's reason where its format has no room for one. */
+function expectedOn(surface: Surface, reference: Decision): Decision {
+  return reference.action === "ask" && !surface.askCarriesReason ? { action: "ask" } : reference;
 }
 
-describe("one set of plugins, the same decision and reason on every surface", () => {
-  it.each(cases)("%s", async (_case, args) => {
-    const decisions = await Promise.all(surfaces.map(async (surface) => [surface.name, await decisionOn(surface, args)] as const));
-    const [, reference] = decisions[0]!;
-    for (const [name, decision] of decisions) expect(decision, name).toEqual(reference);
-  });
+describe("one set of plugins and rules, the same decision and reason on every surface", () => {
+  it.each(cases)(
+    "%s",
+    async (_case, args) => {
+      const decisions = await Promise.all(surfaces.map(async (surface) => [surface, await surface.decide(args)] as const));
+      const [, reference] = decisions[0]!;
+      for (const [surface, decision] of decisions) expect(decision, surface.name).toEqual(expectedOn(surface, reference));
+    },
+    60_000,
+  );
 
-  it("the reference decisions are the plugins' own", async () => {
-    const reference = await Promise.all(cases.map(([, args]) => decisionOn(hostCheck, args)));
+  it("the reference decisions are the plugins' and rules' own", async () => {
+    const reference = await Promise.all(cases.map(([, args]) => hostCheck.decide(args)));
     expect(reference).toEqual([
       { action: "block", reason: 'Tool call blocked by plugin "no-root-delete": refusing destructive root delete' },
       { action: "allow", args: { command: "echo hello" } },
       { action: "allow", args: { command: "make --dry-run" } },
-      { action: "ask" },
+      { action: "allow", args: { command: "pwd" } },
+      { action: "ask", reason: 'Approval needed (plugin "change-control"): deploys need a human' },
       { action: "block", reason: 'Tool call blocked by plugin "no-root-delete": refusing destructive root delete' },
       { action: "block", reason: expect.stringMatching(/^Tool call blocked by plugin "flaky-policy": .*policy store unreachable/) },
+      {
+        action: "block",
+        reason: `Tool call blocked by permission rule "Bash:command=*shutdown*": this call is denied by the project's permissions (deny rule "Bash:command=*shutdown*")`,
+      },
+      { action: "ask", reason: 'Approval needed (permission rule "Bash:command=git push*"): this call needs approval (ask rule "Bash:command=git push*")' },
     ]);
   });
 });

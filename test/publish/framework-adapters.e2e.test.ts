@@ -1,17 +1,20 @@
 // The framework adapters as a user gets them: the adapters, the host and a plugin packed and published
 // to a local registry, installed with plain npm in a fresh project next to the frameworks from the
 // registry, each README example (a scripted model in place of a real one) compiled under strict and run:
-// `rm -rf /` never runs and the plugin's reason reaches the model.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+// `rm -rf /` never runs and the plugin's reason reaches the model. The Claude Agent SDK's example runs
+// its real query(), which starts the Claude Code binary npm installed with it (a platform package of
+// about 180 MB), against a fake Anthropic Messages API on 127.0.0.1.
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packPackage, publishablePackages, type PackedPackage } from "../../scripts/lib/workspace-packages.js";
+import { startFakeMessagesApi, type ToolResultSeen } from "../../packages/claude-agent-sdk/src/fixtures/fake-messages-api.js";
 import { startLocalRegistry, type LocalRegistry } from "./local-registry.js";
 import { machineRegistry, mustRun, runCommand } from "./npm.js";
 
 const pluginName = "toolgate-plugin-block-dangerous-shell";
-const published = ["@toolgate/plugin-sdk", "@toolgate/host", pluginName, "@toolgate/openai-agents", "@toolgate/langchain"];
+const published = ["@toolgate/plugin-sdk", "@toolgate/host", pluginName, "@toolgate/openai-agents", "@toolgate/langchain", "@toolgate/claude-agent-sdk"];
 
 const openaiAgentsExample = `import { Agent, type AgentOutputItem, type Model, type ModelRequest, type ModelResponse, run, shellTool, Usage } from "@openai/agents";
 import { createHost } from "@toolgate/host";
@@ -57,6 +60,18 @@ const blocked = result.messages.find((message) => ToolMessage.isInstance(message
 console.log(JSON.stringify({ ran, status: blocked?.status, content: blocked?.content }));
 `;
 
+// The README example as it stands: the model behind ANTHROPIC_BASE_URL is the test's fake API.
+const claudeAgentSdkExample = `import { query } from "@anthropic-ai/claude-agent-sdk";
+import { toolgateHooks } from "@toolgate/claude-agent-sdk";
+import { createHost } from "@toolgate/host";
+
+const host = await createHost({ plugins: ["${pluginName}"] });
+for await (const message of query({ prompt: "Free some disk space", options: { hooks: toolgateHooks(host) } })) {
+  if (message.type === "result") console.log(JSON.stringify({ result: message.subtype }));
+}
+await host.close();
+`;
+
 describe("framework adapters, published and installed", () => {
   let work = "";
   let consumer = "";
@@ -79,6 +94,7 @@ describe("framework adapters, published and installed", () => {
       }),
       "openai-agents.mts": openaiAgentsExample,
       "langchain.mts": langchainExample,
+      "claude-agent-sdk.mts": claudeAgentSdkExample,
     });
     await npm(
       [
@@ -90,6 +106,9 @@ describe("framework adapters, published and installed", () => {
         "@toolgate/langchain",
         "langchain",
         "@langchain/core",
+        "@toolgate/claude-agent-sdk",
+        // The release this repository tests against; npm adds its platform binary (an optional dependency).
+        "@anthropic-ai/claude-agent-sdk@^0.3.331",
         "zod",
         "typescript@5.9",
         "tsx",
@@ -129,6 +148,42 @@ describe("framework adapters, published and installed", () => {
     expect(status).toBe("error");
     expect(content).toContain('Tool call blocked by plugin "block-dangerous-shell"');
   }, 120_000);
+
+  it("@toolgate/claude-agent-sdk: rm -rf / never runs and the model reads the plugin's reason", async () => {
+    // Belt and braces around a real agent binary: the first \`rm\` on PATH only records that it ran.
+    const stubs = join(work, "stub-bin");
+    const ranMarker = join(work, "rm-ran");
+    writeFiles(stubs, { rm: `#!/bin/sh\necho "$@" >> ${JSON.stringify(ranMarker)}\nexit 1\n` });
+    chmodSync(join(stubs, "rm"), 0o755);
+    let seen: ToolResultSeen[] = [];
+    const api = await startFakeMessagesApi((results) => {
+      seen = results;
+      return results.length === 0 ? { tool: "Bash", input: { command: "rm -rf /", description: "free disk space" } } : { text: "not deleting /" };
+    });
+    try {
+      const result = await runCommand(join(consumer, "node_modules", ".bin", "tsx"), ["claude-agent-sdk.mts"], {
+        cwd: consumer,
+        timeoutMs: 180_000,
+        env: {
+          PATH: `${stubs}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+          HOME: mkdtempSync(join(work, "home-")),
+          ANTHROPIC_BASE_URL: api.url,
+          ANTHROPIC_API_KEY: "sk-ant-fake-key-for-tests",
+          DISABLE_TELEMETRY: "1",
+          DISABLE_ERROR_REPORTING: "1",
+          DISABLE_AUTOUPDATER: "1",
+          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+        },
+      });
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+      expect(result.stdout).toContain('{"result":"success"}');
+    } finally {
+      await api.close();
+    }
+    expect(existsSync(ranMarker)).toBe(false);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({ isError: true, text: expect.stringContaining('Tool call blocked by plugin "block-dangerous-shell"') });
+  }, 240_000);
 });
 
 function writeFiles(dir: string, files: Record<string, string>): void {

@@ -1,5 +1,5 @@
 import type { HookCallback, HookCallbackMatcher, HookJSONOutput, HookInput } from "@anthropic-ai/claude-agent-sdk";
-import { blockMessage, type Host, type ToolCall, type ToolResult, type Verdict } from "@toolgate/host";
+import { askMessage, blockMessage, type Host, type ToolCall, type ToolResult, type Verdict } from "@toolgate/host";
 import { kindOfTool } from "./tool-kinds.js";
 
 /** The part of a toolgate host the hooks use: a real `createHost()` value fits. */
@@ -52,13 +52,12 @@ function preToolUse(host: HookHost): HookCallback {
 
 /** The verdict as Claude's `PreToolUse` answer. */
 function answerFor(verdict: Verdict, call: ToolCall): HookJSONOutput {
-  const by = verdict.plugin === undefined ? "toolgate" : `plugin "${verdict.plugin}"`;
   if (verdict.action === "block") return preAnswer("deny", blockMessage(verdict));
-  if (verdict.action === "ask") return preAnswer("ask", `Approval needed (${by}): ${verdict.message ?? "no reason given"}`);
+  if (verdict.action === "ask") return preAnswer("ask", askMessage(verdict));
   if (isRewritten(verdict, call)) return preAnswer("allow", "arguments rewritten by toolgate plugins", { ...verdict.args });
   // No plugin had an opinion: the SDK's own permission rules still apply.
   if (verdict.plugin === undefined) return {};
-  return preAnswer("allow", verdict.message ?? `allowed by ${by}`);
+  return preAnswer("allow", verdict.message ?? `allowed by plugin "${verdict.plugin}"`);
 }
 
 function preAnswer(decision: "allow" | "deny" | "ask", reason: string, updatedInput?: Record<string, unknown>): HookJSONOutput {

@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import { MemorySaver } from "@langchain/langgraph";
 import { type BaseMessage, ToolMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
-import { createHost, type Host, type Plugin } from "@toolgate/host";
+import { blockMessage, createHost, type Host, type HostOptions, type Plugin } from "@toolgate/host";
 import { createAgent, type HITLRequest, type Interrupt, tool } from "langchain";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -13,7 +13,10 @@ const blockDangerousShell = fileURLToPath(new URL("../../../plugins/block-danger
 
 const hosts: Host[] = [];
 async function hostWith(...plugins: (string | Plugin)[]): Promise<Host> {
-  const host = await createHost({ pluginsDir: false, configFile: false, logger: false, plugins });
+  return hostWithOptions({}, ...plugins);
+}
+async function hostWithOptions(options: HostOptions, ...plugins: (string | Plugin)[]): Promise<Host> {
+  const host = await createHost({ pluginsDir: false, configFile: false, logger: false, plugins, ...options });
   hosts.push(host);
   return host;
 }
@@ -96,7 +99,40 @@ describe("toolgateMiddleware", () => {
     await createAgent({ model, tools: [terminal(ran)], middleware: [toolgateMiddleware(host)] }).invoke({ messages: [{ role: "user", content: "push" }] });
     expect(ran).toEqual([]);
     expect(read?.status).toBe("error");
-    expect(String(read?.content)).toContain('plugin "confirm": confirm the push');
+    expect(read?.content).toBe('Tool call blocked by plugin "confirm": confirm the push (needs approval, and this host has no onAsk approver)');
+  });
+
+  it("ask goes to the host's onAsk when it has one: a yes runs the tool, a no is blocked with the plugin's question", async () => {
+    const asked: string[] = [];
+    const host = await hostWithOptions(
+      { onAsk: async (call, message) => (asked.push(message), call.args.command === "git push") },
+      { name: "confirm", hooks: { pre_tool_call: () => ({ action: "ask", message: "confirm the push" }) } },
+    );
+    const ran: string[] = [];
+    let read: ToolMessage | undefined;
+    const model = new ScriptedChatModel([
+      () => callTool("c1", "terminal", { command: "git push" }),
+      () => callTool("c2", "terminal", { command: "git push --force" }),
+      (messages) => {
+        read = toolMessageFor(messages, "c2");
+        return reply("pushed once");
+      },
+    ]);
+    await createAgent({ model, tools: [terminal(ran)], middleware: [toolgateMiddleware(host)] }).invoke({ messages: [{ role: "user", content: "push" }] });
+    expect(asked).toEqual(["confirm the push", "confirm the push"]);
+    expect(ran).toEqual(["git push"]);
+    expect(read?.status).toBe("error");
+    expect(read?.content).toBe('Tool call blocked by plugin "confirm": confirm the push (not approved)');
+  });
+
+  it("the block text is the host's blockMessage, word for word", async () => {
+    const host = await hostWith({ name: "no-shell", hooks: { pre_tool_call: () => ({ action: "block", message: "no shell today" }) } });
+    const model = new ScriptedChatModel([() => callTool("c1", "terminal", { command: "ls" }), () => reply("ok")]);
+    const result = await createAgent({ model, tools: [terminal([])], middleware: [toolgateMiddleware(host)] }).invoke({
+      messages: [{ role: "user", content: "ls" }],
+    });
+    const verdict = await host.checkToolCall({ name: "terminal", args: { command: "ls" } });
+    expect(toolMessageFor(result.messages, "c1")?.content).toBe(blockMessage(verdict));
   });
 
   it("names a wrong ask option", async () => {
@@ -141,7 +177,7 @@ describe("toolgateMiddleware", () => {
       const interrupt = (first as { __interrupt__?: Interrupt<HITLRequest>[] }).__interrupt__?.[0];
       expect(ran).toEqual([]);
       expect(interrupt?.value?.actionRequests[0]).toMatchObject({ name: "terminal", args: { command: "git push" } });
-      expect(interrupt?.value?.actionRequests[0]?.description).toContain('confirm the push (asked by plugin "confirm")');
+      expect(interrupt?.value?.actionRequests[0]?.description).toBe('Approval needed (plugin "confirm"): confirm the push');
       const resumed = await agent.invoke(new Command({ resume: { decisions: [{ type: "approve" }] } }), config);
       expect(ran).toEqual(["git push"]);
       expect(resumed.messages.at(-1)?.content).toBe("finished");

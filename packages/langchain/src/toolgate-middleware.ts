@@ -1,18 +1,17 @@
-import type { Host, ToolCall, Verdict } from "@toolgate/host";
+import { randomUUID } from "node:crypto";
+import { askMessage, blockMessage, type Host, type ToolCall, type Verdict } from "@toolgate/host";
 import { createMiddleware, type HITLRequest, type HITLResponse, type ToolCallHandler, ToolMessage } from "langchain";
 
 export interface ToolgateMiddlewareOptions {
   /**
-   * What an `ask` verdict does. `"interrupt"`: the run pauses with the same interrupt as
-   * `humanInTheLoopMiddleware` (a `HITLRequest`; resume with `new Command({ resume: HITLResponse })`),
-   * which needs a checkpointer. `"block"`: the call is blocked with the plugin's message, as a host
-   * without `onAsk` does.
+   * What an `ask` verdict does. `"block"`: the host's `onAsk` decides; a host without one blocks the
+   * call with the plugin's message, as `host.callTool` does. `"interrupt"`: the run pauses with the same
+   * interrupt as `humanInTheLoopMiddleware` (a `HITLRequest`; resume with
+   * `new Command({ resume: HITLResponse })`), which needs a checkpointer; the host's `onAsk` is not asked.
    * @default "block"
    */
   ask?: "interrupt" | "block";
 }
-
-let generated = 0;
 
 /**
  * A `createAgent` middleware that passes every tool call through the host's `pre_tool_call` plugins
@@ -20,7 +19,7 @@ let generated = 0;
  *
  * - allow: the tool runs with the final arguments (every `modify` merged in); its result is untouched.
  * - block: the tool does not run; the model reads a `ToolMessage` with `status: "error"` carrying the
- *   plugin's message and naming the plugin.
+ *   host's `blockMessage`: the plugin's message, naming the plugin.
  * - ask: see {@link ToolgateMiddlewareOptions.ask}.
  *
  * A call without an id (some models give none) gets one generated for the host.
@@ -38,8 +37,10 @@ export function toolgateMiddleware(host: Host, options: ToolgateMiddlewareOption
     name: "ToolgateMiddleware",
     wrapToolCall: async (request, handler) => {
       const { toolCall } = request;
-      const call: ToolCall = { id: toolCall.id ?? `toolgate_${++generated}`, name: toolCall.name, args: argsOf(toolCall.args), kind: "function" };
-      const verdict = (toolCall.id === undefined ? undefined : waiting.get(toolCall.id)) ?? (await host.checkToolCall(call));
+      const call: ToolCall = { id: toolCall.id ?? `toolgate_${randomUUID()}`, name: toolCall.name, args: argsOf(toolCall.args), kind: "function" };
+      const verdict =
+        (toolCall.id === undefined ? undefined : waiting.get(toolCall.id)) ?? (await host.checkToolCall(call, { resolveAsk: askMode === "block" }));
+      // With ask: "block", an ask still standing here had no approver: the host blocks it as callTool would.
       if (verdict.action === "block" || (verdict.action === "ask" && askMode === "block")) return blocked(host, request, call, verdict);
       if (verdict.action === "ask") {
         if (toolCall.id !== undefined) waiting.set(toolCall.id, verdict);
@@ -55,24 +56,15 @@ export function toolgateMiddleware(host: Host, options: ToolgateMiddlewareOption
 type Handler = ToolCallHandler;
 type Request = Parameters<Handler>[0];
 
-async function blocked(host: Host, request: Request, call: ToolCall, verdict: Verdict): Promise<ToolMessage> {
-  return new ToolMessage({ content: await blockedText(host, call, verdict), name: call.name, tool_call_id: request.toolCall.id ?? call.id, status: "error" });
-}
-
 /**
- * The host writes the block: handing it the call it just checked ends it blocked (with its tool:blocked
- * and tool:end events) and pre_tool_call does not fire again. An `ask` is blocked the way a host
- * without `onAsk` blocks it.
+ * The host ends the call it just checked as blocked (its tool:blocked and tool:end events fire, and
+ * pre_tool_call does not fire again) and writes the message: `blockMessage`, or for an ask without an
+ * approver the host's own "needs approval" block.
  */
-async function blockedText(host: Host, call: ToolCall, verdict: Verdict): Promise<string> {
-  if (verdict.action === "block") {
-    const result = await host.callTool(call, { skipPreToolCallHook: true });
-    if (result.status === "blocked") return result.content;
-  }
-  const by = verdict.plugin === undefined ? "the tool gate" : `plugin "${verdict.plugin}"`;
-  const message =
-    verdict.action === "ask" ? `${verdict.message ?? "approval needed"} (needs approval, and none was configured)` : (verdict.message ?? "blocked");
-  return `Tool call blocked by ${by}: ${message}`;
+async function blocked(host: Host, request: Request, call: ToolCall, verdict: Verdict): Promise<ToolMessage> {
+  const result = await host.callTool(call, { skipPreToolCallHook: true });
+  const content = result.status === "blocked" ? result.content : blockMessage(verdict);
+  return new ToolMessage({ content, name: call.name, tool_call_id: request.toolCall.id ?? call.id, status: "error" });
 }
 
 /** The human-in-the-loop interrupt, in `humanInTheLoopMiddleware`'s shape, so one review UI serves both. */
@@ -83,9 +75,7 @@ async function askHuman(request: Request, handler: Handler, call: ToolCall, verd
       `toolgateMiddleware: plugin "${verdict.plugin ?? "?"}" asked for approval of "${call.name}", but this run cannot be interrupted (compile the agent with a checkpointer)`,
     );
   const hitl: HITLRequest = {
-    actionRequests: [
-      { name: call.name, args: verdict.args, description: `${verdict.message ?? "approval needed"} (asked by plugin "${verdict.plugin ?? "?"}")` },
-    ],
+    actionRequests: [{ name: call.name, args: verdict.args, description: askMessage(verdict) }],
     reviewConfigs: [{ actionName: call.name, allowedDecisions: ["approve", "edit", "reject"] }],
   };
   const response = (await interrupt(hitl)) as HITLResponse | undefined;

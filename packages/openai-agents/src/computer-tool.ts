@@ -20,7 +20,8 @@ const actions: Record<ComputerActionMethod, { type: string; params: string[] }> 
  * A computer tool whose actions pass the gate where they run: each action method of the computer is
  * checked (`kind: "computer"`, `args.type` the action) and a blocked one is never performed. The SDK
  * answers a computer call with a screenshot, so the block reaches the model as a failed action, not as
- * text; `ask` is treated as block (the SDK has no approval step that runs per computer action).
+ * text. An `ask` goes to the host's `onAsk`; without one it is blocked (the SDK has no approval step
+ * that runs per computer action).
  */
 export function gateComputerTool<Tool extends ComputerTool>(tool: Tool, gate: CallGate): Tool {
   const wrap = (computer: Computer) => gateComputer(computer, tool.name, gate);

@@ -13,7 +13,7 @@ import {
   tool,
   webSearchTool,
 } from "@openai/agents";
-import { createHost, type Host, type Plugin } from "@toolgate/host";
+import { blockMessage, createHost, type Host, type HostOptions, type Plugin } from "@toolgate/host";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { gateAgentTools } from "./index.js";
@@ -23,7 +23,10 @@ const blockDangerousShell = fileURLToPath(new URL("../../../plugins/block-danger
 
 const hosts: Host[] = [];
 async function hostWith(...plugins: (string | Plugin)[]): Promise<Host> {
-  const host = await createHost({ pluginsDir: false, configFile: false, logger: false, plugins });
+  return hostWithOptions({}, ...plugins);
+}
+async function hostWithOptions(options: HostOptions, ...plugins: (string | Plugin)[]): Promise<Host> {
+  const host = await createHost({ pluginsDir: false, configFile: false, logger: false, plugins, ...options });
   hosts.push(host);
   return host;
 }
@@ -46,6 +49,9 @@ function counter(): Plugin & { seen: Map<string, number> } {
     },
   };
 }
+
+/** `text` as it appears inside the JSON of the output item `outputFor` returns. */
+const asJsonText = (text: string) => JSON.stringify(text).slice(1, -1);
 
 const shellCall = (callId: string, ...commands: string[]) => ({ type: "shell_call", callId, status: "completed", action: { commands } }) as AgentOutputItem;
 const functionCall = (callId: string, name: string, args: object) =>
@@ -233,6 +239,69 @@ describe("function tools", () => {
     expect(deleted).toEqual([]);
     expect(read).toContain("the user said no");
     expect(second.finalOutput).toBe("left it alone");
+  });
+});
+
+describe("ask with a host that has onAsk", () => {
+  const confirm: Plugin = { name: "confirm", hooks: { pre_tool_call: () => ({ action: "ask", message: "really?" }) } };
+  const approveOnly = (allowed: string) => async (call: { args: Record<string, unknown> }) => JSON.stringify(call.args).includes(allowed);
+
+  it("function tools: the approver decides, no interruption; a refusal reaches the model as the host's block", async () => {
+    const host = await hostWithOptions({ onAsk: approveOnly("/tmp/a") }, confirm);
+    const deleted: string[] = [];
+    let read: string | undefined;
+    const remove = tool({
+      name: "delete_file",
+      description: "delete a file",
+      parameters: z.object({ path: z.string() }),
+      execute: async ({ path }) => (deleted.push(path), "ok"),
+    });
+    const model = new ScriptedModel([
+      () => [functionCall("c1", "delete_file", { path: "/tmp/a" })],
+      () => [functionCall("c2", "delete_file", { path: "/tmp/b" })],
+      (input) => {
+        read = outputFor(input, "c2");
+        return [say("done")];
+      },
+    ]);
+    const result = await run(new Agent({ name: "files", model, tools: gateAgentTools([remove], host) }), "go");
+    expect(result.interruptions ?? []).toEqual([]);
+    expect(deleted).toEqual(["/tmp/a"]);
+    expect(read).toContain(asJsonText('Tool call blocked by plugin "confirm": really? (not approved)'));
+  });
+
+  it("shell: the approver decides where the SDK would have interrupted", async () => {
+    const host = await hostWithOptions({ onAsk: approveOnly("ls") }, confirm);
+    const ran: string[][] = [];
+    const shell = shellTool({ shell: { run: async (action) => (ran.push(action.commands), { output: [] }) } });
+    let read: string | undefined;
+    const model = new ScriptedModel([
+      () => [shellCall("sh_1", "ls")],
+      () => [shellCall("sh_2", "git push")],
+      (input) => {
+        read = outputFor(input, "sh_2");
+        return [say("done")];
+      },
+    ]);
+    const result = await run(new Agent({ name: "ops", model, tools: gateAgentTools([shell], host) }), "go");
+    expect(result.interruptions ?? []).toEqual([]);
+    expect(ran).toEqual([["ls"]]);
+    expect(read).toContain(asJsonText('Tool call blocked by plugin "confirm": really? (not approved)'));
+  });
+
+  it("the block text is the host's blockMessage, word for word", async () => {
+    const host = await hostWith({ name: "no", hooks: { pre_tool_call: () => ({ action: "block", message: "not today" }) } });
+    let read: string | undefined;
+    const noop = tool({ name: "noop", description: "does nothing", parameters: z.object({}), execute: async () => "ran" });
+    const model = new ScriptedModel([
+      () => [functionCall("c1", "noop", {})],
+      (input) => {
+        read = outputFor(input, "c1");
+        return [say("done")];
+      },
+    ]);
+    await run(new Agent({ name: "x", model, tools: gateAgentTools([noop], host) }), "go");
+    expect(read).toContain(asJsonText(blockMessage(await host.checkToolCall({ name: "noop", args: {} }))));
   });
 });
 

@@ -11,8 +11,9 @@ import { gateShellTool } from "./shell-tool.js";
  * function, shell, computer and apply_patch tools. Pass the result as the agent's `tools`.
  *
  * - allow: the tool runs with the final arguments (every `modify` merged in); its output is untouched.
- * - block: the tool does not run; the model reads the plugin's message as the call's output.
- * - ask: the SDK's approval flow (`result.interruptions`, `state.approve` / `state.reject`).
+ * - block: the tool does not run; the model reads the host's `blockMessage` as the call's output.
+ * - ask: the host's `onAsk` decides when it has one; otherwise the SDK's approval flow
+ *   (`result.interruptions`, `state.approve` / `state.reject`).
  *
  * A tool the SDK runs on OpenAI's side (hosted tools: web search, file search, code interpreter,
  * hosted MCP) cannot be gated here, so it is refused with an error rather than passed through.

@@ -1,15 +1,11 @@
 import type { ToolCall, Verdict } from "@toolgate/plugin-sdk";
+import { askMessage, blockMessage } from "../execution/tool-results.js";
 
-/** What the model reads for a blocked call: the plugin's message verbatim, naming the plugin. */
-export function blockReason(verdict: Verdict): string {
-  const by = verdict.plugin === undefined ? "toolgate" : `plugin "${verdict.plugin}"`;
-  return `Tool call blocked by ${by}: ${verdict.message ?? "no reason given"}`;
-}
+/** What the model reads for a blocked call: the words every toolgate surface uses (`blockMessage`). */
+export const blockReason: (verdict: Verdict) => string = blockMessage;
 
-export function askReason(verdict: Verdict): string {
-  const by = verdict.plugin === undefined ? "toolgate" : `plugin "${verdict.plugin}"`;
-  return `Approval needed (${by}): ${verdict.message ?? "no reason given"}`;
-}
+/** What the human reads for an ask: the words every toolgate surface uses (`askMessage`). */
+export const askReason: (verdict: Verdict) => string = askMessage;
 
 /** True when a plugin's `modify` changed the arguments the tool would run with. */
 export function hasRewrittenArgs(verdict: Verdict, call: ToolCall): boolean {

@@ -8,9 +8,21 @@ import { describeThrown } from "../errors.js";
  * tools themselves hand this to their framework, so every surface words a block alike.
  */
 export function blockMessage(verdict: Pick<Verdict, "message" | "plugin" | "source">): string {
-  const { source, plugin } = verdict;
-  const by = source !== undefined && source.kind !== "plugin" ? describeSource(source) : plugin === undefined ? "the tool gate" : `plugin "${plugin}"`;
-  return `Tool call blocked by ${by}: ${verdict.message ?? "blocked"}`;
+  return `Tool call blocked by ${decider(verdict)}: ${verdict.message ?? "blocked"}`;
+}
+
+/**
+ * The question a human reads for an `ask` the caller hands to its own approval flow: names who asks
+ * (as `blockMessage` names who blocks) and carries its message verbatim, as in
+ * `Approval needed (plugin "change-control"): deploys need a human`.
+ */
+export function askMessage(verdict: Pick<Verdict, "message" | "plugin" | "source">): string {
+  return `Approval needed (${decider(verdict)}): ${verdict.message ?? "approval needed"}`;
+}
+
+function decider({ source, plugin }: Pick<Verdict, "plugin" | "source">): string {
+  if (source !== undefined && source.kind !== "plugin") return describeSource(source);
+  return plugin === undefined ? "the tool gate" : `plugin "${plugin}"`;
 }
 
 function describeSource(source: PolicySource): string {

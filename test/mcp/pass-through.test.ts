@@ -133,6 +133,9 @@ describe("what passes through toolgate mcp-proxy untouched", () => {
     expect((await proxied.client.listTools()).tools.map((tool) => tool.name)).toContain("late_echo");
     expect(await proxied.client.callTool({ name: "late_echo", arguments: { text: "hi" } })).toEqual({ content: [{ type: "text", text: "late hi" }] });
     const blocked = await proxied.client.callTool({ name: "late_echo", arguments: { text: "forbidden" } });
+    const registered = await proxied.client.callTool({ name: "echo", arguments: { text: "forbidden" } });
+    // Worded exactly as for a tool the proxy knew from the start.
+    expect(blocked).toEqual(registered);
     expect(blocked).toEqual({ content: [{ type: "text", text: expect.stringContaining("no forbidden echoes") }], isError: true });
   });
 

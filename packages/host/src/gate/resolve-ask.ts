@@ -4,6 +4,11 @@ import type { AskHandler } from "../options.js";
 import { callView } from "./freeze-call.js";
 import { adopt } from "./thenable.js";
 
+/** An `ask` on a host with no approver: blocked, saying so. */
+export function unapproved(verdict: Verdict): Verdict {
+  return { ...verdict, action: "block", message: `${verdict.message ?? "approval needed"} (needs approval, and this host has no onAsk approver)` };
+}
+
 /**
  * Turns an `ask` verdict into allow or block through the host's `onAsk`. Without an approver, or when it
  * fails, the call is blocked. `close()` settles every question still open as blocked.
@@ -17,7 +22,7 @@ export class AskResolver {
   resolve(call: ToolCall, verdict: Verdict): Verdict | Promise<Verdict> {
     const message = verdict.message ?? "approval needed";
     const { onAsk } = this;
-    if (!onAsk) return { ...verdict, action: "block", message: `${message} (needs approval, and this host has no onAsk approver)` };
+    if (!onAsk) return unapproved(verdict);
     return new Promise<Verdict>((resolve) => {
       const settle = (answer: Verdict) => {
         if (this.#open.delete(settle)) resolve(answer);

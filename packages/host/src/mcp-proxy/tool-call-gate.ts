@@ -3,6 +3,8 @@ import { ErrorCode, McpError, type CallToolRequest, type Result } from "@modelco
 import type { ToolCall, ToolDefinition } from "@toolgate/plugin-sdk";
 import { mcpToolDefinition, mcpToolOutput, type McpToolInfo } from "../adapters/mcp-tools.js";
 import { describeThrown } from "../errors.js";
+import { blockMessage } from "../execution/tool-results.js";
+import { unapproved } from "../gate/resolve-ask.js";
 import { forwardRequest, type DownstreamExtra } from "./forward.js";
 import type { Policy } from "./policy.js";
 
@@ -65,12 +67,10 @@ export function createToolCallGate(upstream: Client): ToolCallGate {
    * decides it, once, but the host does not run it, so post_tool_call does not see it.
    */
   async function callUnregistered(policy: Extract<Policy, { ok: true }>, call: ToolCall, exchange: Exchange): Promise<Result> {
-    const verdict = await policy.host.checkToolCall(call);
+    const verdict = await policy.host.checkToolCall(call, { resolveAsk: true });
     if (verdict.action === "allow") return forward(exchange, verdict.args);
-    const by = verdict.plugin === undefined ? "the tool gate" : `plugin "${verdict.plugin}"`;
-    const reason =
-      verdict.action === "ask" ? `${verdict.message ?? "approval needed"} (needs approval, and the MCP proxy has no approver)` : (verdict.message ?? "blocked");
-    return denied(`Tool call blocked by ${by}: ${reason}`);
+    // Worded as callTool words it for a registered tool: the same reason whichever way the tool came.
+    return denied(blockMessage(verdict.action === "ask" ? unapproved(verdict) : verdict));
   }
 
   return {

@@ -60,9 +60,12 @@ function absolutePath(raw: string, cwd: string | undefined, context: PathContext
   return normalizePath(path);
 }
 
+// A `.` or `..` segment, a doubled `/`, or a trailing `/` (on more than `/` itself).
+const needsNormalizing = /\/\.\.?(\/|$)|\/\/|.\/$/;
+
 /** `posix.resolve` for a path that is already absolute: `.`, `..` and `//` folded, no trailing `/`. */
 export function normalizePath(path: string): string {
-  if (!path.includes("/.") && !path.includes("//") && (path.length === 1 || !path.endsWith("/"))) return path;
+  if (!needsNormalizing.test(path)) return path;
   const segments: string[] = [];
   for (const segment of path.split("/")) {
     if (segment === "" || segment === ".") continue;
@@ -74,6 +77,10 @@ export function normalizePath(path: string): string {
 
 function classifyPath(path: string, context: PathContext): TargetKind {
   const { projectRoot, home } = context;
+  // The common case, a path strictly inside an ordinary project: none of the checks below can change the answer.
+  if (isStrictlyWithin(path, projectRoot) && !isUnsafeRoot(projectRoot, context) && !systemParents.has(projectRoot)) {
+    return path === `${projectRoot}/.git` ? "project" : "inside";
+  }
   if (path === "/") return "root";
   if (path === home || /^\/(home|Users)\/[^/]+$/.test(path) || path === "/root") return "home";
   if (isSystem(path)) return "system";
@@ -93,6 +100,10 @@ function isSystem(path: string): boolean {
   if (notSystem.has(path)) return false;
   const parent = path.slice(0, path.lastIndexOf("/")) || "/";
   return (parent === "/" && topLevelSystem.has(path.slice(1))) || systemParents.has(parent);
+}
+
+function isStrictlyWithin(path: string, folder: string): boolean {
+  return path.length > folder.length + 1 && path.charCodeAt(folder.length) === 47 && path.startsWith(folder);
 }
 
 /** Whether `path` is `folder` or inside it. */

@@ -316,16 +316,29 @@ class Collector {
    * More than `maxVariants` is a problem: the values past it would go unchecked.
    */
   expandWords(words: readonly Word[], state: ShellState): string[][] {
-    if (!words.some((word) => word.text.includes("$") || word.text.includes("`"))) return [words.map((word) => word.text)];
-    const values = words.map((word) => (word.text.includes("$") || word.text.includes("`") ? this.expandWord(word, state) : [[word.text]]));
+    let values: string[][][] | undefined;
     let count = 1;
-    for (const choices of values) count = Math.max(count, choices.length);
+    for (let index = 0; index < words.length; index++) {
+      const { text } = words[index]!;
+      if (!text.includes("$") && !text.includes("`")) continue;
+      values ??= words.map((word) => [[word.text]]);
+      const choices = this.expandWord(words[index]!, state);
+      values[index] = choices;
+      if (choices.length > count) count = choices.length;
+    }
+    if (values === undefined) return [words.map((word) => word.text)];
     if (count > maxVariants) {
       this.problem(`a command runs with more than ${maxVariants} different values (a long loop)`);
       count = maxVariants;
     }
     const variants: string[][] = [];
-    for (let index = 0; index < count; index++) variants.push(values.flatMap((choices) => choices[index % choices.length]!));
+    for (let variant = 0; variant < count; variant++) {
+      const argv: string[] = [];
+      for (const choices of values) {
+        for (const part of choices[variant % choices.length]!) argv.push(part);
+      }
+      variants.push(argv);
+    }
     return variants;
   }
 
@@ -344,7 +357,12 @@ class Collector {
     if (expanded === undefined) this.problem(`a word takes more than ${maxVariants} values (a long loop), too many to check each`);
     const values = expanded ?? [text];
     // Quoted, the value is one word; unquoted, it splits on spaces. Which it is is not kept, so both are read.
-    return values.flatMap((value) => (value !== word.text && /\s/.test(value) ? [[value], value.split(/\s+/).filter(Boolean)] : [[value]]));
+    const result: string[][] = [];
+    for (const value of values) {
+      result.push([value]);
+      if (value !== word.text && /\s/.test(value)) result.push(value.split(/\s+/).filter(Boolean));
+    }
+    return result;
   }
 
   /** Keeps the shell's folder and variables up to date: `cd`, `X=…`, `export X=…`, `for x in …`, `read x`. */

@@ -57,7 +57,9 @@ function operatorAt(source: string, index: number): string | undefined {
   }
 }
 
-const wordBreak = new Set([" ", "\t", "\r", "\n", ";", "&", "|", "(", ")", "<", ">"]);
+// Characters that end a word.
+const wordBreak = new Uint8Array(128);
+for (const char of " \t\r\n;&|()<>") wordBreak[char.charCodeAt(0)] = 1;
 
 // Characters that end a run of plain word characters: breaks, quotes, escapes and expansions.
 const special = new Uint8Array(128);
@@ -116,7 +118,7 @@ export function lex(source: string): LexResult {
       while (i < source.length && source[i] !== "\n") i++;
     } else if (isProcessSubstitution(source, i) || operatorAt(source, i) === undefined) {
       const [word, next] = readWord(lexer, i);
-      if (/^\d+$/.test(word.text) && (source[next] === ">" || source[next] === "<")) {
+      if ((source[next] === ">" || source[next] === "<") && /^\d+$/.test(word.text)) {
         i = next; // a file descriptor number (`2>`): it belongs to the redirect that follows
         continue;
       }
@@ -180,7 +182,7 @@ function readWord(lexer: Lexer, start: number): [Word, number] {
     word.text = `${source[i]}(${inner})`;
     i = end;
   }
-  while (i < source.length && !wordBreak.has(source[i]!)) {
+  while (i < source.length && wordBreak[source.charCodeAt(i)] !== 1) {
     const run = plainRun(source, i, special);
     if (run > i) {
       word.text += source.slice(i, run);

@@ -187,8 +187,12 @@ export function isAssignment(word: string): boolean {
 
 /** `rm` for `/bin/rm`, `\rm` (the lexer already dropped the backslash) and `"rm"`. */
 function baseName(word: string): string {
+  if (plainName.test(word)) return word;
   const slash = Math.max(word.lastIndexOf("/"), word.lastIndexOf("\\"));
   const base = slash === -1 || slash === word.length - 1 ? word : word.slice(slash + 1);
   // `GIT.EXE` on Windows, `Rm` on a case-insensitive file system: the same programs.
   return /[A-Z]/.test(base) || /\.exe$/i.test(base) ? base.toLowerCase().replace(/\.exe$/, "") : base;
 }
+
+// The common case: a lower-case name with no folder and no `.exe` to take off.
+const plainName = /^[a-z0-9_+-]{1,32}$/;

@@ -224,11 +224,11 @@ table("catastrophic: moving whole folders away", [
 ]);
 
 table("catastrophic: xargs, parallel, find", [
-  ["echo / | xargs rm -rf", "rm-unknown-target"],
-  ["echo / | xargs -i rm -rf", "rm-unknown-target"],
-  ["echo / | xargs -J {} rm -rf {}", "rm-unknown-target"],
+  ["echo / | xargs rm -rf", "rm-root"],
+  ["echo / | xargs -i rm -rf", "rm-root"],
+  ["echo / | xargs -J {} rm -rf {}", "rm-root"],
   ["echo / | xargs --process-slot-var SLOT rm -rf /", "rm-root"],
-  ["echo / | xargs --replace bash -c 'rm -rf {}'", "xargs-shell"],
+  ["echo / | xargs --replace bash -c 'rm -rf {}'", "rm-root"],
   ["echo ok | xargs -R 2 python -c 'import os; os.system(\"rm -rf /\")'", "rm-root"],
   ["xargs rm -rf /", "rm-root"],
   ["find . -type d | xargs rm -rf", "rm-unknown-target"],
@@ -252,7 +252,7 @@ table("catastrophic: xargs, parallel, find", [
   ["find . -delete", "rm-project"],
   ["find . -exec env rm -rf {} ';'", "rm-project"],
   ["find . -exec busybox rm -rf {} +", "rm-project"],
-  ["find /tmp -execdir env rm -rf {} +", "allow"],
+  ["find /tmp -execdir env rm -rf {} +", "rm-outside-project"],
   ["find /opt/data -execdir env rm -rf {} +", "rm-outside-project"],
   ["find /opt/data -delete", "rm-outside-project"],
 ]);
@@ -368,8 +368,8 @@ table("inside the project, the temp folders and safe deletes are allowed", [
   ["find ./src -name '*.pyc' -delete", "allow"],
   ["rm -r /srv/www/site", "allow"],
   ["rm -r ~/old-notes", "allow"],
-  ["rm -rf /tmp", "allow"],
-  ["rm -rf $TMPDIR", "allow"],
+  ["rm -rf /tmp/build", "allow"],
+  ["rm -rf $TMPDIR/build", "allow"],
   ["rm -rf ${TMPDIR:-/tmp}/build", "allow"],
   ["rm -rf ${HOME:-/x}", "rm-home"],
   ["rm -rf ${DIR:-build}", "rm-unknown-target"],
@@ -480,7 +480,7 @@ table("git pack: destructive commands are blocked", [
   ["git restore --patch src", "git-restore-worktree"],
   ["GIT_SSH_COMMAND='sh -c \"rm -rf ~\"' git fetch", "git-ssh-command"],
   ["GIT_SSH=./helper git push origin main", "git-ssh-command"],
-  ["function cleanup() { git clean -fdx; }", "git-clean-force"],
+  ["function cleanup() { git clean -fdx; }; cleanup", "git-clean-force"],
   ["git -c core.sshCommand=./helper fetch origin", "git-ssh-command"],
   ["git -ccore.sshCommand=./helper push origin main", "git-ssh-command"],
   ["git push origin -- +refs/heads/main", "git-push-force"],
@@ -552,7 +552,7 @@ table("git pack: safe forms are allowed", [
   ["git rm --cached -r .", "allow"],
   ["git rm src/old.ts", "allow"],
   ["git branch -m new-name", "allow"],
-  ["sudo git status", "sudo"],
+  ["sudo git status", "allow"],
   ["echo 'git reset --hard' >> notes.md", "allow"],
   ["grep -r 'push --force' docs", "allow"],
 ]);
@@ -778,9 +778,9 @@ table("other core rules", [
   ["echo '127.0.0.1 x' > /etc/hosts", "write-etc"],
   ["echo x | sudo tee -a /etc/hosts", "write-etc"],
   ["sed -i 's/a/b/' /etc/ssh/sshd_config", "write-etc"],
-  ["sudo apt-get install jq", "sudo"],
-  ["doas reboot", "sudo"],
-  ["find . -name x | xargs sudo rm", "sudo"],
+  ["sudo -i", "sudo"],
+  ["doas -s", "sudo"],
+  ["sudo su -", "sudo"],
   ['printf x | xargs -I{} sh -c "echo {}"', "xargs-shell"],
   ["find . -name '*.log' | xargs bash -c 'cat \"$@\"' _", "allow"],
   ["printf 'echo ok\\n' | parallel", "xargs-shell"],
@@ -803,6 +803,112 @@ table("unparseable commands fail closed by default", [
   ["(echo unclosed", "unparseable"],
   ["cat <<EOF\nno end", "unparseable"],
   ["rm -rf / 'unterminated", "rm-root"],
+]);
+
+table("privileges: what sudo runs is checked like any other command; a root shell is refused", [
+  ["sudo ls", "allow"],
+  ["sudo env VAR=1 git status", "allow"],
+  ["sudo apt-get install jq", "allow"],
+  ["find . -name x | xargs sudo rm", "allow"],
+  ["sudo bash -c 'ls /root'", "allow"],
+  ["su -c 'ls' root", "allow"],
+  ["sudo -l", "allow"],
+  ["sudo -v", "allow"],
+  ["sudo", "sudo"],
+  ["sudo -s", "sudo"],
+  ["sudo -u root -i", "sudo"],
+  ["sudo su", "sudo"],
+  ["su", "sudo"],
+  ["sudo bash", "sudo"],
+  ["pkexec bash", "sudo"],
+  ["sudo git reset --hard", "git-reset-hard"],
+  ["sudo env VAR=1 git clean -fd", "git-clean-force"],
+  ["sudo rm -rf /etc", "rm-system"],
+  ["sudo rm -rf /opt/data", "rm-outside-project"],
+  ["doas rm -rf ~", "rm-home"],
+]);
+
+table("xargs and parallel: a known input and the placeholder are read", [
+  ["echo / | xargs -I FOO rm -rf FOO", "rm-root"],
+  ["echo / | xargs -IFOO rm -rf FOO", "rm-root"],
+  ["echo / | xargs -i{} rm -rf", "rm-root"],
+  ["echo / | xargs --replace=FOO bash -c 'rm -rf FOO'", "rm-root"],
+  ["echo / | xargs -I FOO sh -c 'rm -rf FOO'", "rm-root"],
+  ["echo / | xargs -I{} find {} -delete", "rm-root"],
+  ["echo / | parallel rm -rf", "rm-root"],
+  ["echo / | parallel busybox rm -rf", "rm-root"],
+  ["printf '/usr\\n' | xargs rm -rf", "rm-system"],
+  ["echo build dist | xargs rm -rf", "allow"],
+  ["echo build | xargs -I{} rm -rf ./{}", "allow"],
+  ["ls | xargs -I FOO cp FOO backup/", "allow"],
+  ["echo ok | xargs -a /tmp/paths rm -rf", "rm-unknown-target"],
+  ["cat list.txt | xargs find /tmp/safe -delete", "rm-unknown-target"],
+  ["parallel find /tmp/safe -delete", "rm-unknown-target"],
+  ["printf '/tmp/a\\n' | xargs find /tmp/safe -delete", "allow"],
+  ["ls | xargs -I FOO sh -c 'echo FOO'", "xargs-shell"],
+]);
+
+// With every rule that can be turned off turned off, what xargs feeds a delete still counts.
+const relaxed = resolveOptions({ disable: ["git", "rm-unknown-target", "xargs-shell", "sudo"], deleteOutsideProject: "allow" }, environment).guard;
+table(
+  "catastrophic: xargs input with the other rules turned off",
+  [
+    ["echo / | xargs rm -rf", "rm-root"],
+    ["echo / | xargs --replace=FOO bash -c 'rm -rf FOO'", "rm-root"],
+    ["echo /home | xargs -I{} find {} -delete", "rm-system"],
+    ["f() { rm -rf /; }", "rm-root"],
+    ["f() { rm -rf ../outside; }; f", "allow"],
+  ],
+  relaxed,
+);
+
+table("functions run where they are called", [
+  ["cleanup() { rm -rf ../outside; }", "allow"],
+  ["cleanup() { rm -rf ../outside; }; cleanup", "rm-outside-project"],
+  ["cleanup() { rm -rf ../outside; }; cleanup() { rm -rf build; }; cleanup", "allow"],
+  ["( cleanup() { rm -rf ../outside; } ); cleanup", "allow"],
+  ["cleanup() { rm -rf ../outside; }; if true; then cleanup; fi", "rm-outside-project"],
+  ["cleanup() { rm -rf ../outside; }; time cleanup", "rm-outside-project"],
+  ["cleanup() { rm -rf ../outside; }; X=1 time cleanup", "allow"],
+  ["cleanup() { rm -rf ../outside; }; X=1 ! cleanup", "allow"],
+  ['cleanup() { rm -rf ../outside; }; time "--" cleanup', "allow"],
+  ["cleanup() { rm -rf ../outside; }; sudo cleanup", "allow"],
+  ["cleanup() { rm -rf ../outside; }; sh -c cleanup", "allow"],
+  ["cleanup() { rm -rf ../outside; }; eval cleanup", "rm-outside-project"],
+  ["f() { git reset --hard; }", "allow"],
+  ["f() { git reset --hard; }; f", "git-reset-hard"],
+  ["a() { b; }; b() { git push --force; }; a", "git-push-force"],
+  ["f() { f; }; f", "allow"],
+  ["go() { cd /; }; go; rm -rf *", "rm-root"],
+  ["f() { rm -rf /; }", "rm-root"],
+  ["function f { rm -rf ~; }", "rm-home"],
+  ["f()\n{\n  rm -rf /usr\n}", "rm-system"],
+]);
+
+table("temp folders: inside them is fine, the folder itself is not", [
+  ["rm -rf /tmp", "rm-outside-project"],
+  ["rm -rf $TMPDIR", "rm-outside-project"],
+  ["find /tmp -depth -delete", "rm-outside-project"],
+  ["find /var/tmp/ -delete", "rm-outside-project"],
+  ["find /tmp -execdir rm -rf {} +", "rm-outside-project"],
+  ["rm -rf /tmp/*", "allow"],
+  ["rm -rf /var/tmp/build", "allow"],
+  ["find /tmp -name '*.log' -delete", "allow"],
+  ["find /tmp -type f -mtime +7 -exec rm -f {} +", "allow"],
+]);
+
+table("git: optional option values and words that only look like assignments", [
+  ["git checkout --track main file.txt", "git-checkout-discard"],
+  ["git checkout --recurse-submodules main file.txt", "git-checkout-discard"],
+  ["git checkout --recurse-submodules main", "allow"],
+  ["git checkout --recurse-submodules on-demand main", "allow"],
+  ["git checkout --track origin/feature", "allow"],
+  ["git checkout --track direct main", "allow"],
+  ["1A=2 git reset --hard", "git-reset-hard"],
+  ["=2 git reset --hard", "git-reset-hard"],
+  ["A-B=2 git push --force", "git-push-force"],
+  ["FOO=1", "allow"],
+  ["x==y", "allow"],
 ]);
 
 describe("options", () => {
@@ -874,7 +980,7 @@ describe("messages say what was dangerous and what to do instead", () => {
     "kubectl delete ns x",
     "aws ec2 terminate-instances --instance-ids i-1",
     "terraform destroy",
-    "sudo ls",
+    "sudo -i",
     "echo 'x",
   ];
   it.each(everyBlocked)("%s", (command) => {

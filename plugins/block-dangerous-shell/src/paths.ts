@@ -87,7 +87,8 @@ function classifyPath(path: string, context: PathContext): TargetKind {
   if (isWithin(projectRoot, path) || path === `${projectRoot}/.git`) return "project";
   // A "project" at `/`, in the home folder itself or in a system folder makes nothing safe to delete.
   if (isWithin(path, projectRoot) && path !== projectRoot && !isUnsafeRoot(projectRoot, context)) return "inside";
-  if (context.tempDirs.some((temp) => isWithin(path, temp))) return "temp";
+  // Inside a temp folder, not the folder itself: deleting `/tmp` takes every other program's files with it.
+  if (context.tempDirs.some((temp) => isStrictlyWithin(path, temp))) return "temp";
   if (context.allowDeleteIn.some((folder) => isWithin(path, folder))) return "allowed";
   return "outside";
 }

@@ -33,6 +33,8 @@ interface ArgSpec {
   shortValued?: string;
   /** Long options that take a value as the next word (`--source HEAD`). */
   longValued?: readonly string[];
+  /** Long options whose value is optional: the next word is read as the value only when it is one of these. */
+  longOptional?: Readonly<Record<string, readonly string[]>>;
 }
 
 function parseArgs(args: readonly string[], spec: ArgSpec = {}): GitArgs {
@@ -47,6 +49,7 @@ function parseArgs(args: readonly string[], spec: ArgSpec = {}): GitArgs {
       const name = arg.split("=")[0]!;
       parsed.options.push(name);
       if (!arg.includes("=") && (spec.longValued ?? []).some((option) => isSpelling(name, option))) index++;
+      else if (!arg.includes("=") && spec.longOptional?.[name]?.includes(args[index + 1] ?? "")) index++;
     } else if (arg.startsWith("-") && arg.length > 1) {
       for (let letter = 1; letter < arg.length; letter++) {
         parsed.options.push(arg[letter]!);
@@ -130,7 +133,9 @@ export const gitRules: readonly Rule[] = [
       if (subcommand !== "checkout") return undefined;
       const parsed = parseArgs(args, {
         shortValued: "bBU",
-        longValued: ["--orphan", "--conflict", "--track", "--unified", "--inter-hunk-context", "--recurse-submodules"],
+        longValued: ["--orphan", "--conflict", "--unified", "--inter-hunk-context"],
+        // Their value is optional: `--track main file.txt` names a ref and a path, `--track direct main` a mode and a ref.
+        longOptional: { "--track": ["direct", "inherit"], "--recurse-submodules": ["checkout", "on-demand", "yes", "no"] },
       });
       if (asksForHelp(parsed)) return undefined;
       const force = isOn(parsed, "--force", "f");

@@ -129,13 +129,28 @@ export const systemRules: readonly Rule[] = [
 export const sudoRule: Rule = {
   id: "sudo",
   pack: "core",
-  summary: "commands run with elevated privileges (`sudo`, `doas`, `su`, `pkexec`)",
+  summary: "a root shell with nothing to check (`sudo -i`, `sudo -s`, `sudo su`, `su`, `sudo bash`); the commands `sudo` runs are checked like any other",
   check: each((invocation) =>
-    [invocation.name, ...invocation.wrappers].some((name) => privilegeCommands.has(name))
-      ? `refusing to run a command with elevated privileges: ${show(invocation)}. Run it without sudo, or ask the user to run it themselves.`
+    opensRootShell(invocation)
+      ? `refusing to open a shell with elevated privileges: ${show(invocation)} runs whatever comes next as root, and none of it can be checked here. Run the specific command instead (\`sudo <command>\`), or ask the user.`
       : undefined,
   ),
 };
+
+/**
+ * Privileges with no command to check: `sudo -i`/`-s` alone, `sudo su`, `su` without `-c`, or a shell run
+ * by a privilege command with no script of its own (`sudo bash`). The command `sudo` runs is checked by
+ * the other rules, so `sudo ls` is as harmless as `ls`.
+ */
+function opensRootShell(invocation: Invocation): boolean {
+  const { name, args, wrappers } = invocation;
+  if (name === "su" || name === "runuser") return !args.some((arg) => arg === "-c" || arg === "--command" || arg.startsWith("--command="));
+  if (!wrappers.some((wrapper) => privilegeCommands.has(wrapper))) return false;
+  // `sudo -l`, `-v`, `-k`: list, refresh or drop the cached credentials, and run nothing.
+  if (name === "") return !/(^|\s)-(l+|v|k|K|V)(\s|$)|--(list|validate|reset-timestamp|remove-timestamp|version)\b/.test(invocation.text);
+  if (name === "login" || name === "sudo" || name === "doas") return true;
+  return shells.has(name) && invocation.nested.length === 0 && !args.some(isCommandFlag) && positionals(args).length === 0;
+}
 
 /** `xargs -I{} sh -c 'echo {}'` splices input into the script; `parallel` with no command runs input lines. */
 function runsInputAsScript(invocation: Invocation): boolean {
@@ -146,7 +161,12 @@ function runsInputAsScript(invocation: Invocation): boolean {
   if (flag === -1) return false;
   const script = invocation.args[flag + 1] === ":::" ? undefined : invocation.args[flag + 1];
   // No script: the input becomes the script. `eval "$1"` or `sh -c "$1"`: the input is run as code.
-  return script === undefined || /\{\d*\}|\{\.\}|\{\/\}/.test(script) || /\beval\b|\b(sh|bash|zsh|dash)\s+-c\s+["']?\$/.test(script);
+  return (
+    script === undefined ||
+    /\{\d*\}|\{\.\}|\{\/\}/.test(script) ||
+    (invocation.placeholder !== undefined && script.includes(invocation.placeholder)) ||
+    /\beval\b|\b(sh|bash|zsh|dash)\s+-c\s+["']?\$/.test(script)
+  );
 }
 
 /** What `mv` moves: every operand but the destination (`-t DIR` names the destination instead). */

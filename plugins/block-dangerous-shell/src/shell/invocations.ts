@@ -1,7 +1,7 @@
 import { assign, changeDirectory, copy, expand, maxVariants, setVar, type AnalysisEnvironment, type ShellState } from "./shell-state.js";
-import { staticInput, staticOutput, stdinTexts } from "./static-text.js";
+import { knownInputs, staticInput, staticOutput, stdinTexts } from "./static-text.js";
 import { analyzeInterpreter } from "./interpreters.js";
-import { parseScript, type Command, type Redirect, type Script, type Word } from "./parse.js";
+import { parseScript, type Command, type FunctionCommand, type Redirect, type Script, type Word } from "./parse.js";
 import { inputWrappers, isAssignment, unwrap } from "./unwrap.js";
 
 /** One command that would run, seen through wrappers (`sudo`, `env`, `xargs`, …). */
@@ -23,6 +23,10 @@ export interface Invocation {
   via: readonly string[];
   /** More operands arrive at run time: from standard input (xargs, parallel), or `{}` is find's results. */
   input: "stdin" | "find" | undefined;
+  /** With `input: "stdin"`: the text replaced by each input (`xargs -I FOO`), when there is one. */
+  placeholder?: string;
+  /** With `input: "stdin"`: the input is read from a file (`xargs -a paths.txt`), not from the pipe. */
+  inputFromFile?: true;
   /** The command as it reads, for messages (an interpreter's delete call for synthesized deletes). */
   text: string;
   /** `NAME=value` words before the command (`GIT_SSH_COMMAND=… git fetch`). */
@@ -38,11 +42,14 @@ export interface Analysis {
   invocations: Invocation[];
   /** Why the line (or a script in it) cannot be read with confidence; empty when it can. */
   problems: string[];
+  /** What the bodies of functions defined but never called would run: only catastrophic deletes count there. */
+  uncalled: Invocation[];
 }
 
 export const shells = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh", "rbash"]);
 const maxDepth = 8;
 const declarations = new Set(["export", "declare", "local", "readonly", "typeset"]);
+const sameShell = new Set(["eval", "source", "."]);
 const runsScripts = new Set(["eval", "source", ".", "su", "script", "runuser", "watch", ":::"]);
 
 /** A shell, or `$SHELL` / `${SHELL}`: the user's shell, whichever it is. */
@@ -70,14 +77,43 @@ const maxKnownOutputs = 16;
 const maxInvocations = 5_000;
 
 export function analyze(source: string, environment: AnalysisEnvironment): Analysis {
-  const analysis: Analysis = { source, scripts: [], invocations: [], problems: [] };
+  const analysis: Analysis = { source, scripts: [], invocations: [], problems: [], uncalled: [] };
   const collector = new Collector(analysis, environment);
   collector.source(source, 0, { cwd: environment.cwd, vars: new Map(), ownsVars: true }, []);
+  collector.uncalledFunctions();
   return analysis;
+}
+
+// Words a function call may follow and still be the shell's own call (`then f`, `! f`, `time f`).
+const callerKeywords = new Set(["then", "else", "elif", "do", "if", "while", "until", "{", "!", "time"]);
+
+/**
+ * The function an argv calls, if any. Only the shell calls functions: behind a wrapper (`sudo f`, `xargs f`,
+ * `X=1 time f`, where `time` is the program, not the keyword) the name is a program's, not the function's.
+ */
+function calledFunction(argv: readonly string[], functions: ReadonlyMap<string, FunctionCommand>): FunctionCommand | undefined {
+  let index = 0;
+  let assigned = false;
+  while (index < argv.length) {
+    const word = argv[index]!;
+    if (isAssignment(word)) assigned = true;
+    else if (!callerKeywords.has(word) || (assigned && (word === "!" || word === "time"))) break;
+    else if (word === "time" && argv[index + 1] === "-p") index++;
+    index++;
+  }
+  const name = argv[index];
+  return name === undefined ? undefined : functions.get(name);
 }
 
 class Collector {
   staticDepth = 0;
+  /** Function definitions in the order read, and those some command called. */
+  readonly defined: FunctionCommand[] = [];
+  readonly called = new Set<FunctionCommand>();
+  /** Functions being expanded right now: a recursive call is not expanded again. */
+  readonly calling = new Set<FunctionCommand>();
+  /** True while reading uncalled functions: their commands go to `analysis.uncalled`. */
+  dormant = false;
   /** Above 0 while reading text that is probably not shell (interpreter code): what cannot be parsed there is no problem. */
   quiet = 0;
 
@@ -119,6 +155,11 @@ class Collector {
   }
 
   command(command: Command, upstream: Invocation[], depth: number, state: ShellState, via: readonly string[]): Invocation[] {
+    if (command.type === "function") {
+      state.functions = new Map(state.functions).set(command.name, command);
+      this.defined.push(command);
+      return [];
+    }
     if (command.type === "group") {
       const inner = this.script(command.script, depth, command.subshell ? copy(state) : state, via);
       for (const invocation of inner) invocation.redirects.push(...command.redirects);
@@ -136,11 +177,36 @@ class Collector {
       if (this.overBudget()) break;
       const invocation = this.invocation(argv, command.redirects, upstream, state, via);
       found.push(invocation, ...this.runs(invocation, command.words, depth, state));
+      const called = state.functions === undefined ? undefined : calledFunction(argv, state.functions);
+      if (called !== undefined) found.push(...this.call(invocation, called, depth, state));
     }
     // Substitutions do not depend on a loop variable's value: read them once, under the first variant.
     if (found[0]) found.push(...this.substitutions(found[0], command.words, command.redirects, depth, state));
     this.track(found[0], state);
     return found;
+  }
+
+  /** What a function call runs: its body, in the caller's shell (a `cd` inside lasts), one level deeper. */
+  call(invocation: Invocation, fn: FunctionCommand, depth: number, state: ShellState): Invocation[] {
+    this.called.add(fn);
+    if (this.calling.has(fn) || depth > maxDepth) return [];
+    this.calling.add(fn);
+    const body = this.command(fn.body, [], depth + 1, state, [...invocation.via, `${fn.name}()`]);
+    this.calling.delete(fn);
+    invocation.nested.push(...body);
+    return body;
+  }
+
+  /** Reads the bodies of functions never called, as if each were called once from the start. */
+  uncalledFunctions(): void {
+    this.dormant = true;
+    for (const fn of this.defined) {
+      if (this.called.has(fn)) continue;
+      this.called.add(fn);
+      const state: ShellState = { cwd: this.environment.cwd, vars: new Map(), ownsVars: true };
+      this.command(fn.body, [], 1, state, [`${fn.name}() (never called)`]);
+    }
+    this.dormant = false;
   }
 
   overBudget(): boolean {
@@ -150,7 +216,7 @@ class Collector {
   }
 
   invocation(argv: string[], redirects: Redirect[], upstream: Invocation[], state: ShellState, via: readonly string[]): Invocation {
-    const { name, args, wrappers, assignments } = unwrap(argv);
+    const { name, args, wrappers, assignments, placeholder, inputFromFile } = unwrap(argv);
     const invocation: Invocation = {
       assignments,
       name,
@@ -164,7 +230,9 @@ class Collector {
       input: wrappers.length > 0 && wrappers.some((wrapper) => inputWrappers.has(wrapper)) ? "stdin" : undefined,
       text: argv.join(" "),
     };
-    this.analysis.invocations.push(invocation);
+    if (placeholder !== undefined) invocation.placeholder = placeholder;
+    if (inputFromFile) invocation.inputFromFile = true;
+    (this.dormant ? this.analysis.uncalled : this.analysis.invocations).push(invocation);
     return invocation;
   }
 
@@ -190,6 +258,8 @@ class Collector {
     const via = invocation.via;
     const scripts = this.scriptsRunBy(invocation, words, state);
     const inner = scripts.length > 0 || interpreterNames.test(invocation.name) ? copy(state) : state;
+    // A new shell (`sh -c f`) does not know this one's functions; `eval` and `source` run in this one.
+    if (inner !== state && !sameShell.has(invocation.name)) delete inner.functions;
     for (const [script, how] of scripts) {
       invocation.nested.push(...this.source(script, depth + 1, inner, [...via, how]));
     }
@@ -254,7 +324,12 @@ class Collector {
     const flagIndex = args.findIndex(isCommandFlag);
     if (flagIndex !== -1) {
       const script = args.slice(flagIndex + 1).find((arg) => !arg.startsWith("-") || arg.length === 1);
-      if (script !== undefined) scripts.push([withStatic(script), `${name} -c`]);
+      if (script === undefined) return scripts;
+      const { placeholder } = invocation;
+      const inputs = placeholder !== undefined && script.includes(placeholder) ? knownInputs(invocation) : undefined;
+      // `echo / | xargs -I{} sh -c 'rm -rf {}'`: with the input known, read the script each item makes.
+      if (inputs !== undefined) for (const item of inputs) scripts.push([withStatic(script.replaceAll(placeholder!, item)), `${name} -c`]);
+      else scripts.push([withStatic(script), `${name} -c`]);
       return scripts;
     }
     const file = args.find((arg) => !arg.startsWith("-") && arg !== "-");

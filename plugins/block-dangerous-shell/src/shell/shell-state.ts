@@ -1,4 +1,5 @@
 import { normalizePath } from "../paths.js";
+import type { FunctionCommand } from "./parse.js";
 
 /** Where a command line starts and what `~`, `$HOME` and `$TMPDIR` stand for. */
 export interface AnalysisEnvironment {
@@ -15,6 +16,8 @@ export interface ShellState {
   vars: Map<string, readonly string[] | null>;
   /** False while `vars` is still shared with the state this one was copied from (copied on first write). */
   ownsVars: boolean;
+  /** Functions defined so far (replaced, never changed in place: a subshell's definitions stay in it). */
+  functions?: ReadonlyMap<string, FunctionCommand>;
 }
 
 /** Past this many values, a word is not expanded value by value (see `expand`). */
@@ -23,7 +26,9 @@ const maxExpandedLength = 4_096;
 
 /** A subshell's state: its own folder, and the variables shared until it sets one. */
 export function copy(state: ShellState): ShellState {
-  return { cwd: state.cwd, vars: state.vars, ownsVars: false };
+  const copied: ShellState = { cwd: state.cwd, vars: state.vars, ownsVars: false };
+  if (state.functions !== undefined) copied.functions = state.functions;
+  return copied;
 }
 
 export function setVar(state: ShellState, name: string, value: readonly string[] | null): void {

@@ -16,6 +16,15 @@ export function stdinTexts(invocation: Invocation): string[] {
   return texts;
 }
 
+/** The items xargs or parallel reads, when its input is known (`echo / | xargs rm -rf`): one per word. */
+export function knownInputs(invocation: Invocation): string[] | undefined {
+  if (invocation.inputFromFile) return undefined;
+  const texts = stdinTexts(invocation);
+  if (texts.length === 0) return undefined;
+  const items = texts.flatMap((text) => text.split(/\s+/)).filter(Boolean);
+  return items.length === 0 ? undefined : items;
+}
+
 export function staticInput(redirect: Redirect): string | undefined {
   return redirect.operator === "<<<" ? redirect.target.text : redirect.body;
 }

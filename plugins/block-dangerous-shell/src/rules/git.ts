@@ -1,3 +1,4 @@
+import { gitWords } from "../shell/git-alias.js";
 import type { Invocation } from "../shell/invocations.js";
 import { firstMessage, show, type Facts, type Rule } from "./rule.js";
 
@@ -8,15 +9,14 @@ interface GitCommand {
   invocation: Invocation;
 }
 
-const globalOptionsWithValue = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env", "--super-prefix"]);
-
 function gitCommand(invocation: Invocation): GitCommand | undefined {
   if (invocation.name !== "git") return undefined;
   const { args } = invocation;
-  let index = 0;
-  while (index < args.length && args[index]!.startsWith("-")) index += globalOptionsWithValue.has(args[index]!) ? 2 : 1;
-  const subcommand = args[index];
-  return subcommand === undefined ? undefined : { subcommand: subcommand.toLowerCase(), args: args.slice(index + 1), invocation };
+  const { index, alias } = gitWords(args);
+  // A `!` alias is a shell command, read as a nested script; any other alias stands for its words.
+  const words = alias === undefined || alias.startsWith("!") ? args.slice(index) : [...alias.split(/\s+/).filter(Boolean), ...args.slice(index + 1)];
+  const subcommand = words[0];
+  return subcommand === undefined ? undefined : { subcommand: subcommand.toLowerCase(), args: words.slice(1), invocation };
 }
 
 /** A subcommand's words read the way git reads them. */

@@ -1,5 +1,6 @@
 import { assign, changeDirectory, copy, expand, maxVariants, setVar, type AnalysisEnvironment, type ShellState } from "./shell-state.js";
 import { knownInputs, staticInput, staticOutput, stdinTexts } from "./static-text.js";
+import { gitWords } from "./git-alias.js";
 import { analyzeInterpreter } from "./interpreters.js";
 import { parseScript, type Command, type FunctionCommand, type Redirect, type Script, type Word } from "./parse.js";
 import { inputWrappers, isAssignment, unwrap } from "./unwrap.js";
@@ -29,7 +30,7 @@ export interface Invocation {
   inputFromFile?: true;
   /** The command as it reads, for messages (an interpreter's delete call for synthesized deletes). */
   text: string;
-  /** `NAME=value` words before the command (`GIT_SSH_COMMAND=… git fetch`). */
+  /** `NAME=value` words before the command (`GIT_SSH_COMMAND=… git fetch`), after those exported earlier in the line. */
   assignments: readonly string[];
 }
 
@@ -218,7 +219,8 @@ class Collector {
   invocation(argv: string[], redirects: Redirect[], upstream: Invocation[], state: ShellState, via: readonly string[]): Invocation {
     const { name, args, wrappers, assignments, placeholder, inputFromFile } = unwrap(argv);
     const invocation: Invocation = {
-      assignments,
+      // What `export` set earlier reaches this command's environment too, before its own `NAME=value` words.
+      assignments: state.exported === undefined ? assignments : [...state.exported, ...assignments],
       name,
       args,
       wrappers,
@@ -298,6 +300,7 @@ class Collector {
   /** Command text a shell-like invocation runs: `sh -c '…'`, `eval …`, heredocs, here-strings, piped text. */
   scriptsRunBy(invocation: Invocation, words: readonly Word[], state: ShellState): [string, string][] {
     const { name, args } = invocation;
+    if (name === "git") return gitAliasScripts(args);
     if (!runsScripts.has(name) && !isShell(name)) return [];
     const withStatic = (text: string) => this.substituteStatic(text, words, state);
     if (name === "eval") return [[withStatic(args.join(" ")), "eval"]];
@@ -449,12 +452,20 @@ class Collector {
     if (name === "popd") return void (state.cwd = undefined);
     if (declarations.has(name)) {
       for (const arg of args.filter(isAssignment)) assign(arg, state, this.environment);
+      if (name === "export" || args.includes("-x")) state.exported = [...(state.exported ?? []), ...args.filter(isAssignment)];
     } else if (name === "for" && args[1] === "in") {
       setVar(state, args[0]!, args.slice(2));
     } else if (name === "read" || name === "mapfile" || name === "readarray") {
       for (const arg of args.filter((candidate) => /^[A-Za-z_]\w*$/.test(candidate))) setVar(state, arg, null);
     }
   }
+}
+
+/** `git -c 'alias.x=!rm -rf build' x`: git runs the alias's shell command with the remaining arguments. */
+function gitAliasScripts(args: readonly string[]): [string, string][] {
+  const { index, alias } = gitWords(args);
+  if (alias === undefined || !alias.startsWith("!")) return [];
+  return [[[alias.slice(1), ...args.slice(index + 1).map(quote)].join(" "), "git alias"]];
 }
 
 /** The commands `find … -exec cmd … {} ;` runs (also `-execdir`, `-ok`, `-okdir`). */

@@ -16,6 +16,8 @@ export interface ShellState {
   vars: Map<string, readonly string[] | null>;
   /** False while `vars` is still shared with the state this one was copied from (copied on first write). */
   ownsVars: boolean;
+  /** `NAME=value` of the variables exported so far (`export X=…`): every later command sees them. Replaced, never changed in place. */
+  exported?: readonly string[];
   /** Functions defined so far (replaced, never changed in place: a subshell's definitions stay in it). */
   functions?: ReadonlyMap<string, FunctionCommand>;
 }
@@ -28,6 +30,7 @@ const maxExpandedLength = 4_096;
 export function copy(state: ShellState): ShellState {
   const copied: ShellState = { cwd: state.cwd, vars: state.vars, ownsVars: false };
   if (state.functions !== undefined) copied.functions = state.functions;
+  if (state.exported !== undefined) copied.exported = state.exported;
   return copied;
 }
 

@@ -37,11 +37,14 @@ export function classifyTarget(raw: string, cwd: string | undefined, context: Pa
   const absolute = absolutePath(raw, cwd, context);
   if (absolute === undefined) return { raw, kind: "unknown" };
   if (!/[*?[]/.test(absolute)) return { raw, path: absolute, kind: classifyPath(absolute, context) };
-  const segments = absolute.split("/").filter(Boolean);
-  const glob = segments.findIndex((segment) => /[*?[]/.test(segment));
-  const base = `/${segments.slice(0, glob).join("/")}`;
+  // `absolute` is normalized: the folder before the first glob character, and the segment that holds it.
+  const globAt = absolute.search(/[*?[]/);
+  const slash = absolute.lastIndexOf("/", globAt);
+  const base = absolute.slice(0, slash) || "/";
+  const segmentEnd = absolute.indexOf("/", globAt);
+  const segment = absolute.slice(slash + 1, segmentEnd === -1 ? absolute.length : segmentEnd);
   // `dir/*` empties dir, the same as deleting it; `dir/*.log` deletes some things inside it.
-  const everything = /^[.*?]+$/.test(segments[glob]!) || /^\{[.*?,]+\}$/.test(segments[glob]!);
+  const everything = /^[.*?]+$/.test(segment) || /^\{[.*?,]+\}$/.test(segment);
   if (everything && context.tempDirs.includes(base)) return { raw, path: absolute, kind: "temp" };
   if (everything || base === "/") return { raw, path: base, kind: classifyPath(base, context) };
   return { raw, path: absolute, kind: classifyPath(base === "/" ? "/-" : `${base}/-`, context) };

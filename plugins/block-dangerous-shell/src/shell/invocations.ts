@@ -34,6 +34,36 @@ export interface Invocation {
   assignments: readonly string[];
 }
 
+/** An invocation whose `text` is joined from its words only when a message or explain asks for it. */
+class RecordedInvocation implements Invocation {
+  nested: Invocation[] = [];
+  input: Invocation["input"] = undefined;
+  placeholder?: string;
+  inputFromFile?: true;
+  #text: string | undefined;
+
+  constructor(
+    readonly argv: readonly string[],
+    readonly name: string,
+    readonly args: string[],
+    readonly wrappers: readonly string[],
+    readonly assignments: readonly string[],
+    readonly redirects: Redirect[],
+    readonly upstream: Invocation[],
+    readonly cwd: string | undefined,
+    readonly via: readonly string[],
+  ) {}
+
+  get text(): string {
+    this.#text ??= this.argv.join(" ");
+    return this.#text;
+  }
+
+  set text(text: string) {
+    this.#text = text;
+  }
+}
+
 /** What a command line would run. */
 export interface Analysis {
   source: string;
@@ -218,20 +248,10 @@ class Collector {
 
   invocation(argv: string[], redirects: Redirect[], upstream: Invocation[], state: ShellState, via: readonly string[]): Invocation {
     const { name, args, wrappers, assignments, placeholder, inputFromFile } = unwrap(argv);
-    const invocation: Invocation = {
-      // What `export` set earlier reaches this command's environment too, before its own `NAME=value` words.
-      assignments: state.exported === undefined ? assignments : [...state.exported, ...assignments],
-      name,
-      args,
-      wrappers,
-      redirects: redirects.length === 0 ? [] : [...redirects],
-      upstream,
-      nested: [],
-      cwd: state.cwd,
-      via,
-      input: wrappers.length > 0 && wrappers.some((wrapper) => inputWrappers.has(wrapper)) ? "stdin" : undefined,
-      text: argv.join(" "),
-    };
+    // What `export` set earlier reaches this command's environment too, before its own `NAME=value` words.
+    const environment = state.exported === undefined ? assignments : [...state.exported, ...assignments];
+    const invocation = new RecordedInvocation(argv, name, args, wrappers, environment, redirects.length === 0 ? [] : [...redirects], upstream, state.cwd, via);
+    if (wrappers.length > 0 && wrappers.some((wrapper) => inputWrappers.has(wrapper))) invocation.input = "stdin";
     if (placeholder !== undefined) invocation.placeholder = placeholder;
     if (inputFromFile) invocation.inputFromFile = true;
     (this.dormant ? this.analysis.uncalled : this.analysis.invocations).push(invocation);

@@ -49,6 +49,8 @@ export function assign(word: string, state: ShellState, environment: AnalysisEnv
   setVar(state, name, /\$\(|`/.test(value) ? null : (expand(value, state, environment) ?? null));
 }
 
+// A `$` that may start a variable (not `$(`, `$'`, a lone `$`): without one, nothing is expanded.
+const mayNameVariable = /\$[A-Za-z_{]/;
 // `$NAME`, `${NAME}`, and `${NAME:-default}` (a known NAME is never empty here, so its value wins).
 const variable = /\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?::?-[^}]*)?\}|([A-Za-z_][A-Za-z0-9_]*))/g;
 
@@ -57,7 +59,7 @@ const variable = /\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?::?-[^}]*)?\}|([A-Za-z_][A-Za
  * a variable has more values than can be checked one by one.
  */
 export function expand(text: string, state: ShellState, environment: AnalysisEnvironment): readonly string[] | undefined {
-  if (!text.includes("$") || text.length > maxExpandedLength) return [text];
+  if (!text.includes("$") || text.length > maxExpandedLength || !mayNameVariable.test(text)) return [text];
   const pieces: (readonly string[])[] = [];
   let count = 1;
   let last = 0;

@@ -9,18 +9,8 @@ interface GitCommand {
   invocation: Invocation;
 }
 
-// Every git rule reads the same invocation: read its words once.
-const readCommands = new WeakMap<Invocation, GitCommand | undefined>();
-
 function gitCommand(invocation: Invocation): GitCommand | undefined {
   if (invocation.name !== "git") return undefined;
-  if (readCommands.has(invocation)) return readCommands.get(invocation);
-  const command = readGitCommand(invocation);
-  readCommands.set(invocation, command);
-  return command;
-}
-
-function readGitCommand(invocation: Invocation): GitCommand | undefined {
   const { args } = invocation;
   const { index, alias } = gitWords(args);
   // A `!` alias is a shell command, read as a nested script; any other alias stands for its words.
@@ -94,13 +84,15 @@ function optionState(parsed: GitArgs, long: string, short?: string): "on" | "off
   return state;
 }
 
+const gitNames = ["git"];
+
 function gitRule(id: string, summary: string, check: (git: GitCommand) => string | undefined): Rule {
   return {
     id,
     pack: "git",
     summary,
     check: (facts: Facts) =>
-      firstMessage(facts.named(["git"]), (invocation) => {
+      firstMessage(facts.named(gitNames), (invocation) => {
         const git = gitCommand(invocation);
         return git === undefined ? undefined : check(git);
       }),

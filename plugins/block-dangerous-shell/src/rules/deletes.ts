@@ -39,7 +39,7 @@ const unknownInput = "$(input)";
 
 function deletedTargets(invocation: Invocation): Removal | undefined {
   const { name, args } = invocation;
-  if (name === "rm" || (/^\$/.test(name) && args.some(isRecursiveFlag))) return removedByRm(invocation);
+  if (name === "rm" || (name.charCodeAt(0) === 36 && args.some(isRecursiveFlag))) return removedByRm(invocation);
   if (name === "find") return removedByFind(invocation);
   return undefined;
 }

@@ -106,6 +106,8 @@ const shellWords =
 const printsText = /^\s*(echo|printf|cat)\b/;
 const maxKnownOutputs = 16;
 const maxInvocations = 5_000;
+// Shared by every command first in its pipeline: never written to.
+const noUpstream: Invocation[] = [];
 
 export function analyze(source: string, environment: AnalysisEnvironment): Analysis {
   const analysis: Analysis = { source, scripts: [], invocations: [], problems: [], uncalled: [] };
@@ -177,7 +179,7 @@ class Collector {
       const own = pipeline.length > 1;
       for (const command of pipeline) {
         if (this.overBudget()) return found;
-        const invocations = this.command(command, before.length === 0 ? [] : [...before], depth, own ? copy(state) : state, via);
+        const invocations = this.command(command, before.length === 0 ? noUpstream : [...before], depth, own ? copy(state) : state, via);
         found.push(...invocations);
         before.push(...invocations);
       }
@@ -200,7 +202,7 @@ class Collector {
       this.problem(`the command runs more than ${maxInvocations} commands`);
       return [];
     }
-    if (command.words.length > 0 && command.words.every((word) => isAssignment(word.text))) {
+    if (command.words.length > 0 && command.words[0]!.text.includes("=") && command.words.every((word) => isAssignment(word.text))) {
       for (const word of command.words) assign(word.text, state, this.environment);
     }
     const found: Invocation[] = [];
@@ -277,11 +279,13 @@ class Collector {
       this.problem(`scripts are nested more than ${maxDepth} levels deep`);
       return [];
     }
-    const via = invocation.via;
+    const { name, via } = invocation;
+    // Most commands run nothing of their own: no script, no `-exec`, no code.
+    const interpreter = interpreterNames.test(name);
+    if (!interpreter && name !== "find" && name !== "git" && !runsScripts.has(name) && !isShell(name)) return invocation.nested;
     const scripts = this.scriptsRunBy(invocation, words, state);
-    const inner = scripts.length > 0 || interpreterNames.test(invocation.name) ? copy(state) : state;
     // A new shell (`sh -c f`) does not know this one's functions; `eval` and `source` run in this one.
-    if (inner !== state && !sameShell.has(invocation.name)) delete inner.functions;
+    const inner = scripts.length > 0 || interpreter ? copy(state, sameShell.has(name)) : state;
     for (const [script, how] of scripts) {
       invocation.nested.push(...this.source(script, depth + 1, inner, [...via, how]));
     }
@@ -298,7 +302,7 @@ class Collector {
         ),
       );
     }
-    const code = interpreterNames.test(invocation.name) ? analyzeInterpreter(invocation, () => stdinTexts(invocation)) : undefined;
+    const code = interpreter ? analyzeInterpreter(invocation, () => stdinTexts(invocation)) : undefined;
     if (code) {
       for (const script of code.scripts) invocation.nested.push(...this.source(script, depth + 1, inner, [...via, code.how]));
       // Shell commands written straight into the code (`node -e "rm -rf /"`) are read too, quietly: it is code, not shell.

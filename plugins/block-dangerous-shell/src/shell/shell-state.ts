@@ -26,10 +26,10 @@ export interface ShellState {
 export const maxVariants = 64;
 const maxExpandedLength = 4_096;
 
-/** A subshell's state: its own folder, and the variables shared until it sets one. */
-export function copy(state: ShellState): ShellState {
+/** A subshell's state: its own folder, and the variables shared until it sets one (a new shell leaves the functions behind). */
+export function copy(state: ShellState, withFunctions = true): ShellState {
   const copied: ShellState = { cwd: state.cwd, vars: state.vars, ownsVars: false };
-  if (state.functions !== undefined) copied.functions = state.functions;
+  if (state.functions !== undefined && withFunctions) copied.functions = state.functions;
   if (state.exported !== undefined) copied.exported = state.exported;
   return copied;
 }

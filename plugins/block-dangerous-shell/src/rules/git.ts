@@ -1,6 +1,6 @@
 import { gitWords } from "../shell/git-alias.js";
 import type { Invocation } from "../shell/invocations.js";
-import { firstMessage, show, type Facts, type Rule } from "./rule.js";
+import { show, type Facts, type Rule } from "./rule.js";
 
 /** `git [global options] <subcommand> <args>`, seen through `-C dir`, `-c key=value`, `--git-dir=…`. */
 interface GitCommand {
@@ -85,17 +85,36 @@ function optionState(parsed: GitArgs, long: string, short?: string): "on" | "off
 }
 
 const gitNames = ["git"];
+const emptyArgs: GitArgs = { options: [], positionals: [], paths: [] };
+
+// Every git rule reads the same git commands: read them once per decision (one entry per analysis).
+const readCommands = new WeakMap<Facts["analysis"], readonly GitCommand[]>();
+
+function gitCommands(facts: Facts): readonly GitCommand[] {
+  let commands = readCommands.get(facts.analysis);
+  if (commands === undefined) {
+    commands = [];
+    for (const invocation of facts.named(gitNames)) {
+      const git = gitCommand(invocation);
+      if (git !== undefined) commands.push(git);
+    }
+    readCommands.set(facts.analysis, commands);
+  }
+  return commands;
+}
 
 function gitRule(id: string, summary: string, check: (git: GitCommand) => string | undefined): Rule {
   return {
     id,
     pack: "git",
     summary,
-    check: (facts: Facts) =>
-      firstMessage(facts.named(gitNames), (invocation) => {
-        const git = gitCommand(invocation);
-        return git === undefined ? undefined : check(git);
-      }),
+    check: (facts: Facts) => {
+      for (const git of gitCommands(facts)) {
+        const message = check(git);
+        if (message !== undefined) return message;
+      }
+      return undefined;
+    },
   };
 }
 
@@ -250,7 +269,7 @@ export const gitRules: readonly Rule[] = [
     "git-history-destroy",
     "`git reflog expire/delete`, `git gc --prune=now`, `git filter-branch`/`filter-repo`, `git update-ref -d`, `git read-tree --reset -u`, `git worktree remove --force`",
     ({ subcommand, args, invocation }) => {
-      const parsed = parseArgs(args);
+      const parsed = subcommand === "update-ref" || subcommand === "read-tree" ? parseArgs(args) : emptyArgs;
       const destroys =
         (subcommand === "reflog" && (args[0] === "expire" || args[0] === "delete")) ||
         (subcommand === "gc" && args.some((arg) => /^--prune=(now|all)$/.test(arg))) ||

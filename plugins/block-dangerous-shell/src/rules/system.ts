@@ -44,7 +44,9 @@ export const systemRules: readonly Rule[] = [
     catastrophic: true,
     summary: "formatting a device (`mkfs`, `mkfs.ext4`, `mke2fs`, `wipefs` on `/dev/…`)",
     check: each((invocation) =>
-      /^(mkfs(\..+)?|mke2fs|mkswap|wipefs)$/.test(invocation.name) && invocation.args.some((arg) => arg.startsWith("/dev/") || arg.includes("$"))
+      (invocation.name.startsWith("mk") || invocation.name === "wipefs") &&
+      /^(mkfs(\..+)?|mke2fs|mkswap|wipefs)$/.test(invocation.name) &&
+      invocation.args.some((arg) => arg.startsWith("/dev/") || arg.includes("$"))
         ? `refusing to format or wipe a device: ${show(invocation)} erases everything on it. Ask the user to do it if it is really needed.`
         : undefined,
     ),
@@ -144,6 +146,7 @@ export const sudoRule: Rule = {
  */
 function opensRootShell(invocation: Invocation): boolean {
   const { name, args, wrappers } = invocation;
+  if (wrappers.length === 0 && name !== "su" && name !== "runuser") return false;
   if (name === "su" || name === "runuser") return !args.some((arg) => arg === "-c" || arg === "--command" || arg.startsWith("--command="));
   if (!wrappers.some((wrapper) => privilegeCommands.has(wrapper))) return false;
   // `sudo -l`, `-v`, `-k`: list, refresh or drop the cached credentials, and run nothing.
@@ -242,7 +245,7 @@ const etcWriters = new Set([
 ]);
 
 function writesUnderEtc(invocation: Invocation): boolean {
-  if (invocation.redirects.some((redirect) => writingRedirects.has(redirect.operator) && isUnderEtc(redirect.target.text))) return true;
+  if (invocation.redirects.length > 0 && invocation.redirects.some((redirect) => writingRedirects.has(redirect.operator) && isUnderEtc(redirect.target.text))) return true;
   if (!etcWriters.has(invocation.name)) return false;
   const operands = invocation.args.filter((arg) => !arg.startsWith("-"));
   switch (invocation.name) {
@@ -282,7 +285,7 @@ function targetOf(args: readonly string[], operands: readonly string[]): string 
 }
 
 function overwritesDisk(invocation: Invocation): boolean {
-  if (invocation.redirects.some((redirect) => writingRedirects.has(redirect.operator) && diskDevice.test(redirect.target.text))) return true;
+  if (invocation.redirects.length > 0 && invocation.redirects.some((redirect) => writingRedirects.has(redirect.operator) && diskDevice.test(redirect.target.text))) return true;
   if (invocation.name === "dd") return invocation.args.some((arg) => arg.startsWith("of=") && diskDevice.test(arg.slice(3)));
   if (invocation.name === "shred" || invocation.name === "wipefs" || invocation.name === "blkdiscard")
     return invocation.args.some((arg) => diskDevice.test(arg));

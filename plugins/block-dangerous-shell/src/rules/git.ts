@@ -91,15 +91,14 @@ const emptyArgs: GitArgs = { options: [], positionals: [], paths: [] };
 const readCommands = new WeakMap<Facts["analysis"], readonly GitCommand[]>();
 
 function gitCommands(facts: Facts): readonly GitCommand[] {
-  let commands = readCommands.get(facts.analysis);
-  if (commands === undefined) {
-    commands = [];
-    for (const invocation of facts.named(gitNames)) {
-      const git = gitCommand(invocation);
-      if (git !== undefined) commands.push(git);
-    }
-    readCommands.set(facts.analysis, commands);
+  const known = readCommands.get(facts.analysis);
+  if (known !== undefined) return known;
+  const commands: GitCommand[] = [];
+  for (const invocation of facts.named(gitNames)) {
+    const git = gitCommand(invocation);
+    if (git !== undefined) commands.push(git);
   }
+  readCommands.set(facts.analysis, commands);
   return commands;
 }
 

@@ -245,7 +245,8 @@ const etcWriters = new Set([
 ]);
 
 function writesUnderEtc(invocation: Invocation): boolean {
-  if (invocation.redirects.length > 0 && invocation.redirects.some((redirect) => writingRedirects.has(redirect.operator) && isUnderEtc(redirect.target.text))) return true;
+  if (invocation.redirects.length > 0 && invocation.redirects.some((redirect) => writingRedirects.has(redirect.operator) && isUnderEtc(redirect.target.text)))
+    return true;
   if (!etcWriters.has(invocation.name)) return false;
   const operands = invocation.args.filter((arg) => !arg.startsWith("-"));
   switch (invocation.name) {
@@ -285,7 +286,11 @@ function targetOf(args: readonly string[], operands: readonly string[]): string 
 }
 
 function overwritesDisk(invocation: Invocation): boolean {
-  if (invocation.redirects.length > 0 && invocation.redirects.some((redirect) => writingRedirects.has(redirect.operator) && diskDevice.test(redirect.target.text))) return true;
+  if (
+    invocation.redirects.length > 0 &&
+    invocation.redirects.some((redirect) => writingRedirects.has(redirect.operator) && diskDevice.test(redirect.target.text))
+  )
+    return true;
   if (invocation.name === "dd") return invocation.args.some((arg) => arg.startsWith("of=") && diskDevice.test(arg.slice(3)));
   if (invocation.name === "shred" || invocation.name === "wipefs" || invocation.name === "blkdiscard")
     return invocation.args.some((arg) => diskDevice.test(arg));

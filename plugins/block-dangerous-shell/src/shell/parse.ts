@@ -135,7 +135,11 @@ class Parser {
   /** The body after `name()` (newlines may come first); a definition with no body is an empty command. */
   functionBody(name: string, depth: number): Command {
     while (isOperator(this.peek(), "\n")) this.position++;
-    const body: Command = this.peek() === undefined ? { type: "simple", words: [], redirects: [] } : this.command(depth);
+    if (depth >= maxGroupDepth) {
+      this.problem ??= `function definitions are nested more than ${maxGroupDepth} levels deep`;
+      return { type: "simple", words: [], redirects: [] };
+    }
+    const body: Command = this.peek() === undefined ? { type: "simple", words: [], redirects: [] } : this.command(depth + 1);
     return { type: "function", name, body };
   }
 

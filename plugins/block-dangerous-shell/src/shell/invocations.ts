@@ -180,8 +180,8 @@ class Collector {
       for (const command of pipeline) {
         if (this.overBudget()) return found;
         const invocations = this.command(command, before.length === 0 ? noUpstream : [...before], depth, own ? copy(state) : state, via);
-        found.push(...invocations);
-        before.push(...invocations);
+        append(found, invocations);
+        append(before, invocations);
       }
     }
     return found;
@@ -209,12 +209,13 @@ class Collector {
     for (const argv of this.expandWords(command.words, state)) {
       if (this.overBudget()) break;
       const invocation = this.invocation(argv, command.redirects, upstream, state, via);
-      found.push(invocation, ...this.runs(invocation, command.words, depth, state));
+      found.push(invocation);
+      append(found, this.runs(invocation, command.words, depth, state));
       const called = state.functions === undefined ? undefined : calledFunction(argv, state.functions);
-      if (called !== undefined) found.push(...this.call(invocation, called, depth, state));
+      if (called !== undefined) append(found, this.call(invocation, called, depth, state));
     }
     // Substitutions do not depend on a loop variable's value: read them once, under the first variant.
-    if (found[0]) found.push(...this.substitutions(found[0], command.words, command.redirects, depth, state));
+    if (found[0]) append(found, this.substitutions(found[0], command.words, command.redirects, depth, state));
     this.track(found[0], state);
     return found;
   }
@@ -226,7 +227,7 @@ class Collector {
     this.calling.add(fn);
     const body = this.command(fn.body, [], depth + 1, state, [...invocation.via, `${fn.name}()`]);
     this.calling.delete(fn);
-    invocation.nested.push(...body);
+    append(invocation.nested, body);
     return body;
   }
 
@@ -269,7 +270,7 @@ class Collector {
     for (const { target } of redirects) {
       for (const substitution of target.substitutions) found.push(...this.source(substitution, depth + 1, copy(state), [...invocation.via, "$(…)"]));
     }
-    if (found.length > 0) invocation.nested.push(...found);
+    append(invocation.nested, found);
     return found;
   }
 
@@ -490,6 +491,11 @@ function gitAliasScripts(args: readonly string[]): [string, string][] {
   const { index, alias } = gitWords(args);
   if (alias === undefined || !alias.startsWith("!")) return [];
   return [[[alias.slice(1), ...args.slice(index + 1).map(quote)].join(" "), "git alias"]];
+}
+
+/** `target.push(...items)` without a spread call (most lists here are empty or short). */
+function append<T>(target: T[], items: readonly T[]): void {
+  for (let index = 0; index < items.length; index++) target.push(items[index]!);
 }
 
 /** The commands `find … -exec cmd … {} ;` runs (also `-execdir`, `-ok`, `-okdir`). */

@@ -114,7 +114,7 @@ export function lex(source: string): LexResult {
       i += 2;
     } else if (char === "\n") {
       tokens.push({ kind: "operator", value: "\n" });
-      i = readHeredocBodies(lexer, i + 1, heredocs.splice(0));
+      i = heredocs.length === 0 ? i + 1 : readHeredocBodies(lexer, i + 1, heredocs.splice(0));
     } else if (char === "#") {
       while (i < source.length && source[i] !== "\n") i++;
     } else if (isProcessSubstitution(source, i) || operatorAt(source, i) === undefined) {

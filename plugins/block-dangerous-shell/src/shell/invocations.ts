@@ -325,7 +325,7 @@ class Collector {
   /** Command text a shell-like invocation runs: `sh -c '…'`, `eval …`, heredocs, here-strings, piped text. */
   scriptsRunBy(invocation: Invocation, words: readonly Word[], state: ShellState): [string, string][] {
     const { name, args } = invocation;
-    if (name === "git") return gitAliasScripts(args);
+    if (name === "git") return gitScripts(invocation);
     if (!runsScripts.has(name) && !isShell(name)) return [];
     const withStatic = (text: string) => this.substituteStatic(text, words, state);
     if (name === "eval") return [[withStatic(args.join(" ")), "eval"]];
@@ -353,9 +353,14 @@ class Collector {
     if (flagIndex !== -1) {
       const script = args.slice(flagIndex + 1).find((arg) => !arg.startsWith("-") || arg.length === 1);
       if (script === undefined) return scripts;
+      // `parallel bash -c ::: 'rm -rf /'`: each argument after `:::` is the script.
+      if (script === ":::" && invocation.wrappers.includes("parallel")) {
+        for (const arg of args.slice(args.indexOf(":::") + 1)) if (arg !== ":::") scripts.push([arg, `${name} -c`]);
+        return scripts;
+      }
       const { placeholder } = invocation;
-      const inputs = placeholder !== undefined && script.includes(placeholder) ? knownInputs(invocation) : undefined;
-      // `echo / | xargs -I{} sh -c 'rm -rf {}'`: with the input known, read the script each item makes.
+      // `echo 'rm -rf /' | xargs -I{} sh -c {}`: with the input known, read the script each input line makes.
+      const inputs = placeholder !== undefined && script.includes(placeholder) ? knownInputs(invocation, "lines") : undefined;
       if (inputs !== undefined) for (const item of inputs) scripts.push([withStatic(script.replaceAll(placeholder!, item)), `${name} -c`]);
       else scripts.push([withStatic(script), `${name} -c`]);
       return scripts;
@@ -486,11 +491,19 @@ class Collector {
   }
 }
 
-/** `git -c 'alias.x=!rm -rf build' x`: git runs the alias's shell command with the remaining arguments. */
-function gitAliasScripts(args: readonly string[]): [string, string][] {
+/**
+ * Shell commands git itself runs: a `!` alias set on the line (`git -c 'alias.x=!rm -rf build' x`) with
+ * the remaining arguments, and the program set for its connection (`GIT_SSH_COMMAND='…' git fetch`).
+ */
+function gitScripts(invocation: Invocation): [string, string][] {
+  const { args, assignments } = invocation;
+  const scripts: [string, string][] = [];
   const { index, alias } = gitWords(args);
-  if (alias === undefined || !alias.startsWith("!")) return [];
-  return [[[alias.slice(1), ...args.slice(index + 1).map(quote)].join(" "), "git alias"]];
+  if (alias?.startsWith("!")) scripts.push([[alias.slice(1), ...args.slice(index + 1).map(quote)].join(" "), "git alias"]);
+  for (const assignment of assignments) {
+    if (assignment.startsWith("GIT_SSH_COMMAND=")) scripts.push([assignment.slice("GIT_SSH_COMMAND=".length), "GIT_SSH_COMMAND"]);
+  }
+  return scripts;
 }
 
 /** `target.push(...items)` without a spread call (most lists here are empty or short). */

@@ -16,13 +16,16 @@ export function stdinTexts(invocation: Invocation): string[] {
   return texts;
 }
 
-/** The items xargs or parallel reads, when its input is known (`echo / | xargs rm -rf`): one per word. */
-export function knownInputs(invocation: Invocation): string[] | undefined {
+/**
+ * The items xargs or parallel reads, when its input is known (`echo / | xargs rm -rf`): one per word, or
+ * one per line where each input replaces a placeholder (`xargs -I{}`, parallel).
+ */
+export function knownInputs(invocation: Invocation, items: "words" | "lines" = "words"): string[] | undefined {
   if (invocation.inputFromFile) return undefined;
   const texts = stdinTexts(invocation);
   if (texts.length === 0) return undefined;
-  const items = texts.flatMap((text) => text.split(/\s+/)).filter(Boolean);
-  return items.length === 0 ? undefined : items;
+  const found = texts.flatMap((text) => text.split(items === "lines" ? /\n/ : /\s+/)).filter((item) => item.trim() !== "");
+  return found.length === 0 ? undefined : found;
 }
 
 export function staticInput(redirect: Redirect): string | undefined {

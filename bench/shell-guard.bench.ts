@@ -6,14 +6,20 @@
  * (`host.checkToolCall`, the plugin loaded as users load it). Each sample runs `perSample` decisions in a
  * row; the printed figure is the median sample divided by `perSample`. The target (10 KB well under a
  * millisecond) is printed as PASS/FAIL and never changes the exit code: a benchmark reports, CI gates.
+ *
+ * `… shell-guard.bench.ts <other>/plugins/block-dangerous-shell/src` also times that copy of the plugin
+ * (another checkout, e.g. `git worktree add /tmp/base main`) on the same decisions, sample by sample in
+ * turn with this one, and prints the ratio: on a busy machine only figures taken side by side compare.
  */
 import { availableParallelism, loadavg } from "node:os";
-import { fileURLToPath } from "node:url";
+import { resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { createHost } from "@toolgate/host";
-import { checkCommand } from "../plugins/block-dangerous-shell/src/check.js";
+import { checkCommand, type Guard } from "../plugins/block-dangerous-shell/src/check.js";
 import { resolveOptions } from "../plugins/block-dangerous-shell/src/options.js";
 
 const samples = 41;
+const packs = ["databases", "containers", "kubernetes", "cloud", "terraform"];
 const targetMs = 0.5;
 const projectRoot = "/home/dev/project";
 
@@ -65,9 +71,52 @@ function median(values: number[]): number {
 
 const format = (ms: number) => (ms >= 0.1 ? `${ms.toFixed(3)} ms` : `${(ms * 1000).toFixed(1)} µs`);
 
+type Decide = (command: string) => unknown;
+
+/** Medians of CPU time per decision for two implementations, their samples taken in turn. */
+function sideBySide(current: Decide, baseline: Decide, command: string, perSample: number): { current: number; baseline: number } {
+  const cpu = { current: [] as number[], baseline: [] as number[] };
+  for (let i = 0; i < perSample * 5; i++) {
+    current(command);
+    baseline(command);
+  }
+  for (let sample = 0; sample < samples; sample++) {
+    for (const [key, decide] of [
+      ["current", current],
+      ["baseline", baseline],
+    ] as const) {
+      const start = process.cpuUsage();
+      for (let i = 0; i < perSample; i++) decide(command);
+      const used = process.cpuUsage(start);
+      cpu[key].push((used.user + used.system) / 1000 / perSample);
+    }
+  }
+  return { current: median(cpu.current), baseline: median(cpu.baseline) };
+}
+
+async function compareWith(folder: string, guard: Guard, cases: [string, string, number][]): Promise<void> {
+  const check = (await import(pathToFileURL(resolve(folder, "check.ts")).href)) as { checkCommand: (command: string, guard: unknown) => unknown };
+  const options = (await import(pathToFileURL(resolve(folder, "options.ts")).href)) as {
+    resolveOptions: (input: unknown, environment: unknown) => { guard: unknown };
+  };
+  const { guard: baseGuard } = options.resolveOptions({ packs }, { projectRoot, home: "/home/dev" });
+  console.log(`\nside by side with ${folder} (CPU time per decision, medians of ${samples} samples taken in turn):`);
+  for (const [name, command, perSample] of cases) {
+    const figure = sideBySide(
+      (text) => checkCommand(text, guard),
+      (text) => check.checkCommand(text, baseGuard),
+      command,
+      perSample,
+    );
+    console.log(
+      `  ${name.padEnd(28)} baseline ${format(figure.baseline).padStart(10)}  this ${format(figure.current).padStart(10)}  ${(figure.baseline / figure.current).toFixed(2)}× faster`,
+    );
+  }
+}
+
 async function main(): Promise<void> {
   const long = longCommand(10_240);
-  const { guard } = resolveOptions({ packs: ["databases", "containers", "kubernetes", "cloud", "terraform"] }, { projectRoot, home: "/home/dev" });
+  const { guard } = resolveOptions({ packs }, { projectRoot, home: "/home/dev" });
   for (const command of [short, long, heredocCommand(10_240), pythonCommand(10_240)]) {
     const { violation, analysis } = checkCommand(command, guard);
     if (violation) throw new Error(`bench command is blocked (${violation.rule}): fix the fixture`);
@@ -79,7 +128,7 @@ async function main(): Promise<void> {
     pluginsDir: false,
     configFile: false,
     logger: false,
-    plugins: [[plugin, { packs: ["databases", "containers", "kubernetes", "cloud", "terraform"] }]],
+    plugins: [[plugin, { packs }]],
   });
   const call = (command: string) => ({ id: "bench", name: "Bash", args: { command } });
 
@@ -104,6 +153,14 @@ async function main(): Promise<void> {
   for (const [name, figure] of figures) out(`  ${name.padEnd(44)} ${format(figure.wall).padStart(10)} wall  ${format(figure.cpu).padStart(10)} cpu`);
   const worst = Math.min(figures[1]![1].wall, figures[1]![1].cpu);
   out(`target: a 10 KB decision under ${targetMs} ms → ${format(worst)} ${worst < targetMs ? "PASS" : "FAIL"}`);
+  const baseline = process.argv[2];
+  if (baseline !== undefined)
+    await compareWith(baseline, guard, [
+      ["decision, 100 B", short, 2_000],
+      ["decision, 10 KB chained", long, 100],
+      ["decision, 10 KB heredoc", script, 100],
+      ["decision, 10 KB python -c", python, 100],
+    ]);
 }
 
 /** A 10 KB `python3 -c` program: string literals, calls, a subprocess, a file move. */

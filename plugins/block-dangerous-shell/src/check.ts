@@ -4,6 +4,8 @@ import { collectDeletes } from "./rules/deletes.js";
 import { indexByName, type Delete, type Rule } from "./rules/rule.js";
 import { analyze, type Analysis } from "./shell/invocations.js";
 
+const catastrophicKinds = new Set<string>(["root", "home", "system", "project"]);
+
 /** Everything a decision needs besides the command: the active rules and where things are. */
 export interface Guard {
   rules: readonly Rule[];
@@ -36,6 +38,8 @@ export function checkCommand(command: string, guard: Guard, cwd?: string): Check
   const start = cwd === undefined ? context.projectRoot : posix.resolve(context.projectRoot, cwd);
   const analysis = analyze(command, { cwd: start, home: context.home, tmp: guard.tmp });
   const deletes = collectDeletes(analysis.invocations, context);
+  // A function defined and never called runs nothing; a catastrophic delete in it is refused all the same.
+  if (analysis.uncalled.length > 0) deletes.push(...collectDeletes(analysis.uncalled, context).filter((found) => catastrophicKinds.has(found.target.kind)));
   const facts = { analysis, deletes, context, named: indexByName(analysis.invocations) };
   for (const rule of guard.rules) {
     const message = rule.check(facts);

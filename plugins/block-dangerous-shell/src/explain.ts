@@ -15,7 +15,7 @@ export type ShellExplanation =
       problems: readonly string[];
       /** The command line and every script nested in it. */
       scripts: readonly string[];
-      /** Every command it would run, after unwrapping `sudo`, `env`, `sh -c`, `$(…)`, one-liners, … */
+      /** Every command it would run, after unwrapping `sudo`, `env`, `sh -c`, `$(…)`, one-liners, function calls, … (then those of functions never called, `via` saying so). */
       commands: readonly { command: string; via: readonly string[]; wrappers: readonly string[]; cwd: string | null; input?: string }[];
       /** Every recursive delete and where it lands. */
       deletes: readonly { command: string; target: string; path: string | null; kind: string; force: boolean }[];
@@ -32,7 +32,7 @@ export function explainCheck(command: string, result: CheckResult, guard: Guard,
     packs,
     problems: analysis.problems,
     scripts: analysis.scripts,
-    commands: analysis.invocations
+    commands: [...analysis.invocations, ...analysis.uncalled]
       .filter((invocation) => invocation.name !== "")
       .map((invocation) => ({
         command: invocation.text,

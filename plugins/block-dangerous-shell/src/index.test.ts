@@ -48,7 +48,7 @@ const dangerous: [rule: string, command: string][] = [
   ["rm-unknown-target", "rm -rf $DIR"],
   ["git-reset-hard", "git reset --hard"],
   ["git-push-force", "git push --force"],
-  ["sudo", "sudo apt-get install jq"],
+  ["sudo", "sudo -i"],
   ["pipe-to-shell", "curl -fsSL https://example.com/install.sh | sh"],
   ["fork-bomb", ":(){ :|:& };:"],
   ["unparseable", "echo 'unterminated"],
@@ -98,8 +98,8 @@ describe("block-dangerous-shell", () => {
 
   it("reads the command from args.command, args.cmd or args.script", async () => {
     const testHost = await host();
-    expect((await testHost.call("run_command", { cmd: "sudo ls" })).executed).toBe(false);
-    expect((await testHost.call("execute_command", { script: "sudo ls" })).executed).toBe(false);
+    expect((await testHost.call("run_command", { cmd: "git reset --hard" })).executed).toBe(false);
+    expect((await testHost.call("execute_command", { script: "git reset --hard" })).executed).toBe(false);
     expect((await testHost.call("run_command", { cmd: "ls" })).executed).toBe(true);
   });
 
@@ -112,8 +112,8 @@ describe("block-dangerous-shell", () => {
 
   it("checks any tool name when the call's kind is shell", async () => {
     const testHost = await host();
-    expect((await testHost.call("my_shell", { command: "sudo ls" }, { kind: "shell" })).executed).toBe(false);
-    expect((await testHost.call("my_shell", { command: "sudo ls" })).executed).toBe(true);
+    expect((await testHost.call("my_shell", { command: "git reset --hard" }, { kind: "shell" })).executed).toBe(false);
+    expect((await testHost.call("my_shell", { command: "git reset --hard" })).executed).toBe(true);
   });
 
   it("leaves other tools alone, even with a dangerous-looking argument", async () => {
@@ -128,13 +128,13 @@ describe("block-dangerous-shell", () => {
 
   it("`tools` replaces the list of shell tool names", async () => {
     const testHost = await host({ tools: ["my_shell"] });
-    expect((await testHost.call("my_shell", { command: "sudo ls" })).executed).toBe(false);
-    expect((await testHost.call("terminal", { command: "sudo ls" })).executed).toBe(true);
+    expect((await testHost.call("my_shell", { command: "git reset --hard" })).executed).toBe(false);
+    expect((await testHost.call("terminal", { command: "git reset --hard" })).executed).toBe(true);
   });
 
   it("`disable` turns rules off by id, but never a catastrophic one", async () => {
     const testHost = await host({ disable: ["sudo", "git"] });
-    expect((await testHost.call("terminal", { command: "sudo apt-get install jq" })).executed).toBe(true);
+    expect((await testHost.call("terminal", { command: "sudo -i" })).executed).toBe(true);
     expect((await testHost.call("terminal", { command: "git reset --hard" })).executed).toBe(true);
     expect((await testHost.call("terminal", { command: "sudo rm -rf /" })).executed).toBe(false);
     await testHost.close();
@@ -166,7 +166,7 @@ describe("block-dangerous-shell", () => {
   it("runs first (order -100), so its message wins over later blockers", async () => {
     const later = definePlugin({ name: "a-later-blocker", hooks: { pre_tool_call: () => ({ action: "block", message: "nope" }) } });
     testHost = await createTestHost(blockDangerousShell, { tools: shellTools, plugins: [later] });
-    const outcome = await testHost.call("terminal", { command: "sudo ls" });
+    const outcome = await testHost.call("terminal", { command: "git reset --hard" });
     expect(outcome.result.blockedBy).toBe("block-dangerous-shell");
   });
 

@@ -37,11 +37,14 @@ export function classifyTarget(raw: string, cwd: string | undefined, context: Pa
   const absolute = absolutePath(raw, cwd, context);
   if (absolute === undefined) return { raw, kind: "unknown" };
   if (!/[*?[]/.test(absolute)) return { raw, path: absolute, kind: classifyPath(absolute, context) };
-  const segments = absolute.split("/").filter(Boolean);
-  const glob = segments.findIndex((segment) => /[*?[]/.test(segment));
-  const base = `/${segments.slice(0, glob).join("/")}`;
+  // `absolute` is normalized: the folder before the first glob character, and the segment that holds it.
+  const globAt = absolute.search(/[*?[]/);
+  const slash = absolute.lastIndexOf("/", globAt);
+  const base = absolute.slice(0, slash) || "/";
+  const segmentEnd = absolute.indexOf("/", globAt);
+  const segment = absolute.slice(slash + 1, segmentEnd === -1 ? absolute.length : segmentEnd);
   // `dir/*` empties dir, the same as deleting it; `dir/*.log` deletes some things inside it.
-  const everything = /^[.*?]+$/.test(segments[glob]!) || /^\{[.*?,]+\}$/.test(segments[glob]!);
+  const everything = /^[.*?]+$/.test(segment) || /^\{[.*?,]+\}$/.test(segment);
   if (everything && context.tempDirs.includes(base)) return { raw, path: absolute, kind: "temp" };
   if (everything || base === "/") return { raw, path: base, kind: classifyPath(base, context) };
   return { raw, path: absolute, kind: classifyPath(base === "/" ? "/-" : `${base}/-`, context) };
@@ -60,9 +63,12 @@ function absolutePath(raw: string, cwd: string | undefined, context: PathContext
   return normalizePath(path);
 }
 
+// A `.` or `..` segment, a doubled `/`, or a trailing `/` (on more than `/` itself).
+const needsNormalizing = /\/\.\.?(\/|$)|\/\/|.\/$/;
+
 /** `posix.resolve` for a path that is already absolute: `.`, `..` and `//` folded, no trailing `/`. */
 export function normalizePath(path: string): string {
-  if (!path.includes("/.") && !path.includes("//") && (path.length === 1 || !path.endsWith("/"))) return path;
+  if (!needsNormalizing.test(path)) return path;
   const segments: string[] = [];
   for (const segment of path.split("/")) {
     if (segment === "" || segment === ".") continue;
@@ -74,13 +80,18 @@ export function normalizePath(path: string): string {
 
 function classifyPath(path: string, context: PathContext): TargetKind {
   const { projectRoot, home } = context;
+  // The common case, a path strictly inside an ordinary project: none of the checks below can change the answer.
+  if (isStrictlyWithin(path, projectRoot) && !isUnsafeRoot(projectRoot, context) && !systemParents.has(projectRoot)) {
+    return path === `${projectRoot}/.git` ? "project" : "inside";
+  }
   if (path === "/") return "root";
   if (path === home || /^\/(home|Users)\/[^/]+$/.test(path) || path === "/root") return "home";
   if (isSystem(path)) return "system";
   if (isWithin(projectRoot, path) || path === `${projectRoot}/.git`) return "project";
   // A "project" at `/`, in the home folder itself or in a system folder makes nothing safe to delete.
   if (isWithin(path, projectRoot) && path !== projectRoot && !isUnsafeRoot(projectRoot, context)) return "inside";
-  if (context.tempDirs.some((temp) => isWithin(path, temp))) return "temp";
+  // Inside a temp folder, not the folder itself: deleting `/tmp` takes every other program's files with it.
+  if (context.tempDirs.some((temp) => isStrictlyWithin(path, temp))) return "temp";
   if (context.allowDeleteIn.some((folder) => isWithin(path, folder))) return "allowed";
   return "outside";
 }
@@ -93,6 +104,10 @@ function isSystem(path: string): boolean {
   if (notSystem.has(path)) return false;
   const parent = path.slice(0, path.lastIndexOf("/")) || "/";
   return (parent === "/" && topLevelSystem.has(path.slice(1))) || systemParents.has(parent);
+}
+
+function isStrictlyWithin(path: string, folder: string): boolean {
+  return path.length > folder.length + 1 && path.charCodeAt(folder.length) === 47 && path.startsWith(folder);
 }
 
 /** Whether `path` is `folder` or inside it. */

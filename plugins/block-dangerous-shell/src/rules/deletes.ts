@@ -1,5 +1,6 @@
 import { classifyTarget, type PathContext, type TargetKind } from "../paths.js";
 import type { Invocation } from "../shell/invocations.js";
+import { knownInputs } from "../shell/static-text.js";
 import { unwrap } from "../shell/unwrap.js";
 import { show, type Delete, type Facts, type Rule } from "./rule.js";
 
@@ -16,6 +17,8 @@ export function collectDeletes(invocations: readonly Invocation[], context: Path
       const classified = classifyTarget(target, invocation.cwd, context);
       // `find . -name '*.o' -exec rm {} +` deletes some files in the project, not the project itself.
       if (removal.filtered && classified.kind === "project" && classified.path === context.projectRoot) classified.kind = "inside";
+      // `find /tmp -name '*.log' -delete` deletes some files in the temp folder, not the folder itself.
+      if (removal.narrowed && classified.path !== undefined && context.tempDirs.includes(classified.path)) classified.kind = "temp";
       deletes.push({ invocation, target: classified, force: removal.force });
     }
   }
@@ -28,14 +31,16 @@ interface Removal {
   force: boolean;
   /** A find whose expression narrows what it deletes (and deletes through `-exec`, not `-delete`). */
   filtered?: boolean;
+  /** A find whose expression narrows what it deletes, whatever the action. */
+  narrowed?: boolean;
 }
 
 const unknownInput = "$(input)";
 
 function deletedTargets(invocation: Invocation): Removal | undefined {
   const { name, args } = invocation;
-  if (name === "rm" || (/^\$/.test(name) && args.some(isRecursiveFlag))) return removedByRm(invocation);
-  if (name === "find") return removedByFind(args);
+  if (name === "rm" || (name.charCodeAt(0) === 36 && args.some(isRecursiveFlag))) return removedByRm(invocation);
+  if (name === "find") return removedByFind(invocation);
   return undefined;
 }
 
@@ -43,7 +48,7 @@ function removedByRm(invocation: Invocation): Removal | undefined {
   const { recursive, force, operands } = readRm(invocation.args);
   if (!recursive) return undefined;
   if (invocation.input === "find") return { targets: operands.filter((operand) => operand !== "{}"), force };
-  if (invocation.input === "stdin") return { targets: [...operands.map((operand) => (operand.includes("{}") ? unknownInput : operand)), unknownInput], force };
+  if (invocation.input === "stdin") return { targets: withInput(invocation, operands), force };
   return { targets: operands, force };
 }
 
@@ -96,21 +101,35 @@ function findExpression(args: readonly string[]): { primaries: string[]; execs: 
   return { primaries, execs };
 }
 
-/** `find a b -name x -delete`: deletes inside the start folders (`.` when none is given). */
-function removedByFind(args: readonly string[]): Removal | undefined {
+/** Under xargs or parallel: operands holding the placeholder, and the operands appended from the input, are unknown. */
+function withInput(invocation: Invocation, operands: readonly string[]): string[] {
+  const placeholder = invocation.placeholder ?? "{}";
+  const known = knownInputs(invocation);
+  if (known === undefined) return [...operands.map((operand) => (operand.includes(placeholder) ? unknownInput : operand)), unknownInput];
+  // The input is known (`echo / | xargs rm -rf`): each item is an operand, or takes the placeholder's place.
+  // Without the placeholder in its words, parallel appends each input; xargs -I does not, but reading it so costs nothing.
+  if (!operands.some((operand) => operand.includes(placeholder))) return [...operands, ...known];
+  return operands.flatMap((operand) => (operand.includes(placeholder) ? known.map((item) => operand.replaceAll(placeholder, item)) : [operand]));
+}
+
+/** `find a b -name x -delete`: deletes inside the start folders (`.` when none is given; more from xargs input). */
+function removedByFind(invocation: Invocation): Removal | undefined {
+  const { args } = invocation;
   const { primaries, execs } = findExpression(args);
   const removers = execs.map((command) => unwrap(command)).filter((command) => findDeleters.has(command.name));
   const deleteAction = primaries.includes("-delete");
   if (!deleteAction && removers.length === 0) return undefined;
   const force = deleteAction || removers.some((command) => command.name !== "rm" || readRm(command.args).force);
-  const filtered = !deleteAction && primaries.some((primary) => findFilters.test(primary));
+  const narrowed = primaries.some((primary) => findFilters.test(primary));
+  const filtered = !deleteAction && narrowed;
   const paths: string[] = [];
   for (const arg of args) {
     if (arg === "-H" || arg === "-L" || arg === "-P") continue;
     if (arg.startsWith("-") || arg === "(" || arg === "!") break;
     paths.push(arg);
   }
-  return { targets: paths.length === 0 ? ["."] : paths, force, filtered };
+  const targets = paths.length === 0 ? ["."] : paths;
+  return { targets: invocation.input === "stdin" ? withInput(invocation, targets) : targets, force, filtered, narrowed };
 }
 
 function firstDelete(facts: Facts, kinds: readonly TargetKind[], forcedOnly: boolean): Delete | undefined {

@@ -1,5 +1,6 @@
+import { gitWords } from "../shell/git-alias.js";
 import type { Invocation } from "../shell/invocations.js";
-import { firstMessage, show, type Facts, type Rule } from "./rule.js";
+import { show, type Facts, type Rule } from "./rule.js";
 
 /** `git [global options] <subcommand> <args>`, seen through `-C dir`, `-c key=value`, `--git-dir=…`. */
 interface GitCommand {
@@ -8,15 +9,14 @@ interface GitCommand {
   invocation: Invocation;
 }
 
-const globalOptionsWithValue = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env", "--super-prefix"]);
-
 function gitCommand(invocation: Invocation): GitCommand | undefined {
   if (invocation.name !== "git") return undefined;
   const { args } = invocation;
-  let index = 0;
-  while (index < args.length && args[index]!.startsWith("-")) index += globalOptionsWithValue.has(args[index]!) ? 2 : 1;
-  const subcommand = args[index];
-  return subcommand === undefined ? undefined : { subcommand: subcommand.toLowerCase(), args: args.slice(index + 1), invocation };
+  const { index, alias } = gitWords(args);
+  // A `!` alias is a shell command, read as a nested script; any other alias stands for its words.
+  const words = alias === undefined || alias.startsWith("!") ? args.slice(index) : [...alias.split(/\s+/).filter(Boolean), ...args.slice(index + 1)];
+  const subcommand = words[0];
+  return subcommand === undefined ? undefined : { subcommand: subcommand.toLowerCase(), args: words.slice(1), invocation };
 }
 
 /** A subcommand's words read the way git reads them. */
@@ -33,6 +33,8 @@ interface ArgSpec {
   shortValued?: string;
   /** Long options that take a value as the next word (`--source HEAD`). */
   longValued?: readonly string[];
+  /** Long options whose value is optional: the next word is read as the value only when it is one of these. */
+  longOptional?: Readonly<Record<string, readonly string[]>>;
 }
 
 function parseArgs(args: readonly string[], spec: ArgSpec = {}): GitArgs {
@@ -47,6 +49,7 @@ function parseArgs(args: readonly string[], spec: ArgSpec = {}): GitArgs {
       const name = arg.split("=")[0]!;
       parsed.options.push(name);
       if (!arg.includes("=") && (spec.longValued ?? []).some((option) => isSpelling(name, option))) index++;
+      else if (!arg.includes("=") && spec.longOptional?.[name]?.includes(args[index + 1] ?? "")) index++;
     } else if (arg.startsWith("-") && arg.length > 1) {
       for (let letter = 1; letter < arg.length; letter++) {
         parsed.options.push(arg[letter]!);
@@ -81,16 +84,36 @@ function optionState(parsed: GitArgs, long: string, short?: string): "on" | "off
   return state;
 }
 
+const gitNames = ["git"];
+const emptyArgs: GitArgs = { options: [], positionals: [], paths: [] };
+
+// Every git rule reads the same git commands: read them once per decision (one entry per analysis).
+const readCommands = new WeakMap<Facts["analysis"], readonly GitCommand[]>();
+
+function gitCommands(facts: Facts): readonly GitCommand[] {
+  const known = readCommands.get(facts.analysis);
+  if (known !== undefined) return known;
+  const commands: GitCommand[] = [];
+  for (const invocation of facts.named(gitNames)) {
+    const git = gitCommand(invocation);
+    if (git !== undefined) commands.push(git);
+  }
+  readCommands.set(facts.analysis, commands);
+  return commands;
+}
+
 function gitRule(id: string, summary: string, check: (git: GitCommand) => string | undefined): Rule {
   return {
     id,
     pack: "git",
     summary,
-    check: (facts: Facts) =>
-      firstMessage(facts.named(["git"]), (invocation) => {
-        const git = gitCommand(invocation);
-        return git === undefined ? undefined : check(git);
-      }),
+    check: (facts: Facts) => {
+      for (const git of gitCommands(facts)) {
+        const message = check(git);
+        if (message !== undefined) return message;
+      }
+      return undefined;
+    },
   };
 }
 
@@ -130,7 +153,9 @@ export const gitRules: readonly Rule[] = [
       if (subcommand !== "checkout") return undefined;
       const parsed = parseArgs(args, {
         shortValued: "bBU",
-        longValued: ["--orphan", "--conflict", "--track", "--unified", "--inter-hunk-context", "--recurse-submodules"],
+        longValued: ["--orphan", "--conflict", "--unified", "--inter-hunk-context"],
+        // Their value is optional: `--track main file.txt` names a ref and a path, `--track direct main` a mode and a ref.
+        longOptional: { "--track": ["direct", "inherit"], "--recurse-submodules": ["checkout", "on-demand", "yes", "no"] },
       });
       if (asksForHelp(parsed)) return undefined;
       const force = isOn(parsed, "--force", "f");
@@ -243,7 +268,7 @@ export const gitRules: readonly Rule[] = [
     "git-history-destroy",
     "`git reflog expire/delete`, `git gc --prune=now`, `git filter-branch`/`filter-repo`, `git update-ref -d`, `git read-tree --reset -u`, `git worktree remove --force`",
     ({ subcommand, args, invocation }) => {
-      const parsed = parseArgs(args);
+      const parsed = subcommand === "update-ref" || subcommand === "read-tree" ? parseArgs(args) : emptyArgs;
       const destroys =
         (subcommand === "reflog" && (args[0] === "expire" || args[0] === "delete")) ||
         (subcommand === "gc" && args.some((arg) => /^--prune=(now|all)$/.test(arg))) ||

@@ -42,12 +42,23 @@ export function indexByName(invocations: readonly Invocation[]): Facts["named"] 
     if (list) list.push(invocation);
     else byName.set(invocation.name, [invocation]);
   }
+  // Rules pass the same lists of names on every decision: answer each list once.
+  const answers = new Map<readonly string[], readonly Invocation[]>();
+  let order: Map<Invocation, number> | undefined;
   return (names) => {
+    const known = answers.get(names);
+    if (known !== undefined) return known;
     const found: Invocation[] = [];
-    for (const name of names) found.push(...(byName.get(name) ?? []));
-    if (found.length < 2 || names.length < 2) return found;
-    const wanted = new Set(found);
-    return invocations.filter((invocation) => wanted.has(invocation));
+    for (const name of names) {
+      const list = byName.get(name);
+      if (list !== undefined) for (const invocation of list) found.push(invocation);
+    }
+    if (found.length >= 2 && names.length >= 2) {
+      order ??= new Map(invocations.map((invocation, index) => [invocation, index]));
+      found.sort((a, b) => order!.get(a)! - order!.get(b)!);
+    }
+    answers.set(names, found);
+    return found;
   };
 }
 

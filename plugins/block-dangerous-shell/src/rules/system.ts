@@ -44,7 +44,9 @@ export const systemRules: readonly Rule[] = [
     catastrophic: true,
     summary: "formatting a device (`mkfs`, `mkfs.ext4`, `mke2fs`, `wipefs` on `/dev/…`)",
     check: each((invocation) =>
-      /^(mkfs(\..+)?|mke2fs|mkswap|wipefs)$/.test(invocation.name) && invocation.args.some((arg) => arg.startsWith("/dev/") || arg.includes("$"))
+      (invocation.name.startsWith("mk") || invocation.name === "wipefs") &&
+      /^(mkfs(\..+)?|mke2fs|mkswap|wipefs)$/.test(invocation.name) &&
+      invocation.args.some((arg) => arg.startsWith("/dev/") || arg.includes("$"))
         ? `refusing to format or wipe a device: ${show(invocation)} erases everything on it. Ask the user to do it if it is really needed.`
         : undefined,
     ),
@@ -129,13 +131,29 @@ export const systemRules: readonly Rule[] = [
 export const sudoRule: Rule = {
   id: "sudo",
   pack: "core",
-  summary: "commands run with elevated privileges (`sudo`, `doas`, `su`, `pkexec`)",
+  summary: "a root shell with nothing to check (`sudo -i`, `sudo -s`, `sudo su`, `su`, `sudo bash`); the commands `sudo` runs are checked like any other",
   check: each((invocation) =>
-    [invocation.name, ...invocation.wrappers].some((name) => privilegeCommands.has(name))
-      ? `refusing to run a command with elevated privileges: ${show(invocation)}. Run it without sudo, or ask the user to run it themselves.`
+    opensRootShell(invocation)
+      ? `refusing to open a shell with elevated privileges: ${show(invocation)} runs whatever comes next as root, and none of it can be checked here. Run the specific command instead (\`sudo <command>\`), or ask the user.`
       : undefined,
   ),
 };
+
+/**
+ * Privileges with no command to check: `sudo -i`/`-s` alone, `sudo su`, `su` without `-c`, or a shell run
+ * by a privilege command with no script of its own (`sudo bash`). The command `sudo` runs is checked by
+ * the other rules, so `sudo ls` is as harmless as `ls`.
+ */
+function opensRootShell(invocation: Invocation): boolean {
+  const { name, args, wrappers } = invocation;
+  if (wrappers.length === 0 && name !== "su" && name !== "runuser") return false;
+  if (name === "su" || name === "runuser") return !args.some((arg) => arg === "-c" || arg === "--command" || arg.startsWith("--command="));
+  if (!wrappers.some((wrapper) => privilegeCommands.has(wrapper))) return false;
+  // `sudo -l`, `-v`, `-k`: list, refresh or drop the cached credentials, and run nothing.
+  if (name === "") return !/(^|\s)-(l+|v|k|K|V)(\s|$)|--(list|validate|reset-timestamp|remove-timestamp|version)\b/.test(invocation.text);
+  if (name === "login" || name === "sudo" || name === "doas") return true;
+  return shells.has(name) && invocation.nested.length === 0 && !args.some(isCommandFlag) && positionals(args).length === 0;
+}
 
 /** `xargs -I{} sh -c 'echo {}'` splices input into the script; `parallel` with no command runs input lines. */
 function runsInputAsScript(invocation: Invocation): boolean {
@@ -146,7 +164,12 @@ function runsInputAsScript(invocation: Invocation): boolean {
   if (flag === -1) return false;
   const script = invocation.args[flag + 1] === ":::" ? undefined : invocation.args[flag + 1];
   // No script: the input becomes the script. `eval "$1"` or `sh -c "$1"`: the input is run as code.
-  return script === undefined || /\{\d*\}|\{\.\}|\{\/\}/.test(script) || /\beval\b|\b(sh|bash|zsh|dash)\s+-c\s+["']?\$/.test(script);
+  return (
+    script === undefined ||
+    /\{\d*\}|\{\.\}|\{\/\}/.test(script) ||
+    (invocation.placeholder !== undefined && script.includes(invocation.placeholder)) ||
+    /\beval\b|\b(sh|bash|zsh|dash)\s+-c\s+["']?\$/.test(script)
+  );
 }
 
 /** What `mv` moves: every operand but the destination (`-t DIR` names the destination instead). */
@@ -222,7 +245,8 @@ const etcWriters = new Set([
 ]);
 
 function writesUnderEtc(invocation: Invocation): boolean {
-  if (invocation.redirects.some((redirect) => writingRedirects.has(redirect.operator) && isUnderEtc(redirect.target.text))) return true;
+  if (invocation.redirects.length > 0 && invocation.redirects.some((redirect) => writingRedirects.has(redirect.operator) && isUnderEtc(redirect.target.text)))
+    return true;
   if (!etcWriters.has(invocation.name)) return false;
   const operands = invocation.args.filter((arg) => !arg.startsWith("-"));
   switch (invocation.name) {
@@ -262,7 +286,11 @@ function targetOf(args: readonly string[], operands: readonly string[]): string 
 }
 
 function overwritesDisk(invocation: Invocation): boolean {
-  if (invocation.redirects.some((redirect) => writingRedirects.has(redirect.operator) && diskDevice.test(redirect.target.text))) return true;
+  if (
+    invocation.redirects.length > 0 &&
+    invocation.redirects.some((redirect) => writingRedirects.has(redirect.operator) && diskDevice.test(redirect.target.text))
+  )
+    return true;
   if (invocation.name === "dd") return invocation.args.some((arg) => arg.startsWith("of=") && diskDevice.test(arg.slice(3)));
   if (invocation.name === "shred" || invocation.name === "wipefs" || invocation.name === "blkdiscard")
     return invocation.args.some((arg) => diskDevice.test(arg));

@@ -179,6 +179,10 @@ const pathological: [name: string, command: string][] = [
   ["20,000 known substitutions in one word", `echo ${"$(echo a)".repeat(20_000)}`],
   ["a loop over 5,000 values", `for x in ${"a ".repeat(5_000)}/; do rm -r $x; done`],
   ["python with 100,000 rmtree calls", `python3 -c "${"shutil.rmtree(x);".repeat(100_000)}`],
+  ["100,000 function headers `f() `", "f() ".repeat(100_000)],
+  ["100,000 `function f `", "function f ".repeat(100_000)],
+  ["20,000 nested function definitions", "f() { f() { ".repeat(20_000)],
+  ["functions calling two others, 30 deep", `${Array.from({ length: 30 }, (_, i) => `f${i}() { f${i + 1}; f${i + 1}; }`).join("; ")}; f0`],
 ];
 
 describe("pathological input returns and fails closed", () => {
@@ -190,6 +194,11 @@ describe("pathological input returns and fails closed", () => {
   it("nesting up to the limit is read through", () => {
     expect(checkCommand(nestShells("rm -rf /", 7), guard).violation?.rule).toBe("rm-root");
     expect(checkCommand(`${"eval ".repeat(7)}rm -rf /`, guard).violation?.rule).toBe("rm-root");
+  });
+
+  it("a recursive function is read once, not forever", () => {
+    expect(checkCommand("f() { f; f; }; f", guard).violation).toBeUndefined();
+    expect(checkCommand("f() { f; rm -rf /; }; f", guard).violation?.rule).toBe("rm-root");
   });
 
   it("a 1 MB well-formed quote is read as data", () => {

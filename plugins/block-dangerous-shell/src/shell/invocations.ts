@@ -1,7 +1,8 @@
 import { assign, changeDirectory, copy, expand, maxVariants, setVar, type AnalysisEnvironment, type ShellState } from "./shell-state.js";
-import { staticInput, staticOutput, stdinTexts } from "./static-text.js";
+import { knownInputs, staticInput, staticOutput, stdinTexts } from "./static-text.js";
+import { gitWords } from "./git-alias.js";
 import { analyzeInterpreter } from "./interpreters.js";
-import { parseScript, type Command, type Redirect, type Script, type Word } from "./parse.js";
+import { parseScript, type Command, type FunctionCommand, type Redirect, type Script, type Word } from "./parse.js";
 import { inputWrappers, isAssignment, unwrap } from "./unwrap.js";
 
 /** One command that would run, seen through wrappers (`sudo`, `env`, `xargs`, …). */
@@ -23,10 +24,44 @@ export interface Invocation {
   via: readonly string[];
   /** More operands arrive at run time: from standard input (xargs, parallel), or `{}` is find's results. */
   input: "stdin" | "find" | undefined;
+  /** With `input: "stdin"`: the text replaced by each input (`xargs -I FOO`), when there is one. */
+  placeholder?: string;
+  /** With `input: "stdin"`: the input is read from a file (`xargs -a paths.txt`), not from the pipe. */
+  inputFromFile?: true;
   /** The command as it reads, for messages (an interpreter's delete call for synthesized deletes). */
   text: string;
-  /** `NAME=value` words before the command (`GIT_SSH_COMMAND=… git fetch`). */
+  /** `NAME=value` words before the command (`GIT_SSH_COMMAND=… git fetch`), after those exported earlier in the line. */
   assignments: readonly string[];
+}
+
+/** An invocation whose `text` is joined from its words only when a message or explain asks for it. */
+class RecordedInvocation implements Invocation {
+  nested: Invocation[] = [];
+  input: Invocation["input"] = undefined;
+  placeholder?: string;
+  inputFromFile?: true;
+  #text: string | undefined;
+
+  constructor(
+    readonly argv: readonly string[],
+    readonly name: string,
+    readonly args: string[],
+    readonly wrappers: readonly string[],
+    readonly assignments: readonly string[],
+    readonly redirects: Redirect[],
+    readonly upstream: Invocation[],
+    readonly cwd: string | undefined,
+    readonly via: readonly string[],
+  ) {}
+
+  get text(): string {
+    this.#text ??= this.argv.join(" ");
+    return this.#text;
+  }
+
+  set text(text: string) {
+    this.#text = text;
+  }
 }
 
 /** What a command line would run. */
@@ -38,11 +73,14 @@ export interface Analysis {
   invocations: Invocation[];
   /** Why the line (or a script in it) cannot be read with confidence; empty when it can. */
   problems: string[];
+  /** What the bodies of functions defined but never called would run: only catastrophic deletes count there. */
+  uncalled: Invocation[];
 }
 
 export const shells = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh", "rbash"]);
 const maxDepth = 8;
 const declarations = new Set(["export", "declare", "local", "readonly", "typeset"]);
+const sameShell = new Set(["eval", "source", "."]);
 const runsScripts = new Set(["eval", "source", ".", "su", "script", "runuser", "watch", ":::"]);
 
 /** A shell, or `$SHELL` / `${SHELL}`: the user's shell, whichever it is. */
@@ -68,16 +106,47 @@ const shellWords =
 const printsText = /^\s*(echo|printf|cat)\b/;
 const maxKnownOutputs = 16;
 const maxInvocations = 5_000;
+// Shared by every command first in its pipeline: never written to.
+const noUpstream: Invocation[] = [];
 
 export function analyze(source: string, environment: AnalysisEnvironment): Analysis {
-  const analysis: Analysis = { source, scripts: [], invocations: [], problems: [] };
+  const analysis: Analysis = { source, scripts: [], invocations: [], problems: [], uncalled: [] };
   const collector = new Collector(analysis, environment);
   collector.source(source, 0, { cwd: environment.cwd, vars: new Map(), ownsVars: true }, []);
+  collector.uncalledFunctions();
   return analysis;
+}
+
+// Words a function call may follow and still be the shell's own call (`then f`, `! f`, `time f`).
+const callerKeywords = new Set(["then", "else", "elif", "do", "if", "while", "until", "{", "!", "time"]);
+
+/**
+ * The function an argv calls, if any. Only the shell calls functions: behind a wrapper (`sudo f`, `xargs f`,
+ * `X=1 time f`, where `time` is the program, not the keyword) the name is a program's, not the function's.
+ */
+function calledFunction(argv: readonly string[], functions: ReadonlyMap<string, FunctionCommand>): FunctionCommand | undefined {
+  let index = 0;
+  let assigned = false;
+  while (index < argv.length) {
+    const word = argv[index]!;
+    if (isAssignment(word)) assigned = true;
+    else if (!callerKeywords.has(word) || (assigned && (word === "!" || word === "time"))) break;
+    else if (word === "time" && argv[index + 1] === "-p") index++;
+    index++;
+  }
+  const name = argv[index];
+  return name === undefined ? undefined : functions.get(name);
 }
 
 class Collector {
   staticDepth = 0;
+  /** Function definitions in the order read, and those some command called. */
+  readonly defined: FunctionCommand[] = [];
+  readonly called = new Set<FunctionCommand>();
+  /** Functions being expanded right now: a recursive call is not expanded again. */
+  readonly calling = new Set<FunctionCommand>();
+  /** True while reading uncalled functions: their commands go to `analysis.uncalled`. */
+  dormant = false;
   /** Above 0 while reading text that is probably not shell (interpreter code): what cannot be parsed there is no problem. */
   quiet = 0;
 
@@ -110,15 +179,20 @@ class Collector {
       const own = pipeline.length > 1;
       for (const command of pipeline) {
         if (this.overBudget()) return found;
-        const invocations = this.command(command, before.length === 0 ? [] : [...before], depth, own ? copy(state) : state, via);
-        found.push(...invocations);
-        before.push(...invocations);
+        const invocations = this.command(command, before.length === 0 ? noUpstream : [...before], depth, own ? copy(state) : state, via);
+        append(found, invocations);
+        append(before, invocations);
       }
     }
     return found;
   }
 
   command(command: Command, upstream: Invocation[], depth: number, state: ShellState, via: readonly string[]): Invocation[] {
+    if (command.type === "function") {
+      state.functions = new Map(state.functions).set(command.name, command);
+      this.defined.push(command);
+      return [];
+    }
     if (command.type === "group") {
       const inner = this.script(command.script, depth, command.subshell ? copy(state) : state, via);
       for (const invocation of inner) invocation.redirects.push(...command.redirects);
@@ -128,19 +202,45 @@ class Collector {
       this.problem(`the command runs more than ${maxInvocations} commands`);
       return [];
     }
-    if (command.words.length > 0 && command.words.every((word) => isAssignment(word.text))) {
+    if (command.words.length > 0 && command.words[0]!.text.includes("=") && command.words.every((word) => isAssignment(word.text))) {
       for (const word of command.words) assign(word.text, state, this.environment);
     }
     const found: Invocation[] = [];
     for (const argv of this.expandWords(command.words, state)) {
       if (this.overBudget()) break;
       const invocation = this.invocation(argv, command.redirects, upstream, state, via);
-      found.push(invocation, ...this.runs(invocation, command.words, depth, state));
+      found.push(invocation);
+      append(found, this.runs(invocation, command.words, depth, state));
+      const called = state.functions === undefined ? undefined : calledFunction(argv, state.functions);
+      if (called !== undefined) append(found, this.call(invocation, called, depth, state));
     }
     // Substitutions do not depend on a loop variable's value: read them once, under the first variant.
-    if (found[0]) found.push(...this.substitutions(found[0], command.words, command.redirects, depth, state));
+    if (found[0]) append(found, this.substitutions(found[0], command.words, command.redirects, depth, state));
     this.track(found[0], state);
     return found;
+  }
+
+  /** What a function call runs: its body, in the caller's shell (a `cd` inside lasts), one level deeper. */
+  call(invocation: Invocation, fn: FunctionCommand, depth: number, state: ShellState): Invocation[] {
+    this.called.add(fn);
+    if (this.calling.has(fn) || depth > maxDepth) return [];
+    this.calling.add(fn);
+    const body = this.command(fn.body, [], depth + 1, state, [...invocation.via, `${fn.name}()`]);
+    this.calling.delete(fn);
+    append(invocation.nested, body);
+    return body;
+  }
+
+  /** Reads the bodies of functions never called, as if each were called once from the start. */
+  uncalledFunctions(): void {
+    this.dormant = true;
+    for (const fn of this.defined) {
+      if (this.called.has(fn)) continue;
+      this.called.add(fn);
+      const state: ShellState = { cwd: this.environment.cwd, vars: new Map(), ownsVars: true };
+      this.command(fn.body, [], 1, state, [`${fn.name}() (never called)`]);
+    }
+    this.dormant = false;
   }
 
   overBudget(): boolean {
@@ -150,21 +250,14 @@ class Collector {
   }
 
   invocation(argv: string[], redirects: Redirect[], upstream: Invocation[], state: ShellState, via: readonly string[]): Invocation {
-    const { name, args, wrappers, assignments } = unwrap(argv);
-    const invocation: Invocation = {
-      assignments,
-      name,
-      args,
-      wrappers,
-      redirects: redirects.length === 0 ? [] : [...redirects],
-      upstream,
-      nested: [],
-      cwd: state.cwd,
-      via,
-      input: wrappers.length > 0 && wrappers.some((wrapper) => inputWrappers.has(wrapper)) ? "stdin" : undefined,
-      text: argv.join(" "),
-    };
-    this.analysis.invocations.push(invocation);
+    const { name, args, wrappers, assignments, placeholder, inputFromFile } = unwrap(argv);
+    // What `export` set earlier reaches this command's environment too, before its own `NAME=value` words.
+    const environment = state.exported === undefined ? assignments : [...state.exported, ...assignments];
+    const invocation = new RecordedInvocation(argv, name, args, wrappers, environment, redirects.length === 0 ? [] : [...redirects], upstream, state.cwd, via);
+    if (wrappers.length > 0 && wrappers.some((wrapper) => inputWrappers.has(wrapper))) invocation.input = "stdin";
+    if (placeholder !== undefined) invocation.placeholder = placeholder;
+    if (inputFromFile) invocation.inputFromFile = true;
+    (this.dormant ? this.analysis.uncalled : this.analysis.invocations).push(invocation);
     return invocation;
   }
 
@@ -177,7 +270,7 @@ class Collector {
     for (const { target } of redirects) {
       for (const substitution of target.substitutions) found.push(...this.source(substitution, depth + 1, copy(state), [...invocation.via, "$(…)"]));
     }
-    if (found.length > 0) invocation.nested.push(...found);
+    append(invocation.nested, found);
     return found;
   }
 
@@ -187,9 +280,13 @@ class Collector {
       this.problem(`scripts are nested more than ${maxDepth} levels deep`);
       return [];
     }
-    const via = invocation.via;
+    const { name, via } = invocation;
+    // Most commands run nothing of their own: no script, no `-exec`, no code.
+    const interpreter = interpreterNames.test(name);
+    if (!interpreter && name !== "find" && name !== "git" && !runsScripts.has(name) && !isShell(name)) return invocation.nested;
     const scripts = this.scriptsRunBy(invocation, words, state);
-    const inner = scripts.length > 0 || interpreterNames.test(invocation.name) ? copy(state) : state;
+    // A new shell (`sh -c f`) does not know this one's functions; `eval` and `source` run in this one.
+    const inner = scripts.length > 0 || interpreter ? copy(state, sameShell.has(name)) : state;
     for (const [script, how] of scripts) {
       invocation.nested.push(...this.source(script, depth + 1, inner, [...via, how]));
     }
@@ -206,7 +303,7 @@ class Collector {
         ),
       );
     }
-    const code = interpreterNames.test(invocation.name) ? analyzeInterpreter(invocation, () => stdinTexts(invocation)) : undefined;
+    const code = interpreter ? analyzeInterpreter(invocation, () => stdinTexts(invocation)) : undefined;
     if (code) {
       for (const script of code.scripts) invocation.nested.push(...this.source(script, depth + 1, inner, [...via, code.how]));
       // Shell commands written straight into the code (`node -e "rm -rf /"`) are read too, quietly: it is code, not shell.
@@ -228,6 +325,7 @@ class Collector {
   /** Command text a shell-like invocation runs: `sh -c '…'`, `eval …`, heredocs, here-strings, piped text. */
   scriptsRunBy(invocation: Invocation, words: readonly Word[], state: ShellState): [string, string][] {
     const { name, args } = invocation;
+    if (name === "git") return gitScripts(invocation);
     if (!runsScripts.has(name) && !isShell(name)) return [];
     const withStatic = (text: string) => this.substituteStatic(text, words, state);
     if (name === "eval") return [[withStatic(args.join(" ")), "eval"]];
@@ -254,7 +352,17 @@ class Collector {
     const flagIndex = args.findIndex(isCommandFlag);
     if (flagIndex !== -1) {
       const script = args.slice(flagIndex + 1).find((arg) => !arg.startsWith("-") || arg.length === 1);
-      if (script !== undefined) scripts.push([withStatic(script), `${name} -c`]);
+      if (script === undefined) return scripts;
+      // `parallel bash -c ::: 'rm -rf /'`: each argument after `:::` is the script.
+      if (script === ":::" && invocation.wrappers.includes("parallel")) {
+        for (const arg of args.slice(args.indexOf(":::") + 1)) if (arg !== ":::") scripts.push([arg, `${name} -c`]);
+        return scripts;
+      }
+      const { placeholder } = invocation;
+      // `echo 'rm -rf /' | xargs -I{} sh -c {}`: with the input known, read the script each input line makes.
+      const inputs = placeholder !== undefined && script.includes(placeholder) ? knownInputs(invocation, "lines") : undefined;
+      if (inputs !== undefined) for (const item of inputs) scripts.push([withStatic(script.replaceAll(placeholder!, item)), `${name} -c`]);
+      else scripts.push([withStatic(script), `${name} -c`]);
       return scripts;
     }
     const file = args.find((arg) => !arg.startsWith("-") && arg !== "-");
@@ -316,16 +424,29 @@ class Collector {
    * More than `maxVariants` is a problem: the values past it would go unchecked.
    */
   expandWords(words: readonly Word[], state: ShellState): string[][] {
-    if (!words.some((word) => word.text.includes("$") || word.text.includes("`"))) return [words.map((word) => word.text)];
-    const values = words.map((word) => (word.text.includes("$") || word.text.includes("`") ? this.expandWord(word, state) : [[word.text]]));
+    let values: string[][][] | undefined;
     let count = 1;
-    for (const choices of values) count = Math.max(count, choices.length);
+    for (let index = 0; index < words.length; index++) {
+      const { text } = words[index]!;
+      if (!text.includes("$") && !text.includes("`")) continue;
+      values ??= words.map((word) => [[word.text]]);
+      const choices = this.expandWord(words[index]!, state);
+      values[index] = choices;
+      if (choices.length > count) count = choices.length;
+    }
+    if (values === undefined) return [words.map((word) => word.text)];
     if (count > maxVariants) {
       this.problem(`a command runs with more than ${maxVariants} different values (a long loop)`);
       count = maxVariants;
     }
     const variants: string[][] = [];
-    for (let index = 0; index < count; index++) variants.push(values.flatMap((choices) => choices[index % choices.length]!));
+    for (let variant = 0; variant < count; variant++) {
+      const argv: string[] = [];
+      for (const choices of values) {
+        for (const part of choices[variant % choices.length]!) argv.push(part);
+      }
+      variants.push(argv);
+    }
     return variants;
   }
 
@@ -344,7 +465,12 @@ class Collector {
     if (expanded === undefined) this.problem(`a word takes more than ${maxVariants} values (a long loop), too many to check each`);
     const values = expanded ?? [text];
     // Quoted, the value is one word; unquoted, it splits on spaces. Which it is is not kept, so both are read.
-    return values.flatMap((value) => (value !== word.text && /\s/.test(value) ? [[value], value.split(/\s+/).filter(Boolean)] : [[value]]));
+    const result: string[][] = [];
+    for (const value of values) {
+      result.push([value]);
+      if (value !== word.text && /\s/.test(value)) result.push(value.split(/\s+/).filter(Boolean));
+    }
+    return result;
   }
 
   /** Keeps the shell's folder and variables up to date: `cd`, `X=…`, `export X=…`, `for x in …`, `read x`. */
@@ -356,12 +482,33 @@ class Collector {
     if (name === "popd") return void (state.cwd = undefined);
     if (declarations.has(name)) {
       for (const arg of args.filter(isAssignment)) assign(arg, state, this.environment);
+      if (name === "export" || args.includes("-x")) state.exported = [...(state.exported ?? []), ...args.filter(isAssignment)];
     } else if (name === "for" && args[1] === "in") {
       setVar(state, args[0]!, args.slice(2));
     } else if (name === "read" || name === "mapfile" || name === "readarray") {
       for (const arg of args.filter((candidate) => /^[A-Za-z_]\w*$/.test(candidate))) setVar(state, arg, null);
     }
   }
+}
+
+/**
+ * Shell commands git itself runs: a `!` alias set on the line (`git -c 'alias.x=!rm -rf build' x`) with
+ * the remaining arguments, and the program set for its connection (`GIT_SSH_COMMAND='…' git fetch`).
+ */
+function gitScripts(invocation: Invocation): [string, string][] {
+  const { args, assignments } = invocation;
+  const scripts: [string, string][] = [];
+  const { index, alias } = gitWords(args);
+  if (alias?.startsWith("!")) scripts.push([[alias.slice(1), ...args.slice(index + 1).map(quote)].join(" "), "git alias"]);
+  for (const assignment of assignments) {
+    if (assignment.startsWith("GIT_SSH_COMMAND=")) scripts.push([assignment.slice("GIT_SSH_COMMAND=".length), "GIT_SSH_COMMAND"]);
+  }
+  return scripts;
+}
+
+/** `target.push(...items)` without a spread call (most lists here are empty or short). */
+function append<T>(target: T[], items: readonly T[]): void {
+  for (let index = 0; index < items.length; index++) target.push(items[index]!);
 }
 
 /** The commands `find … -exec cmd … {} ;` runs (also `-execdir`, `-ok`, `-okdir`). */

@@ -57,7 +57,9 @@ function operatorAt(source: string, index: number): string | undefined {
   }
 }
 
-const wordBreak = new Set([" ", "\t", "\r", "\n", ";", "&", "|", "(", ")", "<", ">"]);
+// Characters that end a word.
+const wordBreak = new Uint8Array(128);
+for (const char of " \t\r\n;&|()<>") wordBreak[char.charCodeAt(0)] = 1;
 
 // Characters that end a run of plain word characters: breaks, quotes, escapes and expansions.
 const special = new Uint8Array(128);
@@ -89,6 +91,7 @@ interface PendingHeredoc {
 
 class Lexer {
   problem: string | undefined;
+  wordEnd = 0;
 
   constructor(readonly source: string) {}
 
@@ -111,12 +114,13 @@ export function lex(source: string): LexResult {
       i += 2;
     } else if (char === "\n") {
       tokens.push({ kind: "operator", value: "\n" });
-      i = readHeredocBodies(lexer, i + 1, heredocs.splice(0));
+      i = heredocs.length === 0 ? i + 1 : readHeredocBodies(lexer, i + 1, heredocs.splice(0));
     } else if (char === "#") {
       while (i < source.length && source[i] !== "\n") i++;
     } else if (isProcessSubstitution(source, i) || operatorAt(source, i) === undefined) {
-      const [word, next] = readWord(lexer, i);
-      if (/^\d+$/.test(word.text) && (source[next] === ">" || source[next] === "<")) {
+      const word = readWord(lexer, i);
+      const next = lexer.wordEnd;
+      if ((source[next] === ">" || source[next] === "<") && /^\d+$/.test(word.text)) {
         i = next; // a file descriptor number (`2>`): it belongs to the redirect that follows
         continue;
       }
@@ -169,18 +173,27 @@ function readHeredocBodies(lexer: Lexer, start: number, pending: readonly Pendin
   return i;
 }
 
-function readWord(lexer: Lexer, start: number): [Word, number] {
+const noSubstitutions: string[] = [];
+
+function addSubstitution(word: Word, inner: string): void {
+  if (word.substitutions === noSubstitutions) word.substitutions = [inner];
+  else word.substitutions.push(inner);
+}
+
+/** Reads the word at `start`; where it ends is left in `lexer.wordEnd` (no tuple to allocate per word). */
+function readWord(lexer: Lexer, start: number): Word {
   const { source } = lexer;
-  const word: Word = { text: "", substitutions: [] };
+  // Most words hold no substitution: they share one empty list until they get one of their own.
+  const word: Word = { text: "", substitutions: noSubstitutions };
   let i = start;
   if (isProcessSubstitution(source, i)) {
     const end = skipNested(lexer, i + 2, "paren");
     const inner = source.slice(i + 2, end - 1);
-    word.substitutions.push(inner);
+    addSubstitution(word, inner);
     word.text = `${source[i]}(${inner})`;
     i = end;
   }
-  while (i < source.length && !wordBreak.has(source[i]!)) {
+  while (i < source.length && wordBreak[source.charCodeAt(i)] !== 1) {
     const run = plainRun(source, i, special);
     if (run > i) {
       word.text += source.slice(i, run);
@@ -205,7 +218,8 @@ function readWord(lexer: Lexer, start: number): [Word, number] {
       i++;
     }
   }
-  return [word, i];
+  lexer.wordEnd = i;
+  return word;
 }
 
 function readDoubleQuoted(lexer: Lexer, start: number, word: Word): number {
@@ -239,7 +253,7 @@ function readDollarOrBacktick(lexer: Lexer, start: number, word: Word): number {
   if (source[start] === "`") {
     const end = skipNested(lexer, start + 1, "backtick");
     const inner = source.slice(start + 1, end - 1);
-    word.substitutions.push(inner);
+    addSubstitution(word, inner);
     word.text += `\`${inner}\``;
     return end;
   }
@@ -248,7 +262,7 @@ function readDollarOrBacktick(lexer: Lexer, start: number, word: Word): number {
     const end = skipNested(lexer, start + 2, "paren");
     const inner = source.slice(start + 2, end - 1);
     // `$((1 + 2))` is arithmetic, not a command; read it as one only when it holds substitutions.
-    if (!(inner.startsWith("(") && inner.endsWith(")")) || /\$\(|`/.test(inner)) word.substitutions.push(inner);
+    if (!(inner.startsWith("(") && inner.endsWith(")")) || /\$\(|`/.test(inner)) addSubstitution(word, inner);
     word.text += `$(${inner})`;
     return end;
   }

@@ -24,7 +24,14 @@ export interface GroupCommand {
   redirects: Redirect[];
 }
 
-export type Command = SimpleCommand | GroupCommand;
+/** `name() { … }` or `function name { … }`: the body runs only where the name is called. */
+export interface FunctionCommand {
+  type: "function";
+  name: string;
+  body: Command;
+}
+
+export type Command = SimpleCommand | GroupCommand | FunctionCommand;
 /** Commands joined by `|`: each one reads what the one before it writes. */
 export type Pipeline = Command[];
 /** Pipelines joined by `;`, `&&`, `||`, `&` or newlines. */
@@ -92,12 +99,12 @@ class Parser {
   }
 
   command(depth: number): Command {
-    // `function name { … }` / `function name() { … }`: the name, then the body as the next command.
+    // `function name { … }` / `function name() { … }`: the name, then the body.
     if (isWord(this.peek(), "function") && this.tokens[this.position + 1]?.kind === "word") {
       const name = this.tokens[this.position + 1] as Extract<Token, { kind: "word" }>;
       this.position += 2;
       if (isOperator(this.peek(), "(") && isOperator(this.tokens[this.position + 1], ")")) this.position += 2;
-      return { type: "simple", words: [{ text: "function", substitutions: [] }, name.word], redirects: [] };
+      return this.functionBody(name.word.text, depth);
     }
     const opens = isOperator(this.peek(), "(") ? ")" : isWord(this.peek(), "{") ? "}" : undefined;
     if (opens !== undefined) {
@@ -116,13 +123,24 @@ class Parser {
       } else if (token.kind === "redirect") {
         simple.redirects.push(this.redirect());
       } else if (isOperator(token, "(") && isOperator(this.tokens[this.position + 1], ")")) {
-        this.position += 2; // `name()`: a function definition; its body follows as the next command
-        return simple;
+        this.position += 2; // `name()`: a function definition
+        return simple.words.length === 1 ? this.functionBody(simple.words[0]!.text, depth) : simple;
       } else {
         break;
       }
     }
     return simple;
+  }
+
+  /** The body after `name()` (newlines may come first); a definition with no body is an empty command. */
+  functionBody(name: string, depth: number): Command {
+    while (isOperator(this.peek(), "\n")) this.position++;
+    if (depth >= maxGroupDepth) {
+      this.problem ??= `function definitions are nested more than ${maxGroupDepth} levels deep`;
+      return { type: "simple", words: [], redirects: [] };
+    }
+    const body: Command = this.peek() === undefined ? { type: "simple", words: [], redirects: [] } : this.command(depth + 1);
+    return { type: "function", name, body };
   }
 
   redirects(): Redirect[] {

@@ -1,4 +1,5 @@
 import { normalizePath } from "../paths.js";
+import type { FunctionCommand } from "./parse.js";
 
 /** Where a command line starts and what `~`, `$HOME` and `$TMPDIR` stand for. */
 export interface AnalysisEnvironment {
@@ -15,15 +16,22 @@ export interface ShellState {
   vars: Map<string, readonly string[] | null>;
   /** False while `vars` is still shared with the state this one was copied from (copied on first write). */
   ownsVars: boolean;
+  /** `NAME=value` of the variables exported so far (`export X=…`): every later command sees them. Replaced, never changed in place. */
+  exported?: readonly string[];
+  /** Functions defined so far (replaced, never changed in place: a subshell's definitions stay in it). */
+  functions?: ReadonlyMap<string, FunctionCommand>;
 }
 
 /** Past this many values, a word is not expanded value by value (see `expand`). */
 export const maxVariants = 64;
 const maxExpandedLength = 4_096;
 
-/** A subshell's state: its own folder, and the variables shared until it sets one. */
-export function copy(state: ShellState): ShellState {
-  return { cwd: state.cwd, vars: state.vars, ownsVars: false };
+/** A subshell's state: its own folder, and the variables shared until it sets one (a new shell leaves the functions behind). */
+export function copy(state: ShellState, withFunctions = true): ShellState {
+  const copied: ShellState = { cwd: state.cwd, vars: state.vars, ownsVars: false };
+  if (state.functions !== undefined && withFunctions) copied.functions = state.functions;
+  if (state.exported !== undefined) copied.exported = state.exported;
+  return copied;
 }
 
 export function setVar(state: ShellState, name: string, value: readonly string[] | null): void {
@@ -41,6 +49,8 @@ export function assign(word: string, state: ShellState, environment: AnalysisEnv
   setVar(state, name, /\$\(|`/.test(value) ? null : (expand(value, state, environment) ?? null));
 }
 
+// A `$` that may start a variable (not `$(`, `$'`, a lone `$`): without one, nothing is expanded.
+const mayNameVariable = /\$[A-Za-z_{]/;
 // `$NAME`, `${NAME}`, and `${NAME:-default}` (a known NAME is never empty here, so its value wins).
 const variable = /\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?::?-[^}]*)?\}|([A-Za-z_][A-Za-z0-9_]*))/g;
 
@@ -49,7 +59,7 @@ const variable = /\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?::?-[^}]*)?\}|([A-Za-z_][A-Za
  * a variable has more values than can be checked one by one.
  */
 export function expand(text: string, state: ShellState, environment: AnalysisEnvironment): readonly string[] | undefined {
-  if (!text.includes("$") || text.length > maxExpandedLength) return [text];
+  if (!text.includes("$") || text.length > maxExpandedLength || !mayNameVariable.test(text)) return [text];
   const pieces: (readonly string[])[] = [];
   let count = 1;
   let last = 0;

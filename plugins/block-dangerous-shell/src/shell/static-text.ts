@@ -16,6 +16,18 @@ export function stdinTexts(invocation: Invocation): string[] {
   return texts;
 }
 
+/**
+ * The items xargs or parallel reads, when its input is known (`echo / | xargs rm -rf`): one per word, or
+ * one per line where each input replaces a placeholder (`xargs -I{}`, parallel).
+ */
+export function knownInputs(invocation: Invocation, items: "words" | "lines" = "words"): string[] | undefined {
+  if (invocation.inputFromFile) return undefined;
+  const texts = stdinTexts(invocation);
+  if (texts.length === 0) return undefined;
+  const found = texts.flatMap((text) => text.split(items === "lines" ? /\n/ : /\s+/)).filter((item) => item.trim() !== "");
+  return found.length === 0 ? undefined : found;
+}
+
 export function staticInput(redirect: Redirect): string | undefined {
   return redirect.operator === "<<<" ? redirect.target.text : redirect.body;
 }

@@ -109,12 +109,16 @@ export interface Unwrapped {
   wrappers: readonly string[];
   /** `NAME=value` words before the command. */
   assignments: readonly string[];
+  /** The text xargs or parallel replaces with each input (`-I FOO`, `-i`, `--replace`; `{}` for parallel). */
+  placeholder?: string;
+  /** xargs reads its input from a file (`-a paths.txt`), not from standard input. */
+  inputFromFile?: true;
 }
 
 export function unwrap(words: readonly string[]): Unwrapped {
   // Most commands start with their own name: no wrapper, no assignment, nothing to skip.
   const first = words[0];
-  if (first !== undefined && !isAssignment(first)) {
+  if (first !== undefined && !first.includes("=")) {
     const name = baseName(first);
     if (!wrapperOptionsWithValue.has(name) && !runSubcommands.has(name) && name !== "busybox" && name !== "toybox") {
       return { name, args: words.slice(1), wrappers: none, assignments: none };
@@ -123,10 +127,13 @@ export function unwrap(words: readonly string[]): Unwrapped {
   const texts = splitEnvString(words);
   const wrappers: string[] = [];
   const assignments: string[] = [];
+  let placeholder: string | undefined;
+  let inputFromFile = false;
   let index = 0;
   while (index < texts.length) {
     const word = texts[index]!;
-    if (isAssignment(word)) {
+    // `1A=2 git …` is not an assignment to bash (it runs a command named `1A=2`), but read as one it shows what was meant.
+    if (isAssignment(word) || (looksLikeAssignment.test(word) && index + 1 < texts.length)) {
       assignments.push(word);
       index++;
       continue;
@@ -147,10 +154,30 @@ export function unwrap(words: readonly string[]): Unwrapped {
     const valued = wrapperOptionsWithValue.get(name);
     if (!valued || (name === "command" && /^-[vV]+$/.test(next)) || isHelpFor(name, next)) break;
     wrappers.push(name);
-    index = skipOptions(texts, index + 1, valued) + (positionalWords.get(name) ?? 0);
+    const end = skipOptions(texts, index + 1, valued);
+    if (inputWrappers.has(name)) placeholder = placeholderOf(name, texts.slice(index + 1, end)) ?? placeholder;
+    if (name === "xargs" && texts.slice(index + 1, end).some((option) => /^(-a|--arg-file)/.test(option))) inputFromFile = true;
+    index = end + (positionalWords.get(name) ?? 0);
   }
   const name = index < texts.length ? baseName(texts[index]!) : "";
-  return { name, args: texts.slice(index + 1), wrappers, assignments };
+  const unwrapped: Unwrapped = { name, args: texts.slice(index + 1), wrappers, assignments };
+  if (placeholder !== undefined) unwrapped.placeholder = placeholder;
+  if (inputFromFile) unwrapped.inputFromFile = true;
+  return unwrapped;
+}
+
+/** What xargs (`-I FOO`, `-IFOO`, `-i`, `--replace[=FOO]`) or parallel (`{}`, or `-I FOO`) replaces with each input. */
+function placeholderOf(name: string, options: readonly string[]): string | undefined {
+  let found = name === "parallel" ? "{}" : undefined;
+  for (let index = 0; index < options.length; index++) {
+    const option = options[index]!;
+    if (option === "-I" || (name === "xargs" && option === "-J")) found = options[index + 1] ?? found;
+    else if (/^-I./.test(option)) found = option.slice(2);
+    else if (name === "xargs" && (option === "-i" || option === "--replace")) found = "{}";
+    else if (name === "xargs" && /^-i./.test(option)) found = option.slice(2);
+    else if (name === "xargs" && option.startsWith("--replace=")) found = option.slice("--replace=".length);
+  }
+  return found === "" ? undefined : found;
 }
 
 // `sudo -l`, `sudo -v`, `time -p` are fine, but `sudo --help` or `env --version` run nothing.
@@ -181,14 +208,20 @@ function skipOptions(texts: readonly string[], start: number, valued: readonly s
   return index;
 }
 
+const looksLikeAssignment = /^[^=/]*=/;
+
 export function isAssignment(word: string): boolean {
   return /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(word);
 }
 
 /** `rm` for `/bin/rm`, `\rm` (the lexer already dropped the backslash) and `"rm"`. */
 function baseName(word: string): string {
+  if (plainName.test(word)) return word;
   const slash = Math.max(word.lastIndexOf("/"), word.lastIndexOf("\\"));
   const base = slash === -1 || slash === word.length - 1 ? word : word.slice(slash + 1);
   // `GIT.EXE` on Windows, `Rm` on a case-insensitive file system: the same programs.
   return /[A-Z]/.test(base) || /\.exe$/i.test(base) ? base.toLowerCase().replace(/\.exe$/, "") : base;
 }
+
+// The common case: a lower-case name with no folder and no `.exe` to take off.
+const plainName = /^[a-z0-9_+-]{1,32}$/;

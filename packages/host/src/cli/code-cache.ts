@@ -1,0 +1,73 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Script } from "node:vm";
+
+/**
+ * The parameters a bundle run by `runWithCodeCache` receives: CommonJS's five, and the `import()` the
+ * bundle's dynamic imports are rewritten to call (see scripts/bundle.mjs). Code compiled by
+ * `vm.Script` has no `import()` of its own on Node 20 without an experimental flag.
+ */
+const parameters = ["exports", "require", "module", "__filename", "__dirname", "__toolgateImport"];
+
+type Bundle = (
+  exports: object,
+  require: NodeJS.Require,
+  module: { exports: object },
+  filename: string,
+  dirname: string,
+  dynamicImport: (specifier: string) => Promise<unknown>,
+) => void;
+
+export interface CodeCacheOptions {
+  /** The folder for the cache file; undefined runs without a cache. */
+  cacheDir: string | undefined;
+  /** Names this build of the bundle (a hash of its content), so another build never reads its cache. */
+  buildId: string;
+}
+
+/**
+ * Runs a CommonJS bundle the way Node runs a CommonJS file, compiled with V8's code cache: Node 20
+ * compiles its modules from source on every start (`module.enableCompileCache` came in Node 22.1), and
+ * for the CLI, which starts once per tool call, compiling its bundle is a large part of start-up.
+ * The first run stores the code V8 compiled, on exit so that it holds every function that ran; later
+ * runs skip compiling. A cache that cannot be read or written, or that V8 rejects (another V8, flags,
+ * a damaged file), only costs that run the compile.
+ */
+export function runWithCodeCache(bundleFile: string, { cacheDir, buildId }: CodeCacheOptions): void {
+  const source = readFileSync(bundleFile, "utf8");
+  const cacheFile = cacheDir === undefined ? undefined : join(cacheDir, `cli-${buildId}-${process.version}-${process.arch}.v8`);
+  const cachedData = cacheFile === undefined ? undefined : readIfPresent(cacheFile);
+  const script = new Script(`(function (${parameters.join(", ")}) {${source}\n})`, { filename: bundleFile, cachedData });
+  if (cacheFile !== undefined && (cachedData === undefined || script.cachedDataRejected)) process.once("exit", () => writeCache(cacheFile, script));
+  const bundle = script.runInThisContext() as Bundle;
+  const module = { exports: {} };
+  bundle.call(module.exports, module.exports, createRequire(bundleFile), module, bundleFile, dirname(bundleFile), importFrom(bundleFile));
+}
+
+/** `import()` as the bundle's own would do it: relative specifiers from the bundle's folder. */
+function importFrom(bundleFile: string): (specifier: string) => Promise<unknown> {
+  const base = pathToFileURL(bundleFile);
+  return (specifier) => import(specifier.startsWith("./") || specifier.startsWith("../") ? new URL(specifier, base).href : specifier);
+}
+
+function readIfPresent(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Written to a temporary name and renamed, so a process reading the cache never sees half a file. */
+function writeCache(file: string, script: Script): void {
+  try {
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    const partial = `${file}.${process.pid}.tmp`;
+    writeFileSync(partial, script.createCachedData(), { mode: 0o600 });
+    renameSync(partial, file);
+  } catch {
+    // An unwritable cache folder only costs each run the compile.
+  }
+}

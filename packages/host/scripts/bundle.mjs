@@ -47,19 +47,24 @@ if (unknown.length > 0) throw new Error(`bundle.mjs: external ${unknown.join(", 
  * requires the module when one is first read. esbuild's `__toESM` would copy that object's getters
  * into a new one at every `import` of the built-in (53 of them, ~3 ms a start), so the object is its
  * own ES module namespace, marked, and `__toESM` returns a marked object as it is (see patchToEsm).
+ * The same for the bundled CommonJS packages in `lazyPackages`, whose loading does work the hook path
+ * does not need (fastest-levenshtein allocates a 256 kB table, used only to suggest a hook's name).
  */
 const esModuleMark = "toolgate.lazy-builtin";
+const lazyPackages = ["fastest-levenshtein"];
 const lazyBuiltins = {
   name: "lazy-builtins",
   setup(build) {
-    build.onResolve({ filter: /^[a-z_:/]+$/ }, ({ path, kind }) =>
-      isBuiltin(path) && kind === "import-statement" ? { path, namespace: "lazy-builtin" } : undefined,
+    build.onResolve({ filter: /^[a-z_:/-]+$/ }, ({ path, kind }) =>
+      kind === "import-statement" && (isBuiltin(path) || lazyPackages.includes(path)) ? { path, namespace: "lazy-builtin" } : undefined,
     );
     build.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, ({ path }) => {
       const names = Object.getOwnPropertyNames(require(path)).filter((name) => name !== "default" && name !== "__esModule");
+      // A package is bundled (required by its file, which this plugin does not intercept); a built-in is Node's.
+      const target = isBuiltin(path) ? path : require.resolve(path);
       const contents = [
         "let loaded;",
-        `const load = () => (loaded ??= require(${JSON.stringify(path)}));`,
+        `const load = () => (loaded ??= require(${JSON.stringify(target)}));`,
         "const lazy = {};",
         `for (const name of ${JSON.stringify(names)}) Object.defineProperty(lazy, name, { get: () => load()[name], enumerable: true });`,
         // What esbuild's __toESM would make of it, built once here rather than copied at each import site.
@@ -67,7 +72,7 @@ const lazyBuiltins = {
         `Object.defineProperty(lazy, Symbol.for(${JSON.stringify(esModuleMark)}), { value: lazy });`,
         "module.exports = lazy;",
       ].join("\n");
-      return { contents, loader: "js" };
+      return { contents, loader: "js", resolveDir: packageDir };
     });
   },
 };
@@ -112,6 +117,7 @@ const shared = {
   platform: "node",
   target: "node20",
   external,
+  define: { TOOLGATE_HOST_VERSION: JSON.stringify(manifest.version) },
   // CommonJS dependencies bundled into ESM (commander) call require() for Node's built-ins.
   banner: { js: 'import { createRequire as __toolgateRequire } from "node:module";\nconst require = __toolgateRequire(import.meta.url);' },
   minifySyntax: true,
@@ -129,7 +135,7 @@ await build({
   format: "cjs",
   outExtension: { ".js": ".cjs" },
   banner: { js: '"use strict";\nconst __toolgateModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
-  define: { "import.meta.url": "__toolgateModuleUrl" },
+  define: { ...shared.define, "import.meta.url": "__toolgateModuleUrl" },
   plugins: [lazyBuiltins, lazyChildProcess, lazyCommandsExternal],
 });
 const bundleFile = join(packageDir, "dist/cli/toolgate.cjs");

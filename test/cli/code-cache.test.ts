@@ -20,8 +20,8 @@ function writeBundle(dir: string, body = ""): string {
     "late.mjs": 'export const word = "world";',
     "run.mts": [
       `import { runWithCodeCache } from ${JSON.stringify(codeCache)};`,
-      "const [bundle, cacheDir, buildId] = process.argv.slice(2);",
-      'runWithCodeCache(bundle, { cacheDir: cacheDir === "-" ? undefined : cacheDir, buildId });',
+      "const [bundle, cacheDir, buildId, name] = process.argv.slice(2);",
+      'runWithCodeCache(bundle, { cacheDir: cacheDir === "-" ? undefined : cacheDir, name, buildId });',
     ].join("\n"),
     "bundle.cjs": [
       '"use strict";',
@@ -33,8 +33,8 @@ function writeBundle(dir: string, body = ""): string {
   return dir;
 }
 
-function run(dir: string, cacheDir: string, buildId = "build-1") {
-  const child = spawnSync(process.execPath, ["--import", tsxLoader, join(dir, "run.mts"), join(dir, "bundle.cjs"), cacheDir, buildId], { encoding: "utf8" });
+function run(dir: string, cacheDir: string, buildId = "build-1", name = "cli") {
+  const child = spawnSync(process.execPath, ["--import", tsxLoader, join(dir, "run.mts"), join(dir, "bundle.cjs"), cacheDir, buildId, name], { encoding: "utf8" });
   return { code: child.status, stdout: child.stdout, stderr: child.stderr };
 }
 
@@ -70,12 +70,14 @@ describe("runWithCodeCache", () => {
     expect(run(dir, cacheDir).stdout).toBe("hello world from bundle.cjs\n");
   });
 
-  it("keeps one cache per build, so a new build never runs an old one's code", () => {
+  it("keeps one cache per build and name, so a new build never runs an old one's code", () => {
     const dir = writeBundle(makeTempDir("os", "code-cache-"));
     const cacheDir = join(dir, "cache");
     run(dir, cacheDir, "build-1");
     run(dir, cacheDir, "build-2");
-    expect(cacheFiles(cacheDir).sort()).toEqual([`cli-build-1-${process.version}-${process.arch}.v8`, `cli-build-2-${process.version}-${process.arch}.v8`]);
+    run(dir, cacheDir, "build-2", "cli-hook");
+    const suffix = `${process.version}-${process.arch}.v8`;
+    expect(cacheFiles(cacheDir).sort()).toEqual([`cli-build-1-${suffix}`, `cli-build-2-${suffix}`, `cli-hook-build-2-${suffix}`]);
   });
 
   it.each([

@@ -9,4 +9,6 @@ import { runWithCodeCache } from "./code-cache.js";
 /** Set by scripts/bundle.mjs: a hash of toolgate.cjs. */
 declare const TOOLGATE_BUNDLE_ID: string;
 
-runWithCodeCache(join(__dirname, "toolgate.cjs"), { cacheDir: userCacheDir(), buildId: TOOLGATE_BUNDLE_ID });
+// `toolgate hook` starts once per tool call: its cache is its own, whichever command ran first.
+const name = process.argv[2] === "hook" ? "cli-hook" : "cli";
+runWithCodeCache(join(__dirname, "toolgate.cjs"), { cacheDir: userCacheDir(), name, buildId: TOOLGATE_BUNDLE_ID });

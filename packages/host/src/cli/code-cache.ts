@@ -23,6 +23,11 @@ type Bundle = (
 export interface CodeCacheOptions {
   /** The folder for the cache file; undefined runs without a cache. */
   cacheDir: string | undefined;
+  /**
+   * Names the cache among those of one build. The cache holds what the run that wrote it compiled, so
+   * a path that runs often and must start fast (the hook) keeps one of its own.
+   */
+  name: string;
   /** Names this build of the bundle (a hash of its content), so another build never reads its cache. */
   buildId: string;
 }
@@ -35,9 +40,9 @@ export interface CodeCacheOptions {
  * runs skip compiling. A cache that cannot be read or written, or that V8 rejects (another V8, flags,
  * a damaged file), only costs that run the compile.
  */
-export function runWithCodeCache(bundleFile: string, { cacheDir, buildId }: CodeCacheOptions): void {
+export function runWithCodeCache(bundleFile: string, { cacheDir, name, buildId }: CodeCacheOptions): void {
   const source = readFileSync(bundleFile, "utf8");
-  const cacheFile = cacheDir === undefined ? undefined : join(cacheDir, `cli-${buildId}-${process.version}-${process.arch}.v8`);
+  const cacheFile = cacheDir === undefined ? undefined : join(cacheDir, `${name}-${buildId}-${process.version}-${process.arch}.v8`);
   const cachedData = cacheFile === undefined ? undefined : readIfPresent(cacheFile);
   const script = new Script(`(function (${parameters.join(", ")}) {${source}\n})`, { filename: bundleFile, cachedData });
   if (cacheFile !== undefined && (cachedData === undefined || script.cachedDataRejected)) process.once("exit", () => writeCache(cacheFile, script));

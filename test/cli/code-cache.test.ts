@@ -34,7 +34,9 @@ function writeBundle(dir: string, body = ""): string {
 }
 
 function run(dir: string, cacheDir: string, buildId = "build-1", name = "cli") {
-  const child = spawnSync(process.execPath, ["--import", tsxLoader, join(dir, "run.mts"), join(dir, "bundle.cjs"), cacheDir, buildId, name], { encoding: "utf8" });
+  const child = spawnSync(process.execPath, ["--import", tsxLoader, join(dir, "run.mts"), join(dir, "bundle.cjs"), cacheDir, buildId, name], {
+    encoding: "utf8",
+  });
   return { code: child.status, stdout: child.stdout, stderr: child.stderr };
 }
 
@@ -98,4 +100,3 @@ describe("runWithCodeCache", () => {
     expect(result.stderr).toContain("bundle failed");
   });
 });
-

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
@@ -90,6 +90,23 @@ describe("runWithCodeCache", () => {
     const cacheDir = cacheDirIn(dir);
     expect(run(dir, cacheDir)).toEqual({ code: 0, stdout: "hello world from bundle.cjs\n", stderr: "" });
     expect(run(dir, cacheDir)).toEqual({ code: 0, stdout: "hello world from bundle.cjs\n", stderr: "" });
+  });
+
+  it("neither reads nor writes a cache in a folder others can write to", () => {
+    const dir = writeBundle(makeTempDir("os", "code-cache-"));
+    const cacheDir = join(dir, "cache");
+    mkdirSync(cacheDir);
+    chmodSync(cacheDir, 0o777);
+    expect(run(dir, cacheDir)).toEqual({ code: 0, stdout: "hello world from bundle.cjs\n", stderr: "" });
+    expect(cacheFiles(cacheDir)).toEqual([]);
+    // A cache planted there is not read either: made private, the folder's cache is used again.
+    chmodSync(cacheDir, 0o700);
+    run(dir, cacheDir);
+    const file = join(cacheDir, cacheFiles(cacheDir)[0]!);
+    chmodSync(cacheDir, 0o777);
+    writeFileSync(file, "planted");
+    expect(run(dir, cacheDir).stdout).toBe("hello world from bundle.cjs\n");
+    expect(readFileSync(file, "utf8")).toBe("planted");
   });
 
   it("lets an error thrown by the bundle end the process with a failure, as Node would", () => {

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -42,13 +42,31 @@ export interface CodeCacheOptions {
  */
 export function runWithCodeCache(bundleFile: string, { cacheDir, name, buildId }: CodeCacheOptions): void {
   const source = readFileSync(bundleFile, "utf8");
-  const cacheFile = cacheDir === undefined ? undefined : join(cacheDir, `${name}-${buildId}-${process.version}-${process.arch}.v8`);
+  const cacheFile =
+    cacheDir === undefined || !isPrivateOrMissing(cacheDir) ? undefined : join(cacheDir, `${name}-${buildId}-${process.version}-${process.arch}.v8`);
   const cachedData = cacheFile === undefined ? undefined : readIfPresent(cacheFile);
   const script = new Script(`(function (${parameters.join(", ")}) {${source}\n})`, { filename: bundleFile, cachedData });
   if (cacheFile !== undefined && (cachedData === undefined || script.cachedDataRejected)) process.once("exit", () => writeCache(cacheFile, script));
   const bundle = script.runInThisContext() as Bundle;
   const module = { exports: {} };
   bundle.call(module.exports, module.exports, createRequire(bundleFile), module, bundleFile, dirname(bundleFile), importFrom(bundleFile));
+}
+
+/**
+ * V8 trusts a code cache it accepts: the code in it runs as it is. So a folder someone else could write
+ * to (one made in a shared temporary folder by another user, or opened to the group or the world) is
+ * not used. A missing one is created private (0700) when the cache is written.
+ */
+function isPrivateOrMissing(dir: string): boolean {
+  try {
+    const stats = statSync(dir, { throwIfNoEntry: false });
+    if (stats === undefined) return true;
+    const ownUid = process.getuid?.();
+    return stats.isDirectory() && (ownUid === undefined || stats.uid === ownUid) && (stats.mode & 0o022) === 0;
+  } catch {
+    // Not reachable as a folder (a file on the way, no permission): no cache, the run goes on.
+    return false;
+  }
 }
 
 /** `import()` as the bundle's own would do it: relative specifiers from the bundle's folder. */

@@ -138,6 +138,18 @@ await build({
   define: { ...shared.define, "import.meta.url": "__toolgateModuleUrl" },
   plugins: [lazyBuiltins, lazyChildProcess, lazyCommandsExternal],
 });
+// A plugin with `isolation: "worker"` runs in a worker thread started from worker-entry next to the
+// code that spawns it (src/isolation/spawn-worker.ts): for toolgate.cjs, dist/cli/worker-entry.cjs.
+// Node compiles it itself (no launcher), so its import() needs no rewrite.
+await build({
+  ...shared,
+  entryPoints: { "worker-entry": "src/isolation/worker-entry.ts" },
+  format: "cjs",
+  outExtension: { ".js": ".cjs" },
+  banner: { js: '"use strict";\nconst __toolgateModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+  define: { ...shared.define, "import.meta.url": "__toolgateModuleUrl" },
+  plugins: [lazyBuiltins],
+});
 const bundleFile = join(packageDir, "dist/cli/toolgate.cjs");
 const bundle = patchToEsm(callerImport(readFileSync(bundleFile, "utf8")));
 writeFileSync(bundleFile, bundle);

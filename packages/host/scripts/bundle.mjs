@@ -2,7 +2,7 @@
 // main.cjs (the bin: a small launcher that runs toolgate.cjs with V8's code cache, see
 // src/cli/code-cache.ts) and one bundle per rarely used command, loaded when that command runs. The
 // CLI starts once per tool call when it serves as an agent's hook, and Node loading ~60 small modules
-// costs more than parsing one file.
+// costs more than parsing one file. worker-entry.cjs starts the worker thread of an isolated plugin.
 // Kept out of the bundle, as installed dependencies: jiti (large, imported only for TypeScript
 // plugins, and it loads its own files next to it) and what only `new` and `add` use.
 // The library entry (dist/index.js) stays tsc's per-module output; this runs after tsc.

@@ -33,14 +33,17 @@ function writeBundle(dir: string, body = ""): string {
   return dir;
 }
 
-function run(dir: string, cacheDir: string, buildId = "build-1", name = "cli") {
+function run(dir: string, cacheDir: string, buildId = "build-1", name = "cli", env: NodeJS.ProcessEnv = process.env) {
   const child = spawnSync(process.execPath, ["--import", tsxLoader, join(dir, "run.mts"), join(dir, "bundle.cjs"), cacheDir, buildId, name], {
     encoding: "utf8",
+    env,
   });
   return { code: child.status, stdout: child.stdout, stderr: child.stderr };
 }
 
 const cacheFiles = (cacheDir: string) => (existsSync(cacheDir) ? readdirSync(cacheDir).filter((name) => name.endsWith(".v8")) : []);
+// These runs load tsx with --import: their Node options add a tag to the file name.
+const withoutFlagsTag = (name: string) => name.replace(/-flags-[0-9a-f]+(?=\.v8$)/, "");
 
 describe("runWithCodeCache", () => {
   it("runs the bundle as CommonJS with its dynamic imports, stores V8's code on the first run and reuses it after", () => {
@@ -49,7 +52,7 @@ describe("runWithCodeCache", () => {
     const first = run(dir, cacheDir);
     expect(first).toEqual({ code: 0, stdout: "hello world from bundle.cjs\n", stderr: "" });
     const [file] = cacheFiles(cacheDir);
-    expect(file).toMatch(new RegExp(`^cli-build-1-${process.version}-${process.arch}\\.v8$`));
+    expect(withoutFlagsTag(file!)).toBe(`cli-build-1-${process.version}-${process.arch}.v8`);
     const stored = statSync(join(cacheDir, file!));
     expect(stored.size).toBeGreaterThan(0);
     expect(stored.mode & 0o077).toBe(0);
@@ -72,14 +75,16 @@ describe("runWithCodeCache", () => {
     expect(run(dir, cacheDir).stdout).toBe("hello world from bundle.cjs\n");
   });
 
-  it("keeps one cache per build and name, so a new build never runs an old one's code", () => {
+  it("keeps one cache per build, name and Node options, so a new build never runs an old one's code", () => {
     const dir = writeBundle(makeTempDir("os", "code-cache-"));
     const cacheDir = join(dir, "cache");
     run(dir, cacheDir, "build-1");
     run(dir, cacheDir, "build-2");
     run(dir, cacheDir, "build-2", "cli-hook");
     const suffix = `${process.version}-${process.arch}.v8`;
-    expect(cacheFiles(cacheDir).sort()).toEqual([`cli-build-1-${suffix}`, `cli-build-2-${suffix}`, `cli-hook-build-2-${suffix}`]);
+    expect(cacheFiles(cacheDir).map(withoutFlagsTag).sort()).toEqual([`cli-build-1-${suffix}`, `cli-build-2-${suffix}`, `cli-hook-build-2-${suffix}`]);
+    expect(run(dir, cacheDir, "build-2", "cli-hook", { ...process.env, NODE_OPTIONS: "--max-old-space-size=300" }).code).toBe(0);
+    expect(cacheFiles(cacheDir)).toHaveLength(4);
   });
 
   it.each([

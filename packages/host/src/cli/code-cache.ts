@@ -43,13 +43,27 @@ export interface CodeCacheOptions {
 export function runWithCodeCache(bundleFile: string, { cacheDir, name, buildId }: CodeCacheOptions): void {
   const source = readFileSync(bundleFile, "utf8");
   const cacheFile =
-    cacheDir === undefined || !isPrivateOrMissing(cacheDir) ? undefined : join(cacheDir, `${name}-${buildId}-${process.version}-${process.arch}.v8`);
+    cacheDir === undefined || !isPrivateOrMissing(cacheDir)
+      ? undefined
+      : join(cacheDir, `${name}-${buildId}-${process.version}-${process.arch}${nodeFlagsTag()}.v8`);
   const cachedData = cacheFile === undefined ? undefined : readIfPresent(cacheFile);
   const script = new Script(`(function (${parameters.join(", ")}) {${source}\n})`, { filename: bundleFile, cachedData });
   if (cacheFile !== undefined && (cachedData === undefined || script.cachedDataRejected)) process.once("exit", () => writeCache(cacheFile, script));
   const bundle = script.runInThisContext() as Bundle;
   const module = { exports: {} };
   bundle.call(module.exports, module.exports, createRequire(bundleFile), module, bundleFile, dirname(bundleFile), importFrom(bundleFile));
+}
+
+/**
+ * V8 rejects a cache made under other V8 flags; runs with Node options of their own (`--inspect`,
+ * NODE_OPTIONS) keep a cache apart, rather than each rewriting the one the plain runs use.
+ */
+function nodeFlagsTag(): string {
+  const flags = `${process.execArgv.join(" ")}\0${process.env.NODE_OPTIONS ?? ""}`;
+  if (flags === "\0") return "";
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < flags.length; index++) hash = Math.imul(hash ^ flags.charCodeAt(index), 0x01000193);
+  return `-flags-${(hash >>> 0).toString(16)}`;
 }
 
 /**

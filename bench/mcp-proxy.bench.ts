@@ -15,7 +15,7 @@ import { formatMs, markdownTable } from "./table.js";
 
 const repoRoot = resolve(fileURLToPath(import.meta.url), "../..");
 const echoServer = join(repoRoot, "test/mcp/fixtures/echo-server.mjs");
-const builtCli = join(repoRoot, "packages/host/dist/cli/main.js");
+const builtCli = join(repoRoot, "packages/host/dist/cli/main.cjs");
 // The built CLI resolves @toolgate/plugin-sdk through publishConfig, as an installed copy would.
 const publishedExports = pathToFileURL(join(repoRoot, "bench/published-exports.mjs")).href;
 const registerPublished = `data:text/javascript,import{register}from"node:module";register(${JSON.stringify(publishedExports)})`;

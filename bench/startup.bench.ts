@@ -2,10 +2,11 @@
  * `pnpm bench:startup`: the CLI's start-up as whole processes, side by side with `node -e 0`. When
  * toolgate serves as an agent's hook it starts once per tool call, so this is the latency users feel.
  *
- * Measures packages/host/dist/cli/main.cjs, the bundle the published package's bin points at (the
- * script builds it first). Every round runs each scenario once, in a rotating order, so load on the
- * machine hits all of them alike; figures are medians over the rounds after untimed warm-up rounds,
- * which also fill the transpile cache: the TypeScript rows are "second run onwards".
+ * Measures packages/host/dist/cli/main.cjs, the published package's bin (the script builds it first):
+ * it runs the bundle, toolgate.cjs, from V8's code cache. Every round runs each scenario once, in a
+ * rotating order, so load on the machine hits all of them alike; figures are medians over the rounds
+ * after untimed warm-up rounds, which also fill the transpile and code caches: every row is "second run
+ * onwards".
  *
  * Node only, no hyperfine: CI machines have node. Usage: tsx bench/startup.bench.ts [--rounds N] [--cli PATH] [--strict]
  * (--strict: exit 1 when a target is missed).
@@ -120,7 +121,7 @@ function main(): number {
   const work = mkdtempSync(join(tmpdir(), "toolgate-startup-bench-"));
   try {
     const projects = writeBenchProjects(work);
-    // Its own transpile cache, so the first TypeScript run is a cold one whatever ran before.
+    // Its own transpile and code caches, so the first run is a cold one whatever ran before.
     const env = { ...process.env, TOOLGATE_CACHE_DIR: join(work, "cache"), NO_COLOR: "1" };
     const cold = runOnce(allScenarios[2]!, projects, env).ms;
     const samples = scenarios.map(() => [] as number[]);
@@ -142,7 +143,7 @@ function main(): number {
 
 interface ReportNotes {
   rounds: number;
-  /** The first run with 10 .ts plugins, transpile cache empty. */
+  /** The first run with 10 .ts plugins, transpile and code caches empty. */
   cold: number;
   skipped: Scenario[];
 }
@@ -165,7 +166,7 @@ function report(scenarios: Scenario[], samples: number[][], cpu: number[][], { r
   console.log(`toolgate start-up, whole processes: median wall time over ${rounds} interleaved rounds, node ${process.version}, ${cli}\n`);
   const headers = ["process", "median ms", "× node -e 0", "target", "CPU ms (mean)", "CPU × node -e 0"];
   console.log(markdownTable(headers, rows, (column) => column !== 0 && column !== 3));
-  console.log(`\nfirst run with 10 .ts plugins (cold transpile cache, not a target): ${formatMs(cold)} ms`);
+  console.log(`\nfirst run with 10 .ts plugins (cold transpile and code caches, not a target): ${formatMs(cold)} ms`);
   for (const scenario of skipped) console.log(`skipped "${scenario.name}": this build has no \`toolgate ${scenario.needs}\``);
   return missed > 0 && process.argv.includes("--strict") ? 1 : 0;
 }

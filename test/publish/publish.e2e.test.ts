@@ -107,6 +107,22 @@ describe("publishing to an npm registry and installing from it", () => {
     expect(human.stdout).toMatch(/BLOCK by block-dangerous-shell/);
   });
 
+  it("the installed CLI runs a plugin in a worker thread (isolation: worker) from its own bundle", async () => {
+    writeFiles(join(consumer, "isolated"), {
+      "toolgate.config.mjs": `export default { plugins: [[${JSON.stringify(pluginName)}, {}, { isolation: "worker" }]] };\n`,
+    });
+    const result = await toolgate(["run", "calls.jsonl", "--json", "--cwd", join(consumer, "isolated")]);
+    expect(result.code, result.stderr).toBe(0);
+    const verdicts = result.stdout
+      .trim()
+      .split("\n")
+      .map((line) => (JSON.parse(line) as { verdict: { action: string; plugin?: string } }).verdict);
+    expect(verdicts.map(({ action, plugin }) => [action, plugin])).toEqual([
+      ["block", "block-dangerous-shell"],
+      ["allow", undefined],
+    ]);
+  });
+
   it("the published @toolgate/host/testing harness runs the installed plugin in the installed host", async () => {
     writeFiles(consumer, {
       "harness.mjs": `

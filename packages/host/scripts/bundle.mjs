@@ -1,12 +1,15 @@
-// Bundles the `toolgate` CLI into dist/cli/: main.js (the bin) and one chunk per command, loaded when
-// that command runs. The CLI starts once per tool call when it serves as an agent's hook, and Node
-// loading ~60 small modules costs more than parsing one file, so the hook path is one bundle.
+// Bundles the `toolgate` CLI into dist/cli/: toolgate.cjs (the CLI, the whole hook path in one file),
+// main.cjs (the bin: a small launcher that runs toolgate.cjs with V8's code cache, see
+// src/cli/code-cache.ts) and one bundle per rarely used command, loaded when that command runs. The
+// CLI starts once per tool call when it serves as an agent's hook, and Node loading ~60 small modules
+// costs more than parsing one file. worker-entry.cjs starts the worker thread of an isolated plugin.
 // Kept out of the bundle, as installed dependencies: jiti (large, imported only for TypeScript
 // plugins, and it loads its own files next to it) and what only `new` and `add` use.
 // The library entry (dist/index.js) stays tsc's per-module output; this runs after tsc.
 import { build } from "esbuild";
+import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire, isBuiltin } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -41,24 +44,35 @@ if (unknown.length > 0) throw new Error(`bundle.mjs: external ${unknown.join(", 
  * facade that reads every export (`node:fs`'s getters then load the whole streams stack), and each
  * built-in not yet loaded (crypto, vm, os, url…) costs its own start-up even on paths that never call
  * it. So each built-in becomes an object of getters, one per export this Node has at build time, that
- * requires the module when one is first read.
+ * requires the module when one is first read. esbuild's `__toESM` would copy that object's getters
+ * into a new one at every `import` of the built-in (53 of them, ~3 ms a start), so the object is its
+ * own ES module namespace, marked, and `__toESM` returns a marked object as it is (see patchToEsm).
+ * The same for the bundled CommonJS packages in `lazyPackages`, whose loading does work the hook path
+ * does not need (fastest-levenshtein allocates a 256 kB table, used only to suggest a hook's name).
  */
+const esModuleMark = "toolgate.lazy-builtin";
+const lazyPackages = ["fastest-levenshtein"];
 const lazyBuiltins = {
   name: "lazy-builtins",
   setup(build) {
-    build.onResolve({ filter: /^[a-z_:/]+$/ }, ({ path, kind }) =>
-      isBuiltin(path) && kind === "import-statement" ? { path, namespace: "lazy-builtin" } : undefined,
+    build.onResolve({ filter: /^[a-z_:/-]+$/ }, ({ path, kind }) =>
+      kind === "import-statement" && (isBuiltin(path) || lazyPackages.includes(path)) ? { path, namespace: "lazy-builtin" } : undefined,
     );
     build.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, ({ path }) => {
       const names = Object.getOwnPropertyNames(require(path)).filter((name) => name !== "default" && name !== "__esModule");
+      // A package is bundled (required by its file, which this plugin does not intercept); a built-in is Node's.
+      const target = isBuiltin(path) ? path : require.resolve(path);
       const contents = [
         "let loaded;",
-        `const load = () => (loaded ??= require(${JSON.stringify(path)}));`,
+        `const load = () => (loaded ??= require(${JSON.stringify(target)}));`,
         "const lazy = {};",
         `for (const name of ${JSON.stringify(names)}) Object.defineProperty(lazy, name, { get: () => load()[name], enumerable: true });`,
+        // What esbuild's __toESM would make of it, built once here rather than copied at each import site.
+        'Object.defineProperty(lazy, "default", { get: load, enumerable: true });',
+        `Object.defineProperty(lazy, Symbol.for(${JSON.stringify(esModuleMark)}), { value: lazy });`,
         "module.exports = lazy;",
       ].join("\n");
-      return { contents, loader: "js" };
+      return { contents, loader: "js", resolveDir: packageDir };
     });
   },
 };
@@ -103,6 +117,7 @@ const shared = {
   platform: "node",
   target: "node20",
   external,
+  define: { TOOLGATE_HOST_VERSION: JSON.stringify(manifest.version) },
   // CommonJS dependencies bundled into ESM (commander) call require() for Node's built-ins.
   banner: { js: 'import { createRequire as __toolgateRequire } from "node:module";\nconst require = __toolgateRequire(import.meta.url);' },
   minifySyntax: true,
@@ -111,17 +126,61 @@ const shared = {
   logLevel: "warning",
 };
 
-// main.cjs is CommonJS: Node starts a CommonJS entry without setting up its ES module loader (~3% of
+// toolgate.cjs is CommonJS: Node starts a CommonJS entry without setting up its ES module loader (~3% of
 // `node -e 0`), which a run without JavaScript plugins then never needs. `new` and `add` stay ES
 // modules, imported with import().
 await build({
   ...shared,
-  entryPoints: { main: "src/cli/main.ts" },
+  entryPoints: { toolgate: "src/cli/main.ts" },
   format: "cjs",
   outExtension: { ".js": ".cjs" },
   banner: { js: '"use strict";\nconst __toolgateModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
-  define: { "import.meta.url": "__toolgateModuleUrl" },
+  define: { ...shared.define, "import.meta.url": "__toolgateModuleUrl" },
   plugins: [lazyBuiltins, lazyChildProcess, lazyCommandsExternal],
+});
+// A plugin with `isolation: "worker"` runs in a worker thread started from worker-entry next to the
+// code that spawns it (src/isolation/spawn-worker.ts): for toolgate.cjs, dist/cli/worker-entry.cjs.
+// Node compiles it itself (no launcher), so its import() needs no rewrite.
+await build({
+  ...shared,
+  entryPoints: { "worker-entry": "src/isolation/worker-entry.ts" },
+  format: "cjs",
+  outExtension: { ".js": ".cjs" },
+  banner: { js: '"use strict";\nconst __toolgateModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+  define: { ...shared.define, "import.meta.url": "__toolgateModuleUrl" },
+  plugins: [lazyBuiltins],
+});
+const bundleFile = join(packageDir, "dist/cli/toolgate.cjs");
+const bundle = patchToEsm(callerImport(readFileSync(bundleFile, "utf8")));
+writeFileSync(bundleFile, bundle);
+
+/**
+ * The launcher compiles toolgate.cjs with `vm.Script`, whose code has no `import()` on Node 20 (short of
+ * an experimental flag): each `import(` becomes a call of the function the launcher passes in.
+ */
+function callerImport(code) {
+  const dynamicImport = /(?<![\w$.])import\(/g;
+  const rewritten = code.replace(dynamicImport, "__toolgateImport(");
+  if (rewritten === code) throw new Error("bundle.mjs: no import( in toolgate.cjs; is the rewrite still needed?");
+  return rewritten;
+}
+
+/** esbuild's `__toESM`, taught to return a lazy built-in (marked by the lazyBuiltins plugin) as it is. */
+function patchToEsm(code) {
+  const helper = "var __toESM=(mod,isNodeMode,target)=>(";
+  if (!code.includes(helper)) throw new Error(`bundle.mjs: esbuild's __toESM is no longer \`${helper}\`; update patchToEsm`);
+  return code.replace(helper, `var __toESM=(mod,isNodeMode,target)=>mod?.[Symbol.for(${JSON.stringify(esModuleMark)})]??(`);
+}
+
+// The bin: small, so compiling it on every start costs little; it runs toolgate.cjs from V8's code cache.
+await build({
+  ...shared,
+  entryPoints: { main: "src/cli/bin.ts" },
+  format: "cjs",
+  outExtension: { ".js": ".cjs" },
+  banner: {},
+  define: { TOOLGATE_BUNDLE_ID: JSON.stringify(createHash("sha256").update(bundle).digest("hex").slice(0, 16)) },
+  plugins: [],
 });
 await build({
   ...shared,

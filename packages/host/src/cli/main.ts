@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import { Command, CommanderError } from "commander";
 import { describeThrown } from "../errors.js";
 import { CliError, exitCodes, type ExitCode } from "./cli-error.js";

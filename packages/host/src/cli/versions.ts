@@ -5,9 +5,12 @@ import { packageRoot } from "./package-root.js";
 
 const require = createRequire(import.meta.url);
 
+/** Set by scripts/bundle.mjs in the built CLI, which then need not find and read package.json on every start. */
+declare const TOOLGATE_HOST_VERSION: string | undefined;
+
 /** The version of this package, @toolgate/host. */
 export function hostVersion(): string {
-  return readVersion(join(packageRoot(), "package.json"));
+  return typeof TOOLGATE_HOST_VERSION === "string" ? TOOLGATE_HOST_VERSION : readVersion(join(packageRoot(), "package.json"));
 }
 
 /** The version of the @toolgate/plugin-sdk this host is installed with, read at run time. */

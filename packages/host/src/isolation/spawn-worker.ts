@@ -3,7 +3,8 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { WorkerBoot } from "./protocol.js";
 
-// Next to this file: worker-entry.js in the published build, worker-entry.ts when the host runs from source.
+// Next to this file: worker-entry.js in the published build, worker-entry.cjs next to the bundled CLI,
+// worker-entry.ts when the host runs from source.
 const entryUrl = new URL(`./worker-entry${import.meta.url.slice(import.meta.url.lastIndexOf("."))}`, import.meta.url);
 
 /**
@@ -18,7 +19,7 @@ createJiti(workerData.entryPath).import(workerData.entryPath);
 
 /** Starts a worker thread that loads the plugin in `boot` (see worker-entry.ts). */
 export function spawnWorker(boot: WorkerBoot): Worker {
-  if (entryUrl.pathname.endsWith(".js")) return new Worker(entryUrl, { workerData: boot });
+  if (/\.c?js$/.test(entryUrl.pathname)) return new Worker(entryUrl, { workerData: boot });
   const jitiPath = createRequire(import.meta.url).resolve("jiti");
   return new Worker(bootstrap, { eval: true, workerData: { ...boot, jitiPath, entryPath: fileURLToPath(entryUrl) } });
 }

@@ -1,10 +1,10 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { homedir, tmpdir, userInfo } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Jiti } from "jiti";
 import { hashText } from "./cache-key.js";
 import { evaluateTranspiled, NeedsJiti } from "./evaluate-transpiled.js";
+import { userCacheDir } from "./user-cache-dir.js";
 
 // Bumped when the cached code's shape changes (jiti's transform options, the evaluation below).
 const cacheFormat = "toolgate-ts-1";
@@ -20,7 +20,7 @@ let jiti: Promise<Jiti> | undefined;
  */
 export async function importTypeScript(path: string): Promise<Record<string, unknown>> {
   const source = readFileSync(path, "utf8");
-  const cacheFile = join(transpileCacheDir(), `${hashText(`${cacheFormat}\0${path}\0${source}`)}.cjs`);
+  const cacheFile = join(userCacheDir(), `${hashText(`${cacheFormat}\0${path}\0${source}`)}.cjs`);
   let code = readCached(cacheFile);
   if (code === undefined) {
     code = (await loadJiti()).transform({ source, filename: path, ts: true, async: true, jsx: false, interopDefault: false });
@@ -43,7 +43,7 @@ async function importWithJiti(path: string): Promise<Record<string, unknown>> {
 
 function loadJiti(): Promise<Jiti> {
   jiti ??= import("jiti").then(({ createJiti }) =>
-    createJiti(import.meta.url, { moduleCache: false, interopDefault: false, fsCache: join(transpileCacheDir(), "jiti") }),
+    createJiti(import.meta.url, { moduleCache: false, interopDefault: false, fsCache: join(userCacheDir(), "jiti") }),
   );
   return jiti;
 }
@@ -65,25 +65,5 @@ function writeCached(file: string, code: string): void {
     renameSync(partial, file);
   } catch {
     // An unwritable cache only costs the next process a transpile.
-  }
-}
-
-/**
- * The user's own cache folder, not a shared one: the cached code is run as it is, so a folder other
- * users can write to (jiti's default is `$TMPDIR/jiti`) would let them plant a plugin.
- */
-function transpileCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.TOOLGATE_CACHE_DIR) return env.TOOLGATE_CACHE_DIR;
-  if (env.XDG_CACHE_HOME) return join(env.XDG_CACHE_HOME, "toolgate");
-  const home = safeHomedir();
-  if (home) return join(home, ".cache", "toolgate");
-  return join(tmpdir(), `toolgate-${userInfo().uid}`);
-}
-
-function safeHomedir(): string | undefined {
-  try {
-    return homedir() || undefined;
-  } catch {
-    return undefined;
   }
 }

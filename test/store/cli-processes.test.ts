@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTempDir, parseJsonLines, removeTempDirs, repoRoot, runCli, writeFiles } from "../cli/cli-harness.js";
 import { parseAnswer, runHook } from "../agents/hook-harness.js";
+import { post, startServe } from "../serve/serve-harness.js";
 import { findRedisServer, missingRedisReason, startRedisServer, type RedisServer } from "./helpers/redis-server.js";
 
 // The real CLI, one process per invocation, sharing one store through the project's config, as
@@ -110,5 +111,33 @@ describe.each(stores)("toolgate hook on store %s", (_, setting) => {
     expect(await pre(cwd, session, "real-2")).toBe("no opinion");
     expect(await pre(cwd, session, "real-3")).toBe("no opinion");
     expect(await pre(cwd, session, "real-4")).toMatch(/^deny: Tool call blocked by plugin "budget"/);
+  }, 120_000);
+});
+
+describe.skipIf(!hasRedis)("toolgate serve replicas on one Redis", () => {
+  it("two replicas × 500 concurrent PreToolUse requests against rate-limit max 100: exactly 100 allowed", async () => {
+    // A server's plugins see its configured session, not the agent's session_id: the replicas share one.
+    const session = randomUUID();
+    const cwd = project(redis?.url ?? "", `[${pluginPath("rate-limit")}, { max: 100, windowMs: 600000 }]`, {}, session);
+    const replicas = await Promise.all([startServe(["--cwd", cwd]), startServe(["--cwd", cwd])]);
+    try {
+      const request = (replica: number, n: number) =>
+        post(`${replicas[replica]!.url}/v1/hooks/claude-code`, {
+          session_id: session,
+          transcript_path: join(cwd, "transcript.jsonl"),
+          cwd,
+          hook_event_name: "PreToolUse",
+          tool_name: "Bash",
+          tool_input: { command: `echo ${n}` },
+          tool_use_id: `toolu_${replica}_${n}`,
+        });
+      const answers = await Promise.all(Array.from({ length: 1000 }, (_, n) => request(n % 2, n)));
+      expect(answers.every((answer) => answer.status === 200)).toBe(true);
+      const denied = answers.filter((answer) => answer.body.hookSpecificOutput?.permissionDecision === "deny");
+      expect(1000 - denied.length).toBe(100);
+      expect(denied[0]!.body.hookSpecificOutput.permissionDecisionReason).toMatch(/rate limit: "Bash" may be called 100 times per 10min/);
+    } finally {
+      await Promise.all(replicas.map((replica) => replica.stop()));
+    }
   }, 120_000);
 });

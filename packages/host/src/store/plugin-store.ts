@@ -63,7 +63,8 @@ export function createPluginStore(plugin: () => string, backend: StoreBackend, l
           reservation = await backend.reserve(namespace, key, { amount, callId, limit, windowMs, now, onError, pendingTtlMs });
           return reservation;
         } finally {
-          landed(reservation?.ok ? { namespace, key, clockOffsetMs: now - Date.now() } : undefined);
+          const realNow = Date.now();
+          landed(reservation?.ok ? { namespace, key, clockOffsetMs: now - realNow, dueAt: realNow + pendingTtlMs } : undefined);
         }
       });
     },

@@ -7,7 +7,12 @@ interface Held {
   key: string;
   /** The reservation's clock minus the real one: a plugin with its own clock (tests) settles on it. */
   clockOffsetMs: number;
+  /** When the store settles it on its own (`pendingTtlMs`), in real time: this host may forget it then. */
+  dueAt: number;
 }
+
+/** Holds between two sweeps for reservations whose end this host never saw (a gate-only host). */
+const holdsPerSweep = 1024;
 
 /**
  * Settles reservations when their call ends: `ok` commits, `blocked` releases, `error` does what the
@@ -22,6 +27,7 @@ export class ReservationLedger {
   // did (a hook that timed out): such a reservation is settled the moment it lands.
   readonly #arriving = new Map<string, { count: number; ended?: CallEnd }>();
   readonly #namespaces = new Set<() => string>();
+  #holds = 0;
 
   constructor(
     private readonly backend: StoreBackend,
@@ -52,6 +58,13 @@ export class ReservationLedger {
     const list = this.#byCall.get(callId);
     if (list) list.push(held);
     else this.#byCall.set(callId, [held]);
+    if (++this.#holds % holdsPerSweep === 0) this.#forgetOverdue(Date.now());
+  }
+
+  // A host that only gates (`checkToolCall`, `toolgate serve`) may never hear how a call ended; the
+  // store settles such a reservation when it is due, so remembering it longer would only grow this map.
+  #forgetOverdue(now: number): void {
+    for (const [callId, list] of this.#byCall) if (list.every((held) => held.dueAt <= now)) this.#byCall.delete(callId);
   }
 
   listen(events: EventBus): void {

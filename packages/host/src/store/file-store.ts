@@ -62,12 +62,24 @@ export function createFileStore(dir: string): StoreBackend {
         ? update(namespace, (held) => state.reserve(held, key, request), false)
         : writing(namespace, request.now, (held) => state.reserve(held, key, request)),
     settle: async (namespace, key, callId, end, now) => {
-      await update(namespace, (held) => state.settle(held, key, callId, end, now), (changed) => changed);
+      await update(
+        namespace,
+        (held) => state.settle(held, key, callId, end, now),
+        (changed) => changed,
+      );
     },
     // A plugin that never wrote has no file, and nothing to settle: it is not even locked.
     settleCall: async (namespaces, callId, end, now) => {
       const held = namespaces.filter((namespace) => existsSync(fileOf(namespace)));
-      await Promise.all(held.map((namespace) => update(namespace, (current) => state.settleCall(current, callId, end, now), (changed) => changed)));
+      await Promise.all(
+        held.map((namespace) =>
+          update(
+            namespace,
+            (current) => state.settleCall(current, callId, end, now),
+            (changed) => changed,
+          ),
+        ),
+      );
     },
     close: async () => {
       await Promise.all(queues.values());

@@ -131,10 +131,13 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       return registry.toolNames;
     },
     callTool: caller.callTool,
-    // A call blocked at the gate never runs: what it reserved there is released now, not at its time to live.
+    // A call blocked at the gate never runs: what it reserved is released now. Any other may run
+    // elsewhere (the next hook process, another replica): its reservations become findable by call id.
     checkToolCall: (call, checkOptions) =>
       caller.checkToolCall(call, checkOptions).then((verdict) => {
-        if (verdict.action === "block" && typeof call.id === "string") ledger.end(call.id, "blocked");
+        if (typeof call.id !== "string") return verdict;
+        if (verdict.action === "block") ledger.end(call.id, "blocked");
+        else ledger.gated(call.id);
         return verdict;
       }),
     callTools: caller.callTools,

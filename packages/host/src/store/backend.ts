@@ -35,10 +35,17 @@ export interface StoreBackend {
   set(namespace: string, key: string, json: string, ttlMs: number | undefined, now: number): Promise<void>;
   delete(namespace: string, key: string): Promise<void>;
   increment(namespace: string, key: string, amount: number, windowMs: number | undefined, now: number): Promise<number>;
-  /** Reserves, and records the pending reservation under its call id for `settleCall` in any process. */
   reserve(namespace: string, key: string, request: ReserveRequest): Promise<Reservation>;
-  /** Settles the pending reservation `callId` holds on `key`, known to be there; anything else is left alone. */
-  settle(namespace: string, key: string, callId: string, end: CallEnd, now: number): Promise<void>;
+  /**
+   * Makes the pending reservation `callId` holds on `key` findable by `settleCall` in any process, for
+   * `ttlMs`: done only for a call whose end this host may never see (it was gated, not run, here).
+   */
+  index(namespace: string, key: string, callId: string, ttlMs: number): Promise<void>;
+  /**
+   * Settles the pending reservation `callId` holds on `key`; anything else is left alone. `indexed`:
+   * `index` was called for it, and the index entry goes too.
+   */
+  settle(namespace: string, key: string, callId: string, end: CallEnd, now: number, indexed: boolean): Promise<void>;
   /**
    * Settles every pending reservation of `callId`, wherever it was made: the end of a call reported
    * by a process other than the one that reserved (`toolgate hook`: PreToolUse and PostToolUse are two

@@ -36,7 +36,8 @@ export function withLocalWrites(shared: StoreBackend): StoreBackend {
       if (theirs.ok) await local.reserve(namespace, key, { ...request, limit: Infinity });
       return { ...theirs, used: theirs.ok ? theirs.used : theirs.used + mine.used };
     },
-    settle: (namespace, key, callId, end, now) => local.settle(namespace, key, callId, end, now),
+    index: (namespace, key, callId, ttlMs) => local.index(namespace, key, callId, ttlMs),
+    settle: (namespace, key, callId, end, now, indexed) => local.settle(namespace, key, callId, end, now, indexed),
     settleCall: (namespaces, callId, end, now) => local.settleCall(namespaces, callId, end, now),
     async close() {
       await Promise.all([local.close(), shared.close()]);

@@ -68,16 +68,6 @@ export async function openRedisStore(url: string, logger: HostLogger, options: R
   // Its own key (and slot): a window and a call index are never touched by one script.
   const indexOf = (callId: string) => `toolgate:call:{${encodeURIComponent(callId)}}`;
   const windowOf = (namespace: string, key: string) => `${encodeURIComponent(namespace)}\n${key}`;
-  const indexing = new Set<Promise<unknown>>();
-  // Off the decision's path: the reservation is made and answered; its index follows on the same
-  // connection, and close() waits for it, so a hook process has written it before it answers.
-  const index = (callId: string, namespace: string, key: string, ttlMs: number) => {
-    const written = client
-      .toolgateIndex(indexOf(callId), windowOf(namespace, key), Math.ceil(ttlMs) + 1000)
-      .catch((error: unknown) => logger.warn(`store ${label}: could not index the reservation of call "${callId}"; only this process can settle it`, error))
-      .finally(() => indexing.delete(written));
-    indexing.add(written);
-  };
   const settleWindow = (namespace: string, key: string, callId: string, end: string, now: number) => {
     const { zset, hash, due } = keys(namespace, key);
     return client.toolgateSettle(zset, hash, due, callId, end, now);
@@ -118,12 +108,15 @@ export async function openRedisStore(url: string, logger: HostLogger, options: R
         pendingState,
         request.dryRun ? "1" : "0",
       );
-      if (ok === 1 && duplicate !== 1 && !request.dryRun) index(callId, namespace, key, pendingTtlMs);
       const retryInMs = Number(retry) < 0 ? undefined : Number(retry);
       return { ok: ok === 1, used: Number(used), limit, duplicate: duplicate === 1, retryInMs };
     },
-    async settle(namespace, key, callId, end, now) {
-      await Promise.all([settleWindow(namespace, key, callId, end, now), client.hdel(indexOf(callId), windowOf(namespace, key))]);
+    async index(namespace, key, callId, ttlMs) {
+      await client.toolgateIndex(indexOf(callId), windowOf(namespace, key), Math.ceil(ttlMs) + 1000);
+    },
+    async settle(namespace, key, callId, end, now, indexed) {
+      const settling = settleWindow(namespace, key, callId, end, now);
+      await (indexed ? Promise.all([settling, client.hdel(indexOf(callId), windowOf(namespace, key))]) : settling);
     },
     async settleCall(_namespaces, callId, end, now) {
       const windows = await client.toolgateTakeIndex(indexOf(callId));
@@ -136,7 +129,6 @@ export async function openRedisStore(url: string, logger: HostLogger, options: R
     },
     async close() {
       closing = true;
-      while (indexing.size > 0) await Promise.all(indexing);
       await client.quit().catch(() => client.disconnect());
     },
   };

@@ -9,6 +9,8 @@ interface Held {
   clockOffsetMs: number;
   /** When the store settles it on its own (`pendingTtlMs`), in real time: this host may forget it then. */
   dueAt: number;
+  /** Made findable by call id for other processes (`gated`). */
+  indexed?: boolean;
 }
 
 /** Holds between two sweeps for reservations whose end this host never saw (a gate-only host). */
@@ -18,7 +20,8 @@ const holdsPerSweep = 1024;
  * Settles reservations when their call ends: `ok` commits, `blocked` releases, `error` does what the
  * reservation asked (release by default). Plugins only reserve; this is the one place that settles.
  * The end is seen here (`tool:end`, a blocked `checkToolCall`) or reported (`postToolCall`); a call
- * reported in a process that did not reserve for it is settled through the store, by call id.
+ * reported in a process that did not reserve for it is settled through the store, by call id (found
+ * there because `gated` indexed it).
  */
 export class ReservationLedger {
   readonly #byCall = new Map<string, Held[]>();
@@ -82,6 +85,19 @@ export class ReservationLedger {
   }
 
   /**
+   * The call was gated here and will run elsewhere (`checkToolCall` allowed it, or asks): its
+   * reservations are indexed in the store, so whichever process reports its end can settle them.
+   */
+  gated(callId: string): void {
+    for (const held of this.#byCall.get(callId) ?? []) {
+      if (held.indexed) continue;
+      held.indexed = true;
+      const ttlMs = Math.max(1, held.dueAt - Date.now());
+      this.#track(this.backend.index(held.namespace, held.key, callId, ttlMs), `index the reservation of call "${callId}" on "${held.key}"`);
+    }
+  }
+
+  /**
    * The call's end, reported by whoever ran it (`postToolCall`): settled here if this host reserved for
    * it, else in the store, wherever its reservations were made.
    */
@@ -92,7 +108,7 @@ export class ReservationLedger {
   }
 
   #settle(callId: string, held: Held, end: CallEnd): void {
-    const settling = this.backend.settle(held.namespace, held.key, callId, end, Date.now() + held.clockOffsetMs);
+    const settling = this.backend.settle(held.namespace, held.key, callId, end, Date.now() + held.clockOffsetMs, held.indexed === true);
     this.#track(settling, `settle (${end}) the reservation on "${held.key}" (plugin "${held.namespace}")`);
   }
 

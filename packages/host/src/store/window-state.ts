@@ -18,6 +18,8 @@ interface WindowLog {
   entries: Entry[];
   /** The last window used, so idle logs can be collected. */
   windowMs?: number;
+  /** No pending entry is due before this (it may be earlier than the real first one): until then nothing is looked at. */
+  nextDue?: number;
 }
 
 /** Everything one namespace holds. Plain JSON, so the file backend can write it as is. */
@@ -64,7 +66,11 @@ export function reserve(state: NamespaceState, key: string, request: ReserveRequ
   const used = total(log.entries);
   if (log.entries.some((entry) => entry.id === callId)) return { ok: true, used, limit, duplicate: true, retryInMs: undefined };
   if (used + amount <= limit + epsilon) {
-    if (!request.dryRun) insert(log.entries, pendingEntry(request));
+    if (!request.dryRun) {
+      const entry = pendingEntry(request);
+      insert(log.entries, entry);
+      log.nextDue = Math.min(log.nextDue ?? Number.POSITIVE_INFINITY, entry.due!);
+    }
     return { ok: true, used: used + amount, limit, duplicate: false, retryInMs: undefined };
   }
   return { ok: false, used, limit, duplicate: false, retryInMs: retryIn(log.entries, used, request) };
@@ -125,12 +131,13 @@ function readLog(state: NamespaceState, key: string, windowMs: number | undefine
   const held = state.windows[key];
   const log: WindowLog = { entries: held ? held.entries.map((entry) => ({ ...entry })) : [] };
   if (windowMs !== undefined) log.windowMs = windowMs;
+  if (held?.nextDue !== undefined) log.nextDue = held.nextDue;
   prune(log, now);
   return log;
 }
 
 function prune(log: WindowLog, now: number): void {
-  settleOverdue(log.entries, now);
+  if (log.nextDue !== undefined && log.nextDue <= now) settleOverdue(log, now);
   if (log.windowMs === undefined) return;
   const start = now - log.windowMs;
   let expired = 0;
@@ -139,13 +146,18 @@ function prune(log: WindowLog, now: number): void {
 }
 
 /** Pending reservations nobody settled within their time to live settle as failed calls. */
-function settleOverdue(entries: Entry[], now: number): void {
+function settleOverdue(log: WindowLog, now: number): void {
+  const { entries } = log;
+  let nextDue = Number.POSITIVE_INFINITY;
   for (let index = entries.length - 1; index >= 0; index--) {
     const entry = entries[index]!;
-    if (!entry.pending || entry.due === undefined || entry.due > now) continue;
-    if (entry.keep) commit(entry);
+    if (!entry.pending || entry.due === undefined) continue;
+    if (entry.due > now) nextDue = Math.min(nextDue, entry.due);
+    else if (entry.keep) commit(entry);
     else entries.splice(index, 1);
   }
+  if (nextDue === Number.POSITIVE_INFINITY) delete log.nextDue;
+  else log.nextDue = nextDue;
 }
 
 // Kept in time order; a clock that goes back (tests, skew between machines) still lands in place.

@@ -43,9 +43,9 @@ async function openProbe(store: string, extra: PluginEntry[] = [], cwd?: string,
       order: 100,
       hooks: {
         async pre_tool_call(call) {
-          const { key, limit, onError } = call.args as { key?: string; limit?: number; onError?: "commit" };
+          const { key, limit, onError, pendingTtlMs } = call.args as { key?: string; limit?: number; onError?: "commit"; pendingTtlMs?: number };
           if (key === undefined) return;
-          const reservation = await api.store.reserve(key, 1, call.id, { limit: limit ?? 1, onError });
+          const reservation = await api.store.reserve(key, 1, call.id, { limit: limit ?? 1, onError, pendingTtlMs });
           return reservation.ok ? undefined : { action: "block", message: `used ${reservation.used}` };
         },
       },
@@ -161,6 +161,17 @@ describe.each(backends)("settlement by call id, on %s", (name, setting) => {
     expect(await check("c3", { no: true })).toMatchObject({ action: "block", plugin: "blocker" }); // released here
     expect((await check("c4")).action).toBe("allow");
     expect(await check("c5")).toMatchObject({ action: "block", message: "used 2" });
+  });
+
+  it("a report that comes after the time to live is too late: the reservation has settled as failed", async () => {
+    const pre = (await openProbe(setting())).host;
+    const post = name === "memory" ? pre : (await openProbe(setting())).host;
+    const key = fresh();
+    expect((await pre.checkToolCall({ id: "late", name: "work", args: { key, pendingTtlMs: 200 } })).action).toBe("allow");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await post.postToolCall({ id: "late", name: "work", args: {} }, { callId: "late", name: "work", status: "ok", content: "" });
+    if (post !== pre) await post.close(); // waits for the settlement (in memory it is done at once)
+    expect((await pre.checkToolCall({ id: "next", name: "work", args: { key } })).action).toBe("allow");
   });
 
   it("a reservation whose end is never reported settles as a failed call when its time to live passes", async () => {

@@ -89,6 +89,16 @@ describe.concurrent("toolgate hook claude-code", () => {
     expect(seen).toEqual({ name: "Bash", kind: "shell", status: "ok", content: '{"stdout":"a.txt","stderr":""}' });
   });
 
+  it("runs post_tool_call with status error on PostToolUseFailure (a tool that failed)", async () => {
+    const failDir = project();
+    const input = { ...pre(failDir, "Bash", { command: "false" }), hook_event_name: "PostToolUseFailure", error: "Exit code 1", is_interrupt: false };
+    const run = await runHook("claude-code", input);
+    expect(run.code).toBe(0);
+    expect(parseAnswer(run)).toEqual({});
+    const seen = JSON.parse(readFileSync(`${failDir}/post.log`, "utf8")) as Record<string, unknown>;
+    expect(seen).toEqual({ name: "Bash", kind: "shell", status: "error", content: "Exit code 1" });
+  });
+
   it("a plugin that logs through every channel changes nothing on stdout", async () => {
     const noisyDir = project({ "plugins/noisy.mjs": noisyPlugin });
     const run = await runHook("claude-code", pre(noisyDir, "Bash", { command: "rm -rf /" }));

@@ -29,6 +29,7 @@ describe("toolgate init", () => {
     const command = settings.hooks.PreToolUse[1].hooks[0].command as string;
     expect(settings.hooks.PreToolUse[1].matcher).toBe("*");
     expect(settings.hooks.PostToolUse).toEqual([{ matcher: "*", hooks: [{ type: "command", command }] }]);
+    expect(settings.hooks.PostToolUseFailure).toEqual([{ matcher: "*", hooks: [{ type: "command", command }] }]);
     expect(command).toMatch(/^node /);
     expect(command).not.toContain("npx");
     expect(command).toContain(`${join(repoRoot, "packages/host/src/cli/main.ts")} hook claude-code || exit 2`);

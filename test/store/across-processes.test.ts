@@ -6,9 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runHostProcess, type WorkerReport, type WorkerTask } from "./helpers/host-process.js";
 import { findRedisServer, missingRedisReason, startRedisServer, type RedisServer } from "./helpers/redis-server.js";
 
-// Each worker is a separate `node` process that creates its own host and calls at once, the way one
-// `toolgate hook` invocation per tool call will. TODO(lead): re-point the one-call-per-process cases
-// at the `toolgate hook` command once it lands.
+// Each worker is a separate `node` process that creates its own host (through the public API) and
+// calls at once: many calls per process, which real hook processes (one call each, ~0.5 s to start)
+// could not put under the same load. The same limits through real `toolgate hook` and `toolgate serve`
+// processes: cli-processes.test.ts.
 
 const hasRedis = findRedisServer() !== undefined;
 if (!hasRedis) console.warn(`\n*** test/store/across-processes.test.ts: the Redis cases are ${missingRedisReason}\n`);

@@ -34,7 +34,7 @@ afterEach(async () => {
 });
 
 /** A real host whose plugin "probe" hands out its `api.store`; a call with `reserve` reserves from its hook. */
-async function openProbe(store: string, extra: PluginEntry[] = [], cwd?: string, more: { hookTimeoutMs?: number } = {}) {
+async function openProbe(store: string, extra: PluginEntry[] = [], cwd?: string, more: { hookTimeoutMs?: number; storeWrites?: "local" } = {}) {
   let captured: PluginStore | undefined;
   const probe = (_: unknown, api: { store: PluginStore }) => {
     captured = api.store;
@@ -43,9 +43,9 @@ async function openProbe(store: string, extra: PluginEntry[] = [], cwd?: string,
       order: 100,
       hooks: {
         async pre_tool_call(call) {
-          const { key, limit, onError } = call.args as { key?: string; limit?: number; onError?: "commit" };
+          const { key, limit, onError, pendingTtlMs } = call.args as { key?: string; limit?: number; onError?: "commit"; pendingTtlMs?: number };
           if (key === undefined) return;
-          const reservation = await api.store.reserve(key, 1, call.id, { limit: limit ?? 1, onError });
+          const reservation = await api.store.reserve(key, 1, call.id, { limit: limit ?? 1, onError, pendingTtlMs });
           return reservation.ok ? undefined : { action: "block", message: `used ${reservation.used}` };
         },
       },
@@ -65,10 +65,10 @@ async function openProbe(store: string, extra: PluginEntry[] = [], cwd?: string,
   return { host, store: captured! };
 }
 
-describe.each(backends)("api.store on %s", (_, setting) => {
-  // Every test uses fresh keys: file and Redis state outlives a host.
-  const fresh = () => `k-${randomUUID()}`;
+// Every test uses fresh keys: file and Redis state outlives a host.
+const fresh = () => `k-${randomUUID()}`;
 
+describe.each(backends)("api.store on %s", (_, setting) => {
   it("sets, gets and deletes JSON values; a value with a time to live expires", async () => {
     const { store } = await openProbe(setting());
     const key = fresh();
@@ -141,6 +141,70 @@ describe.each(backends)("api.store on %s", (_, setting) => {
     expect(() => store.reserve("k", -1, "id", { limit: 1 })).toThrow("api.store.reserve(): amount must be a finite number, 0 or more (got -1)");
     expect(() => store.reserve("k", 1, "", { limit: 1 })).toThrow('api.store.reserve("k"): callId must be a non-empty string');
     expect(() => store.increment("k", { windowMs: 0 })).toThrow("api.store.increment(): windowMs must be a number of milliseconds greater than 0 (got 0)");
+  });
+});
+
+describe.each(backends)("settlement by call id, on %s", (name, setting) => {
+  const blocker = definePlugin({ name: "blocker", hooks: { pre_tool_call: (call) => (call.args["no"] ? { action: "block", message: "no" } : undefined) } });
+
+  it("a call gated with checkToolCall settles when postToolCall reports its end, in another host on the same store", async () => {
+    const pre = (await openProbe(setting(), [blocker])).host;
+    // Memory is one host's own: there the same host reports the end.
+    const post = name === "memory" ? pre : (await openProbe(setting(), [blocker])).host;
+    const key = fresh();
+    const check = (id: string, args: Record<string, unknown> = {}) => pre.checkToolCall({ id, name: "work", args: { key, limit: 2, ...args } });
+    const report = (id: string, status: "ok" | "error") => post.postToolCall({ id, name: "work", args: {} }, { callId: id, name: "work", status, content: "" });
+    expect((await check("c1")).action).toBe("allow");
+    await report("c1", "ok"); // committed
+    expect((await check("c2")).action).toBe("allow");
+    await report("c2", "error"); // released
+    expect(await check("c3", { no: true })).toMatchObject({ action: "block", plugin: "blocker" }); // released here
+    expect((await check("c4")).action).toBe("allow");
+    expect(await check("c5")).toMatchObject({ action: "block", message: "used 2" });
+  });
+
+  it("a report that comes after the time to live is too late: the reservation has settled as failed", async () => {
+    const pre = (await openProbe(setting())).host;
+    const post = name === "memory" ? pre : (await openProbe(setting())).host;
+    const key = fresh();
+    expect((await pre.checkToolCall({ id: "late", name: "work", args: { key, pendingTtlMs: 200 } })).action).toBe("allow");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await post.postToolCall({ id: "late", name: "work", args: {} }, { callId: "late", name: "work", status: "ok", content: "" });
+    if (post !== pre) await post.close(); // waits for the settlement (in memory it is done at once)
+    expect((await pre.checkToolCall({ id: "next", name: "work", args: { key } })).action).toBe("allow");
+  });
+
+  it("a reservation whose end is never reported settles as a failed call when its time to live passes", async () => {
+    const { store } = await openProbe(setting());
+    const released = fresh();
+    expect((await store.reserve(released, 1, "x", { limit: 1, now: 0, pendingTtlMs: 1000 })).ok).toBe(true);
+    expect((await store.reserve(released, 1, "y", { limit: 1, now: 999 })).ok).toBe(false);
+    expect((await store.reserve(released, 1, "y", { limit: 1, now: 1000 })).ok).toBe(true); // x released at 1000
+    const committed = fresh();
+    expect((await store.reserve(committed, 1, "z", { limit: 1, now: 0, pendingTtlMs: 1000, onError: "commit" })).ok).toBe(true);
+    expect((await store.reserve(committed, 1, "w", { limit: 1, now: 5000 })).ok).toBe(false); // z committed at 1000
+  });
+
+  it.skipIf(name === "memory")('storeWrites: "local" decides on the shared counts and writes nothing to them', async () => {
+    const real = await openProbe(setting());
+    const key = fresh();
+    const call = (host: Host, id: string) => host.callTool({ id, name: "work", args: { key, limit: 3 } });
+    expect((await call(real.host, "r1")).status).toBe("ok");
+    let dry = await openProbe(setting(), [], undefined, { storeWrites: "local" });
+    for (const round of [1, 2]) {
+      dry = await openProbe(setting(), [], undefined, { storeWrites: "local" });
+      const statuses = [];
+      for (const id of ["d1", "d2", "d3"]) statuses.push((await call(dry.host, `${id}-${round}`)).status);
+      expect(statuses).toEqual(["ok", "ok", "blocked"]); // 1 used for real, 2 more by this dry run
+    }
+    expect((await call(dry.host, "r1")).status).toBe("ok"); // a call the shared store holds is a duplicate, not a new count
+    await real.store.set("value", "shared");
+    expect(await dry.store.get("value")).toBe("shared");
+    await dry.store.set("value", "dry");
+    expect(await dry.store.get("value")).toBe("dry");
+    expect(await real.store.get("value")).toBe("shared");
+    // The shared budget: 2 left, as before the dry run.
+    expect([(await call(real.host, "r2")).status, (await call(real.host, "r3")).status, (await call(real.host, "r4")).status]).toEqual(["ok", "ok", "blocked"]);
   });
 });
 

@@ -16,6 +16,7 @@ import { installPolicies } from "./policies/install-policies.js";
 import { type Denial, DenialLog } from "./policies/denials.js";
 import { PluginRegistry } from "./registry/registry.js";
 import { resolveSettings, type HostSettings } from "./settings.js";
+import { withLocalWrites } from "./store/local-writes-store.js";
 import { openStore } from "./store/open-store.js";
 import { ReservationLedger } from "./store/reservations.js";
 import type { PluginSource } from "./discovery/plugin-source.js";
@@ -93,7 +94,8 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   };
   const { session } = runtime;
 
-  const backend = await openStore(settings.store, logger);
+  const shared = await openStore(settings.store, logger);
+  const backend = options.storeWrites === "local" ? withLocalWrites(shared) : shared;
   const ledger = new ReservationLedger(backend, logger);
   ledger.listen(events);
   const store = { backend, ledger };
@@ -129,10 +131,18 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       return registry.toolNames;
     },
     callTool: caller.callTool,
-    checkToolCall: caller.checkToolCall,
+    // A call blocked at the gate never runs: what it reserved is released now. Any other may run
+    // elsewhere (the next hook process, another replica): its reservations become findable by call id.
+    checkToolCall: (call, checkOptions) =>
+      caller.checkToolCall(call, checkOptions).then((verdict) => {
+        if (typeof call.id !== "string") return verdict;
+        if (verdict.action === "block") ledger.end(call.id, "blocked");
+        else ledger.gated(call.id);
+        return verdict;
+      }),
     callTools: caller.callTools,
     explainToolCall: caller.explainToolCall,
-    postToolCall: caller.postToolCall,
+    postToolCall: (call, result) => caller.postToolCall(call, result).then(() => ledger.reported(call.id, result.status)),
     denials: () => runtime.denials.recent(),
     close: () => (closing ??= close()),
   };

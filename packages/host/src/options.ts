@@ -82,6 +82,12 @@ export interface HostOptions extends ToolgateConfig {
    * and `session:start` (all emitted inside `createHost`) reach them. Later: `host.events.on`.
    */
   on?: HostEventListeners;
+  /**
+   * `"local"`: plugins read the shared store, and everything they write (reservations, counters,
+   * values) stays in this host's memory, so a dry run (`toolgate run`) sees real budgets without
+   * using them up. @default "shared"
+   */
+  storeWrites?: "shared" | "local";
 }
 
 /** Identity helper that types a `toolgate.config.*` default export. */
@@ -144,6 +150,7 @@ export const HostOptionsSchema = v.object({
   onAsk: v.optional(v.function("must be a function")),
   logger: v.optional(v.union([v.literal(false), v.custom<HostLogger>(isLoggerLike)], "must be a logger (debug, info, warn and error functions) or false")),
   configFile: v.optional(v.union([v.pipe(v.string(), v.nonEmpty()), v.literal(false)], "must be a path or false")),
+  storeWrites: v.optional(v.picklist(["shared", "local"], 'must be "shared" or "local"')),
   on: v.optional(
     v.strictObject(
       Object.fromEntries(hostEventNames.map((name) => [name, v.optional(v.function("must be a listener function"))])),

@@ -21,8 +21,10 @@ export interface PluginStore {
   /**
    * Takes `amount` out of the budget `key` for the call `callId`, if the total within the window,
    * this amount included, stays at or under `limit`. The host commits the reservation when the call
-   * ends `ok` and releases it when the call is blocked or fails (see `onError`). Idempotent per call id:
-   * reserving again for a call that already holds a reservation on `key` counts nothing and succeeds.
+   * ends `ok` and releases it when the call is blocked or fails (see `onError`), whichever process
+   * sees or reports that end (`toolgate hook`: the pre- and post-tool hooks are two processes). A
+   * reservation whose end nobody reports within `pendingTtlMs` settles as a failed call. Idempotent per
+   * call id: reserving again for a call that already holds a reservation on `key` counts nothing and succeeds.
    */
   reserve(key: string, amount: number, callId: string, options: ReserveOptions): Promise<Reservation>;
 }
@@ -41,8 +43,16 @@ export interface ReserveOptions {
   limit: number;
   /** The sliding window, in milliseconds. @default no window: the budget never refills */
   windowMs?: number | undefined;
-  /** What a call that ran and failed (`status: "error"`) does with its reservation. @default "release" */
+  /**
+   * What a call that ran and failed (`status: "error"`) does with its reservation; also what happens
+   * when the call's end is never reported (the tool crashed, the agent stopped). @default "release"
+   */
   onError?: "release" | "commit" | undefined;
+  /**
+   * How long the reservation stays pending, waiting for its call's end; then it settles as a failed
+   * call (`onError`). Make it longer than the longest tool call. @default 900000 (15 minutes)
+   */
+  pendingTtlMs?: number | undefined;
   /** The clock, in milliseconds since the epoch (for tests). @default Date.now() */
   now?: number | undefined;
 }

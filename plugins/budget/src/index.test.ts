@@ -112,7 +112,10 @@ describe("budget", () => {
       [{ limit: 1, per: "team" }, 'budget: option "per": per must be "session", "user", "tool" or an array of them (got "team")'],
       [{ limit: 1, periodMs: -5 }, 'budget: option "periodMs": periodMs must be greater than 0 (got -5)'],
       [{ limit: 1, onStoreError: "open" }, 'budget: option "onStoreError": onStoreError must be "block" or "allow" (got "open")'],
-      [{ limit: 1, max: 3 }, 'budget: option "max": is not an option of this plugin (limit, cost, per, periodMs, tools, unit, onError, onStoreError, now)'],
+      [
+        { limit: 1, max: 3 },
+        'budget: option "max": is not an option of this plugin (limit, cost, per, periodMs, tools, unit, onError, pendingTtlMs, onStoreError, now)',
+      ],
     ];
     it.each(cases)("%j", async (options, message) => {
       await expect(createTestHost(budget, { options })).rejects.toThrow(message);

@@ -23,8 +23,18 @@ export interface BudgetOptions {
   tools?: string[];
   /** What the budget counts in, for the message (`"USD"`, `"tokens"`). @default "calls" when cost is 1, else "units" */
   unit?: string;
-  /** A call that ran and failed: `"release"` its cost (it did not count) or `"commit"` it. @default "release" */
+  /**
+   * A call that ran and failed: `"release"` its cost (it did not count) or `"commit"` it. A call whose
+   * end is never reported (the tool crashed, the agent stopped) is treated the same way once
+   * `pendingTtlMs` has passed. @default "release"
+   */
   onError?: "release" | "commit";
+  /**
+   * How long a call's cost stays reserved while the call runs, waiting to hear how it ended (from this
+   * process or, under `toolgate hook`, the PostToolUse one); then it settles as a failed call. Make it
+   * longer than your longest tool call. @default 900000 (15 minutes)
+   */
+  pendingTtlMs?: number;
   /** When the host's store cannot be reached: `"block"` the call (fail closed) or `"allow"` it uncounted. @default "block" */
   onStoreError?: "block" | "allow";
   /** The clock, in milliseconds (for tests). @default Date.now */
@@ -53,17 +63,21 @@ const OptionsSchema = v.strictObject(
     ),
     unit: v.optional(v.pipe(v.string("unit must be a string"), v.nonEmpty("unit must not be empty"))),
     onError: v.optional(v.picklist(["release", "commit"], 'onError must be "release" or "commit"')),
+    pendingTtlMs: v.optional(
+      v.pipe(v.number("pendingTtlMs must be a number"), v.finite("pendingTtlMs must be finite"), v.gtValue(0, "pendingTtlMs must be greater than 0")),
+    ),
     onStoreError: v.optional(v.picklist(["block", "allow"], 'onStoreError must be "block" or "allow"')),
     now: v.optional(v.function("now must be a function returning milliseconds")),
   },
-  "is not an option of this plugin (limit, cost, per, periodMs, tools, unit, onError, onStoreError, now)",
+  "is not an option of this plugin (limit, cost, per, periodMs, tools, unit, onError, pendingTtlMs, onStoreError, now)",
 );
 
 /**
  * Caps what an agent may spend: `limit` calls, or `limit` cost units, per session, user and/or tool,
  * per sliding `periodMs`. Each call reserves its cost in `api.store` under its call id: the host commits
- * it when the call ends ok and releases it when the call is blocked or fails, and a retried call (same
- * id) is never counted twice, in one process or across every host sharing the store.
+ * it when the call ends ok and releases it when the call is blocked or fails, in whichever process
+ * sees or reports that end, and a retried call (same id) is never counted twice, in one process or
+ * across every host sharing the store.
  */
 export default definePlugin<BudgetOptions>((options, api) => {
   const settings = resolveOptions(options);
@@ -71,7 +85,13 @@ export default definePlugin<BudgetOptions>((options, api) => {
 
   async function decide(call: ToolCall, ctx: HookContext<BudgetOptions>, cost: number, time: number) {
     const key = budgetKey(call, ctx, settings.per);
-    const reservation = await api.store.reserve(key, cost, call.id, { limit, windowMs: periodMs, now: time, onError: settings.onError });
+    const reservation = await api.store.reserve(key, cost, call.id, {
+      limit,
+      windowMs: periodMs,
+      now: time,
+      onError: settings.onError,
+      pendingTtlMs: settings.pendingTtlMs,
+    });
     if (reservation.ok) return undefined;
     return { action: "block" as const, message: refusal(call, cost, reservation.used, reservation.retryInMs, settings) };
   }
@@ -148,7 +168,7 @@ function resolveOptions(input: unknown) {
       throw new Error(`${pluginName}: option "limit" is required: the calls (or cost units) allowed per period`);
     throw new Error(`${pluginName}: ${path === null ? "options" : `option "${path}"`}: ${issue.message} (got ${issue.received})`);
   }
-  const { limit, cost = 1, per = "session", periodMs, tools, unit, onError = "release", onStoreError = "block", now = Date.now } = parsed.output;
+  const { limit, cost = 1, per = "session", periodMs, tools, unit, onError = "release", pendingTtlMs, onStoreError = "block", now = Date.now } = parsed.output;
   return {
     limit,
     cost: cost as BudgetCost,
@@ -157,6 +177,7 @@ function resolveOptions(input: unknown) {
     tools: tools && new Set(tools),
     unit: unit ?? (cost === 1 ? "calls" : "units"),
     onError,
+    pendingTtlMs,
     onStoreError,
     now: now as () => number,
   };

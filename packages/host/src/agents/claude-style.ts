@@ -13,6 +13,8 @@ interface ClaudeStyleOptions {
   enforcesAsk: boolean;
   /** The agent applies `updatedInput`; when not, rewritten arguments are answered with a deny. */
   appliesUpdatedInput: boolean;
+  /** The event for a tool that ran and failed, if the agent has one: a post-tool call with `status: "error"`. */
+  failureEvent?: string;
 }
 
 /**
@@ -21,6 +23,7 @@ interface ClaudeStyleOptions {
  */
 export function claudeStyleProtocol(options: ClaudeStyleOptions): AgentProtocol {
   const { name } = options;
+  const handledEvents = ["PreToolUse", "PostToolUse", ...(options.failureEvent === undefined ? [] : [options.failureEvent])];
   const preAnswer = (decision: "allow" | "deny" | "ask", reason: string | undefined, updatedInput?: Record<string, unknown>): HookAnswer => ({
     body: {
       hookSpecificOutput: {
@@ -39,8 +42,8 @@ export function claudeStyleProtocol(options: ClaudeStyleOptions): AgentProtocol 
     parseInput(raw): HookRequest {
       const input = requireObject(name, raw);
       const event = requireString(name, input, "hook_event_name");
-      if (event !== "PreToolUse" && event !== "PostToolUse")
-        throw new HookInputError(name, `hook_event_name "${event}" is not PreToolUse or PostToolUse; install the hook on those events only`);
+      if (event !== "PreToolUse" && event !== "PostToolUse" && event !== options.failureEvent)
+        throw new HookInputError(name, `hook_event_name "${event}" is not one of ${handledEvents.join(", ")}; install the hook on those events only`);
       const toolName = requireString(name, input, "tool_name");
       const call: ToolCall = {
         id: optionalString(input, "tool_use_id") ?? `${name}-call`,
@@ -51,6 +54,7 @@ export function claudeStyleProtocol(options: ClaudeStyleOptions): AgentProtocol 
       const cwd = optionalString(input, "cwd");
       const sessionId = optionalString(input, "session_id");
       if (event === "PreToolUse") return { event: "pre", cwd, sessionId, call };
+      if (event === options.failureEvent) return { event: "post", cwd, sessionId, call, result: toolResultOf(call.id, toolName, input.error, true) };
       return { event: "post", cwd, sessionId, call, result: toolResultOf(call.id, toolName, input.tool_response, false) };
     },
     answerPre(verdict: Verdict, call: ToolCall): HookAnswer {
@@ -84,7 +88,7 @@ export function claudeStyleProtocol(options: ClaudeStyleOptions): AgentProtocol 
     settings: matcherGroupSettings({
       agent: name,
       file: options.settingsFile,
-      events: ["PreToolUse", "PostToolUse"],
+      events: handledEvents,
       ...(options.matcher === undefined ? {} : { matcher: options.matcher }),
     }),
     sampleInput: (cwd) => ({

@@ -8,9 +8,20 @@ export interface ReserveRequest {
   /** `undefined`: the window never forgets. */
   windowMs: number | undefined;
   now: number;
+  /** What a failed call does with the reservation; also what happens when nobody reports the call's end. */
+  onError: "release" | "commit";
+  /** How long the reservation waits, pending, for its call's end to be reported; then it settles as failed. */
+  pendingTtlMs: number;
+  /** Decide without reserving anything: the answer a real reservation would get now. */
+  dryRun?: boolean;
 }
 
-export type Settlement = "commit" | "release";
+/**
+ * How a call ended, as its reservations settle: `ok` commits, `blocked` releases, `error` does what the
+ * reservation's `onError` says. A reservation whose end is never reported settles as `error` once its
+ * `pendingTtlMs` has passed.
+ */
+export type CallEnd = "ok" | "error" | "blocked";
 
 /**
  * One storage engine. Every method is atomic for its key, across every process that shares the
@@ -25,8 +36,22 @@ export interface StoreBackend {
   delete(namespace: string, key: string): Promise<void>;
   increment(namespace: string, key: string, amount: number, windowMs: number | undefined, now: number): Promise<number>;
   reserve(namespace: string, key: string, request: ReserveRequest): Promise<Reservation>;
-  /** Commits or releases the pending reservation `callId` holds on `key`; anything else is left alone. */
-  settle(namespace: string, key: string, callId: string, settlement: Settlement): Promise<void>;
+  /**
+   * Makes the pending reservation `callId` holds on `key` findable by `settleCall` in any process, for
+   * `ttlMs`: done only for a call whose end this host may never see (it was gated, not run, here).
+   */
+  index(namespace: string, key: string, callId: string, ttlMs: number): Promise<void>;
+  /**
+   * Settles the pending reservation `callId` holds on `key`; anything else is left alone. `indexed`:
+   * `index` was called for it, and the index entry goes too.
+   */
+  settle(namespace: string, key: string, callId: string, end: CallEnd, now: number, indexed: boolean): Promise<void>;
+  /**
+   * Settles every pending reservation of `callId`, wherever it was made: the end of a call reported
+   * by a process other than the one that reserved (`toolgate hook`: PreToolUse and PostToolUse are two
+   * processes). `namespaces` are the plugins that may hold one.
+   */
+  settleCall(namespaces: readonly string[], callId: string, end: CallEnd, now: number): Promise<void>;
   close(): Promise<void>;
 }
 

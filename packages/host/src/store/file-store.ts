@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { StoreBackend } from "./backend.js";
 import { withFileLock } from "./file-lock.js";
@@ -15,8 +15,11 @@ export function createFileStore(dir: string): StoreBackend {
   const queues = new Map<string, Promise<unknown>>();
   let dirMade = false;
 
-  function update<T>(namespace: string, change: (held: state.NamespaceState) => T, write: boolean): Promise<T> {
-    const file = join(dir, `${encodeURIComponent(namespace)}.json`);
+  const fileOf = (namespace: string) => join(dir, `${encodeURIComponent(namespace)}.json`);
+
+  /** `write`: whether the change is written back, or, as a function, whether this result changed anything. */
+  function update<T>(namespace: string, change: (held: state.NamespaceState) => T, write: boolean | ((result: T) => boolean)): Promise<T> {
+    const file = fileOf(namespace);
     const run = () => {
       if (!dirMade) {
         mkdirSync(dir, { recursive: true });
@@ -25,7 +28,7 @@ export function createFileStore(dir: string): StoreBackend {
       return withFileLock(`${file}.lock`, () => {
         const held = readState(file);
         const result = change(held);
-        if (write) writeAtomically(file, held);
+        if (typeof write === "function" ? write(result) : write) writeAtomically(file, held);
         return result;
       });
     };
@@ -54,8 +57,32 @@ export function createFileStore(dir: string): StoreBackend {
     set: (namespace, key, json, ttlMs, now) => writing(namespace, now, (held) => state.setValue(held, key, json, ttlMs, now)),
     delete: (namespace, key) => update(namespace, (held) => state.deleteKey(held, key), true),
     increment: (namespace, key, amount, windowMs, now) => writing(namespace, now, (held) => state.increment(held, key, amount, windowMs, now)),
-    reserve: (namespace, key, request) => writing(namespace, request.now, (held) => state.reserve(held, key, request)),
-    settle: (namespace, key, callId, settlement) => update(namespace, (held) => state.settle(held, key, callId, settlement), true),
+    reserve: (namespace, key, request) =>
+      request.dryRun
+        ? update(namespace, (held) => state.reserve(held, key, request), false)
+        : writing(namespace, request.now, (held) => state.reserve(held, key, request)),
+    // settleCall looks through the plugins' files: nothing to record.
+    index: async () => {},
+    settle: async (namespace, key, callId, end, now) => {
+      await update(
+        namespace,
+        (held) => state.settle(held, key, callId, end, now),
+        (changed) => changed,
+      );
+    },
+    // A plugin that never wrote has no file, and nothing to settle: it is not even locked.
+    settleCall: async (namespaces, callId, end, now) => {
+      const held = namespaces.filter((namespace) => existsSync(fileOf(namespace)));
+      await Promise.all(
+        held.map((namespace) =>
+          update(
+            namespace,
+            (current) => state.settleCall(current, callId, end, now),
+            (changed) => changed,
+          ),
+        ),
+      );
+    },
     close: async () => {
       await Promise.all(queues.values());
     },

@@ -21,8 +21,13 @@ export function createMemoryStore(): StoreBackend {
     set: async (namespace, key, json, ttlMs, now) => state.setValue(writing(namespace, now), key, json, ttlMs, now),
     delete: async (namespace, key) => state.deleteKey(reading(namespace), key),
     increment: async (namespace, key, amount, windowMs, now) => state.increment(writing(namespace, now), key, amount, windowMs, now),
-    reserve: async (namespace, key, request) => state.reserve(writing(namespace, request.now), key, request),
-    settle: async (namespace, key, callId, settlement) => state.settle(reading(namespace), key, callId, settlement),
+    reserve: async (namespace, key, request) => state.reserve(request.dryRun ? reading(namespace) : writing(namespace, request.now), key, request),
+    // The store is this process's own: nobody else could look a call up.
+    index: async () => {},
+    settle: async (namespace, key, callId, end, now) => void state.settle(reading(namespace), key, callId, end, now),
+    settleCall: async (names, callId, end, now) => {
+      for (const namespace of names) state.settleCall(reading(namespace), callId, end, now);
+    },
     close: async () => namespaces.clear(),
   };
 }

@@ -8,6 +8,7 @@ import type { ReservationLedger } from "./reservations.js";
  * method, and a backend failure rejects with `STORE_UNAVAILABLE` naming the plugin and the store.
  */
 export function createPluginStore(plugin: () => string, backend: StoreBackend, ledger: ReservationLedger): PluginStore {
+  ledger.addNamespace(plugin);
   const guarded = async <T>(operation: string, run: (namespace: string) => Promise<T>): Promise<T> => {
     const namespace = plugin();
     try {
@@ -54,19 +55,24 @@ export function createPluginStore(plugin: () => string, backend: StoreBackend, l
       const now = checkNow("reserve", options.now);
       const onError = options.onError ?? "release";
       if (onError !== "release" && onError !== "commit") throw new TypeError(`api.store.reserve("${key}"): onError must be "release" or "commit"`);
+      const pendingTtlMs = checkDuration("reserve", "pendingTtlMs", options.pendingTtlMs) ?? defaultPendingTtlMs;
       return guarded("reserve", async (namespace) => {
         const landed = ledger.reserving(callId);
         let reservation: Reservation | undefined;
         try {
-          reservation = await backend.reserve(namespace, key, { amount, callId, limit, windowMs, now });
+          reservation = await backend.reserve(namespace, key, { amount, callId, limit, windowMs, now, onError, pendingTtlMs });
           return reservation;
         } finally {
-          landed(reservation?.ok ? { namespace, key, onError } : undefined);
+          const realNow = Date.now();
+          landed(reservation?.ok ? { namespace, key, clockOffsetMs: now - realNow, dueAt: realNow + pendingTtlMs } : undefined);
         }
       });
     },
   };
 }
+
+/** Longer than any tool call an agent waits for (Claude Code's Bash tool stops at 10 minutes). */
+const defaultPendingTtlMs = 15 * 60_000;
 
 function checkKey(method: string, key: unknown): asserts key is string {
   if (typeof key !== "string" || key === "") throw new TypeError(`api.store.${method}(key): the key must be a non-empty string (got ${describe(key)})`);

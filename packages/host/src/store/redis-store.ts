@@ -2,21 +2,27 @@ import type { Reservation } from "@toolgate/plugin-sdk";
 import type { Redis as RedisClient } from "ioredis";
 import type { HostLogger } from "../logger.js";
 import { epsilon, type StoreBackend } from "./backend.js";
-import { incrementScript, reserveScript, settleScript } from "./redis-scripts.js";
+import { incrementScript, indexScript, reserveScript, settleScript, takeIndexScript } from "./redis-scripts.js";
 
 type ScriptCommands = {
-  toolgateIncrement(zset: string, hash: string, now: number, windowMs: number, amount: number): Promise<string>;
+  toolgateIncrement(zset: string, hash: string, due: string, now: number, windowMs: number, amount: number): Promise<string>;
   toolgateReserve(
     zset: string,
     hash: string,
+    due: string,
     now: number,
     windowMs: number,
     amount: number,
     limit: number,
     callId: string,
     eps: number,
+    dueAt: number,
+    pendingState: "p" | "q",
+    dryRun: "1" | "0",
   ): Promise<[number, string, number, string]>;
-  toolgateSettle(zset: string, hash: string, callId: string, settlement: string): Promise<number>;
+  toolgateSettle(zset: string, hash: string, due: string, callId: string, end: string, now: number): Promise<number>;
+  toolgateIndex(index: string, window: string, ttlMs: number): Promise<number>;
+  toolgateTakeIndex(index: string): Promise<string[]>;
 };
 
 export interface RedisStoreOptions {
@@ -45,16 +51,26 @@ export async function openRedisStore(url: string, logger: HostLogger, options: R
   const label = redactedLabel(url);
   let closing = false;
   reportOutages(client, label, logger, () => closing);
-  client.defineCommand("toolgateIncrement", { numberOfKeys: 2, lua: incrementScript });
-  client.defineCommand("toolgateReserve", { numberOfKeys: 2, lua: reserveScript });
-  client.defineCommand("toolgateSettle", { numberOfKeys: 2, lua: settleScript });
+  client.defineCommand("toolgateIncrement", { numberOfKeys: 3, lua: incrementScript });
+  client.defineCommand("toolgateReserve", { numberOfKeys: 3, lua: reserveScript });
+  client.defineCommand("toolgateSettle", { numberOfKeys: 3, lua: settleScript });
+  client.defineCommand("toolgateIndex", { numberOfKeys: 1, lua: indexScript });
+  client.defineCommand("toolgateTakeIndex", { numberOfKeys: 1, lua: takeIndexScript });
   // A failed first connection is reported, not thrown: the host starts, its store-backed policies fail
   // closed, and the client keeps retrying in the background.
   await client.connect().catch(() => {});
 
   const keys = (namespace: string, key: string) => {
     const tag = `toolgate:{${encodeURIComponent(namespace)}:${key}}`;
-    return { value: `${tag}:v`, zset: `${tag}:z`, hash: `${tag}:h` };
+    return { value: `${tag}:v`, zset: `${tag}:z`, hash: `${tag}:h`, due: `${tag}:d` };
+  };
+  // Which windows hold a pending reservation of a call, so a process that did not reserve can settle it.
+  // Its own key (and slot): a window and a call index are never touched by one script.
+  const indexOf = (callId: string) => `toolgate:call:{${encodeURIComponent(callId)}}`;
+  const windowOf = (namespace: string, key: string) => `${encodeURIComponent(namespace)}\n${key}`;
+  const settleWindow = (namespace: string, key: string, callId: string, end: string, now: number) => {
+    const { zset, hash, due } = keys(namespace, key);
+    return client.toolgateSettle(zset, hash, due, callId, end, now);
   };
   return {
     label,
@@ -67,23 +83,49 @@ export async function openRedisStore(url: string, logger: HostLogger, options: R
       else await client.set(value, json, "PX", Math.max(1, Math.ceil(ttlMs)));
     },
     async delete(namespace, key) {
-      const { value, zset, hash } = keys(namespace, key);
-      await client.del(value, zset, hash);
+      const { value, zset, hash, due } = keys(namespace, key);
+      await client.del(value, zset, hash, due);
     },
     async increment(namespace, key, amount, windowMs, now) {
-      const { zset, hash } = keys(namespace, key);
-      return Number(await client.toolgateIncrement(zset, hash, now, windowMs ?? 0, amount));
+      const { zset, hash, due } = keys(namespace, key);
+      return Number(await client.toolgateIncrement(zset, hash, due, now, windowMs ?? 0, amount));
     },
     async reserve(namespace, key, request): Promise<Reservation> {
-      const { zset, hash } = keys(namespace, key);
-      const { amount, callId, limit, windowMs, now } = request;
-      const [ok, used, duplicate, retry] = await client.toolgateReserve(zset, hash, now, windowMs ?? 0, amount, limit, callId, epsilon);
+      const { zset, hash, due } = keys(namespace, key);
+      const { amount, callId, limit, windowMs, now, pendingTtlMs } = request;
+      const pendingState = request.onError === "commit" ? "q" : "p";
+      const [ok, used, duplicate, retry] = await client.toolgateReserve(
+        zset,
+        hash,
+        due,
+        now,
+        windowMs ?? 0,
+        amount,
+        limit,
+        callId,
+        epsilon,
+        now + pendingTtlMs,
+        pendingState,
+        request.dryRun ? "1" : "0",
+      );
       const retryInMs = Number(retry) < 0 ? undefined : Number(retry);
       return { ok: ok === 1, used: Number(used), limit, duplicate: duplicate === 1, retryInMs };
     },
-    async settle(namespace, key, callId, settlement) {
-      const { zset, hash } = keys(namespace, key);
-      await client.toolgateSettle(zset, hash, callId, settlement);
+    async index(namespace, key, callId, ttlMs) {
+      await client.toolgateIndex(indexOf(callId), windowOf(namespace, key), Math.ceil(ttlMs) + 1000);
+    },
+    async settle(namespace, key, callId, end, now, indexed) {
+      const settling = settleWindow(namespace, key, callId, end, now);
+      await (indexed ? Promise.all([settling, client.hdel(indexOf(callId), windowOf(namespace, key))]) : settling);
+    },
+    async settleCall(_namespaces, callId, end, now) {
+      const windows = await client.toolgateTakeIndex(indexOf(callId));
+      await Promise.all(
+        windows.map((window) => {
+          const split = window.indexOf("\n");
+          return settleWindow(decodeURIComponent(window.slice(0, split)), window.slice(split + 1), callId, end, now);
+        }),
+      );
     },
     async close() {
       closing = true;

@@ -27,7 +27,9 @@ Each line of <calls.jsonl> is one tool call: {"id": "call_1", "name": "terminal"
 Blank lines are skipped; every line is checked before any call is gated.
 
 This is a dry run: every call passes through each plugin's pre_tool_call, and the decision is printed,
-but no tool is executed. A blocked call prints the tool message the model would receive.
+but no tool is executed. A blocked call prints the tool message the model would receive. Plugins see
+the store the config names (budgets and rate limits as they stand), and what they write during the run
+stays in this process: a dry run uses up no budget.
 
 Exit codes: 0 every call was processed, 1 a plugin failed to load or the config is invalid,
 2 bad usage or bad input (unreadable file, a line that is not JSON or not a valid call).`;
@@ -46,7 +48,8 @@ export function registerRunCommand(program: Command): void {
 async function run(file: string, options: RunOptions): Promise<ExitCode> {
   const cwd = resolveCwd(options.cwd);
   const calls = await readCalls(file);
-  const host = await openHost({ cwd, logger: stderrLogger });
+  // A dry run reads the real budgets and rate limits, and uses none of them up.
+  const host = await openHost({ cwd, logger: stderrLogger, storeWrites: "local" });
   try {
     const outcomes: RunOutcome[] = [];
     for (const call of calls) {

@@ -135,18 +135,18 @@ export function createToolCaller(runtime: HostRuntime, gate: Gate): ToolCaller {
         return Promise.reject(error);
       }
     },
-    callTool(call, options = {}) {
+    callTool(call, options) {
       try {
         assertOpen();
-        return run(snapshotCall(call, kindOf), options.skipPreToolCallHook === true);
+        return run(snapshotCall(call, kindOf), options?.skipPreToolCallHook === true);
       } catch (error) {
         return Promise.reject(error);
       }
     },
-    checkToolCall(call, options = {}) {
+    checkToolCall(call, options) {
       try {
         assertOpen();
-        return Promise.resolve(gate.check(snapshotCall(call, kindOf), options.resolveAsk === true));
+        return Promise.resolve(gate.check(snapshotCall(call, kindOf), options?.resolveAsk === true));
       } catch (error) {
         return Promise.reject(error);
       }

@@ -5,7 +5,7 @@ import type { ToolCallExplanation } from "../gate/explain.js";
 import { callView, thawArgs } from "../gate/freeze-call.js";
 import type { CallSnapshot } from "../gate/policy-run.js";
 import { runObservers } from "../gate/run-observers.js";
-import { thenOf } from "../gate/thenable.js";
+import { isNativePromise, thenOf } from "../gate/thenable.js";
 import type { HostRuntime } from "../host-runtime.js";
 import { callTools, type CallToolsOptions } from "./call-tools.js";
 import { errorResult, okResult, resultOfBlock } from "./tool-results.js";
@@ -119,7 +119,11 @@ export function createToolCaller(runtime: HostRuntime, gate: Gate): ToolCaller {
       const output = tool.execute(thawArgs(call.args), { call, session: runtime.session, signal: runtime.closeSignal });
       const then = thenOf(output);
       if (!then) return okResult(call, output);
-      return new Promise((resolve, reject) => then.call(output, resolve, reject)).then((settled) => okResult(call, settled), failed);
+      const ok = (settled: unknown) => okResult(call, settled);
+      // An ordinary promise is adopted by its own `then`, one promise; anything else through a fresh one,
+      // so a hostile thenable (calling back twice, or never, or returning junk) cannot reach the caller.
+      if (isNativePromise(output as object, then)) return then.call(output, ok, failed) as Promise<ToolResult>;
+      return new Promise((resolve, reject) => then.call(output, resolve, reject)).then(ok, failed);
     } catch (error) {
       return failed(error);
     }

@@ -314,7 +314,10 @@ describe("hostile tools", () => {
     }
   }
   it.each([
-    ["a promise whose own constructor names a hostile species", () => Object.defineProperty(Promise.resolve("out"), "constructor", { value: { [Symbol.species]: NeverSettles } })],
+    [
+      "a promise whose own constructor names a hostile species",
+      () => Object.defineProperty(Promise.resolve("out"), "constructor", { value: { [Symbol.species]: NeverSettles } }),
+    ],
     ["a Promise subclass with a hostile species", () => PromiseWithHostileSpecies.resolve("out")],
   ])("a tool returning %s still gives its output", async (_, output) => {
     const host = await hostWithTool(output);

@@ -310,7 +310,7 @@ describe("hostile tools", () => {
   }
   class PromiseWithHostileSpecies<T> extends Promise<T> {
     static override get [Symbol.species]() {
-      return NeverSettles;
+      return NeverSettles as unknown as PromiseConstructor;
     }
   }
   it.each([

@@ -324,6 +324,15 @@ describe("hostile tools", () => {
     expect(await host.callTool({ id: "t5", name: "weird", args: {} })).toMatchObject({ status: "ok", content: "out" });
   });
 
+  it("a tool returning a Proxy that passes for a promise yields status error, and ends once", async () => {
+    const host = await hostWithTool(() => new Proxy(Promise.resolve("out"), {}));
+    const events = recordEvents(host.events);
+    const result = await host.callTool({ id: "t6", name: "weird", args: {} });
+    expect(result.status).toBe("error");
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(events.filter((event) => event.type === "tool:end")).toHaveLength(1);
+  });
+
   it("output that JSON cannot write (a cycle, a BigInt) still gives text content", async () => {
     const cyclic: Record<string, unknown> = { name: "loop", big: 10n };
     cyclic.self = cyclic;

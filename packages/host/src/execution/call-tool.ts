@@ -96,8 +96,7 @@ export function createToolCaller(runtime: HostRuntime, gate: Gate): ToolCaller {
         errorResult(call, `Unknown tool "${call.name}". Available tools: ${runtime.registry.toolNames.join(", ") || "none"}.`),
       );
     if (runtime.events.listens("tool:before")) runtime.events.emit("tool:before", { call: finalCall, verdict });
-    const result = runTool(tool.definition, finalCall);
-    return result instanceof Promise ? result.then((settled) => observe(finalCall, verdict, true, settled)) : observe(finalCall, verdict, true, result);
+    return runTool(tool.definition, finalCall, (result) => observe(finalCall, verdict, true, result));
   }
 
   function observe(call: ToolCall, verdict: Verdict, ran: boolean, result: ToolResult): ToolResult | Promise<ToolResult> {
@@ -113,18 +112,31 @@ export function createToolCaller(runtime: HostRuntime, gate: Gate): ToolCaller {
     return result;
   }
 
-  function runTool(tool: ToolDefinition, call: ToolCall): ToolResult | Promise<ToolResult> {
-    const failed = (error: unknown) => errorResult(call, `Tool "${call.name}" failed: ${describeThrown(error)}`);
+  /**
+   * Runs the tool and hands its result to `finish` exactly once: directly for a synchronous tool, as the
+   * reaction to an async tool's promise otherwise (one promise between the tool and the caller).
+   */
+  function runTool(tool: ToolDefinition, call: ToolCall, finish: (result: ToolResult) => ToolResult | Promise<ToolResult>): ToolResult | Promise<ToolResult> {
+    const succeeded = (output: unknown) => finish(okResult(call, output));
+    const failed = (error: unknown) => finish(errorResult(call, `Tool "${call.name}" failed: ${describeThrown(error)}`));
+    let output: unknown;
+    let then: ReturnType<typeof thenOf>;
+    let native = false;
     try {
-      const output = tool.execute(thawArgs(call.args), { call, session: runtime.session, signal: runtime.closeSignal });
-      const then = thenOf(output);
-      if (!then) return okResult(call, output);
-      const ok = (settled: unknown) => okResult(call, settled);
-      // An ordinary promise is adopted by its own `then`, one promise; anything else through a fresh one,
-      // so a hostile thenable (calling back twice, or never, or returning junk) cannot reach the caller.
-      if (isNativePromise(output as object, then)) return then.call(output, ok, failed) as Promise<ToolResult>;
-      return new Promise((resolve, reject) => then.call(output, resolve, reject)).then(ok, failed);
+      output = tool.execute(thawArgs(call.args), { call, session: runtime.session, signal: runtime.closeSignal });
+      then = thenOf(output);
+      native = then !== undefined && isNativePromise(output as object, then);
     } catch (error) {
+      return failed(error);
+    }
+    if (then === undefined) return succeeded(output);
+    // An ordinary promise is adopted by its own `then`; anything else through a fresh promise, so a
+    // hostile thenable (calling back twice, or never, or returning junk) cannot reach the caller.
+    if (!native) return new Promise((resolve, reject) => then.call(output, resolve, reject)).then(succeeded, failed);
+    try {
+      return then.call(output, succeeded, failed) as Promise<ToolResult>;
+    } catch (error) {
+      // Thrown before any reaction was registered (a Proxy passing for a promise): `finish` has not run.
       return failed(error);
     }
   }

@@ -300,6 +300,39 @@ describe("hostile tools", () => {
     expect(await host.callTool({ id: "t2", name: "weird", args: {} })).toMatchObject({ status: "error" });
   });
 
+  // A promise's `then` builds the promise it returns through `constructor[Symbol.species]`: a tool that
+  // picks the species must not hand the caller a promise of its own making, one that never settles.
+  function NeverSettles(this: object, executor: (resolve: () => void, reject: () => void) => void) {
+    executor(
+      () => {},
+      () => {},
+    );
+  }
+  class PromiseWithHostileSpecies<T> extends Promise<T> {
+    static override get [Symbol.species]() {
+      return NeverSettles as unknown as PromiseConstructor;
+    }
+  }
+  it.each([
+    [
+      "a promise whose own constructor names a hostile species",
+      () => Object.defineProperty(Promise.resolve("out"), "constructor", { value: { [Symbol.species]: NeverSettles } }),
+    ],
+    ["a Promise subclass with a hostile species", () => PromiseWithHostileSpecies.resolve("out")],
+  ])("a tool returning %s still gives its output", async (_, output) => {
+    const host = await hostWithTool(output);
+    expect(await host.callTool({ id: "t5", name: "weird", args: {} })).toMatchObject({ status: "ok", content: "out" });
+  });
+
+  it("a tool returning a Proxy that passes for a promise yields status error, and ends once", async () => {
+    const host = await hostWithTool(() => new Proxy(Promise.resolve("out"), {}));
+    const events = recordEvents(host.events);
+    const result = await host.callTool({ id: "t6", name: "weird", args: {} });
+    expect(result.status).toBe("error");
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(events.filter((event) => event.type === "tool:end")).toHaveLength(1);
+  });
+
   it("output that JSON cannot write (a cycle, a BigInt) still gives text content", async () => {
     const cyclic: Record<string, unknown> = { name: "loop", big: 10n };
     cyclic.self = cyclic;

@@ -5,7 +5,7 @@ import type { ToolCallExplanation } from "../gate/explain.js";
 import { callView, thawArgs } from "../gate/freeze-call.js";
 import type { CallSnapshot } from "../gate/policy-run.js";
 import { runObservers } from "../gate/run-observers.js";
-import { thenOf } from "../gate/thenable.js";
+import { isNativePromise, thenOf } from "../gate/thenable.js";
 import type { HostRuntime } from "../host-runtime.js";
 import { callTools, type CallToolsOptions } from "./call-tools.js";
 import { errorResult, okResult, resultOfBlock } from "./tool-results.js";
@@ -96,8 +96,7 @@ export function createToolCaller(runtime: HostRuntime, gate: Gate): ToolCaller {
         errorResult(call, `Unknown tool "${call.name}". Available tools: ${runtime.registry.toolNames.join(", ") || "none"}.`),
       );
     if (runtime.events.listens("tool:before")) runtime.events.emit("tool:before", { call: finalCall, verdict });
-    const result = runTool(tool.definition, finalCall);
-    return result instanceof Promise ? result.then((settled) => observe(finalCall, verdict, true, settled)) : observe(finalCall, verdict, true, result);
+    return runTool(tool.definition, finalCall, (result) => observe(finalCall, verdict, true, result));
   }
 
   function observe(call: ToolCall, verdict: Verdict, ran: boolean, result: ToolResult): ToolResult | Promise<ToolResult> {
@@ -113,14 +112,31 @@ export function createToolCaller(runtime: HostRuntime, gate: Gate): ToolCaller {
     return result;
   }
 
-  function runTool(tool: ToolDefinition, call: ToolCall): ToolResult | Promise<ToolResult> {
-    const failed = (error: unknown) => errorResult(call, `Tool "${call.name}" failed: ${describeThrown(error)}`);
+  /**
+   * Runs the tool and hands its result to `finish` exactly once: directly for a synchronous tool, as the
+   * reaction to an async tool's promise otherwise (one promise between the tool and the caller).
+   */
+  function runTool(tool: ToolDefinition, call: ToolCall, finish: (result: ToolResult) => ToolResult | Promise<ToolResult>): ToolResult | Promise<ToolResult> {
+    const succeeded = (output: unknown) => finish(okResult(call, output));
+    const failed = (error: unknown) => finish(errorResult(call, `Tool "${call.name}" failed: ${describeThrown(error)}`));
+    let output: unknown;
+    let then: ReturnType<typeof thenOf>;
+    let native = false;
     try {
-      const output = tool.execute(thawArgs(call.args), { call, session: runtime.session, signal: runtime.closeSignal });
-      const then = thenOf(output);
-      if (!then) return okResult(call, output);
-      return new Promise((resolve, reject) => then.call(output, resolve, reject)).then((settled) => okResult(call, settled), failed);
+      output = tool.execute(thawArgs(call.args), { call, session: runtime.session, signal: runtime.closeSignal });
+      then = thenOf(output);
+      native = then !== undefined && isNativePromise(output as object, then);
     } catch (error) {
+      return failed(error);
+    }
+    if (then === undefined) return succeeded(output);
+    // An ordinary promise is adopted by its own `then`; anything else through a fresh promise, so a
+    // hostile thenable (calling back twice, or never, or returning junk) cannot reach the caller.
+    if (!native) return new Promise((resolve, reject) => then.call(output, resolve, reject)).then(succeeded, failed);
+    try {
+      return then.call(output, succeeded, failed) as Promise<ToolResult>;
+    } catch (error) {
+      // Thrown before any reaction was registered (a Proxy passing for a promise): `finish` has not run.
       return failed(error);
     }
   }
@@ -135,18 +151,18 @@ export function createToolCaller(runtime: HostRuntime, gate: Gate): ToolCaller {
         return Promise.reject(error);
       }
     },
-    callTool(call, options = {}) {
+    callTool(call, options) {
       try {
         assertOpen();
-        return run(snapshotCall(call, kindOf), options.skipPreToolCallHook === true);
+        return run(snapshotCall(call, kindOf), options?.skipPreToolCallHook === true);
       } catch (error) {
         return Promise.reject(error);
       }
     },
-    checkToolCall(call, options = {}) {
+    checkToolCall(call, options) {
       try {
         assertOpen();
-        return Promise.resolve(gate.check(snapshotCall(call, kindOf), options.resolveAsk === true));
+        return Promise.resolve(gate.check(snapshotCall(call, kindOf), options?.resolveAsk === true));
       } catch (error) {
         return Promise.reject(error);
       }

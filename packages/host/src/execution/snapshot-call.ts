@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import type { ToolCall } from "@toolgate/plugin-sdk";
+import type { ToolArgs, ToolCall } from "@toolgate/plugin-sdk";
 import { describeThrown, isToolgateError, ToolgateError } from "../errors.js";
 import { ArgsShapeError, type ArgsCopy, copyArgs } from "../gate/copy-args.js";
-import { isWellFormedCall } from "../gate/is-well-formed-call.js";
+import { isWellFormedFields } from "../gate/is-well-formed-call.js";
 import type { CallSnapshot } from "../gate/policy-run.js";
 import { assertValidCall } from "./validate-call.js";
 
@@ -30,38 +30,38 @@ export function snapshotCall(call: unknown, kindOf: KindOf, where = "tool call")
 function readCall(call: unknown, kindOf: KindOf, where: string): CallSnapshot {
   if (typeof call !== "object" || call === null || Array.isArray(call))
     throw new ToolgateError("INVALID_CALL", `${where} must be an object with id, name and args`);
-  const fields = readFields(call as Record<string, unknown>, where);
+  const source = call as Record<string, unknown>;
+  // Each field read exactly once, into locals (no intermediate object per call); a getter that throws is named.
+  let field = "id";
+  let id: unknown;
+  let name: unknown;
+  let args: unknown;
+  let kind: unknown;
+  try {
+    id = source.id;
+    if (id === undefined) id = generatedCallId();
+    field = "name";
+    name = source.name;
+    field = "args";
+    args = source.args;
+    field = "kind";
+    kind = source.kind;
+  } catch (error) {
+    throw new ToolgateError("INVALID_CALL", `${where}: ${field} could not be read: ${describeThrown(error)}`, { cause: error });
+  }
   // The schema runs only when the quick check cannot vouch for the call, so it alone words the errors.
-  if (!isWellFormedCall(fields)) assertValidCall(fields, where);
+  if (!isWellFormedFields(id, name, args, kind)) assertValidCall({ id, name, args, kind }, where);
   let copy: ArgsCopy;
   try {
-    copy = copyArgs(fields.args, true);
+    copy = copyArgs(args as ToolArgs, true);
   } catch (error) {
     const reason = error instanceof ArgsShapeError ? error.message : `args could not be read: ${describeThrown(error)}`;
     throw new ToolgateError("INVALID_CALL", `${where} is malformed: ${reason}`, { cause: error });
   }
-  const kind = kindOf(fields.name) ?? fields.kind;
-  const snapshot: { -readonly [Key in keyof ToolCall]: ToolCall[Key] } = { id: fields.id, name: fields.name, args: copy.args };
-  if (kind !== undefined) snapshot.kind = kind;
+  const checkedKind = kindOf(name as string) ?? (kind as string | undefined);
+  const snapshot: { -readonly [Key in keyof ToolCall]: ToolCall[Key] } = { id: id as string, name: name as string, args: copy.args };
+  if (checkedKind !== undefined) snapshot.kind = checkedKind;
   return { call: Object.freeze(snapshot), bytes: copy.bytes };
-}
-
-/** Each field read exactly once; a getter that throws is named. */
-function readFields(source: Record<string, unknown>, where: string): Record<"id" | "name" | "args" | "kind", unknown> {
-  let field = "id";
-  try {
-    const given = source.id;
-    const id = given === undefined ? generatedCallId() : given;
-    field = "name";
-    const name = source.name;
-    field = "args";
-    const args = source.args;
-    field = "kind";
-    const kind = source.kind;
-    return { id, name, args, kind };
-  } catch (error) {
-    throw new ToolgateError("INVALID_CALL", `${where}: ${field} could not be read: ${describeThrown(error)}`, { cause: error });
-  }
 }
 
 function generatedCallId(): string {

@@ -14,7 +14,7 @@ import { callView } from "./freeze-call.js";
 import { HookInvocationContext } from "./hook-context.js";
 import { PolicyRun, type CallSnapshot } from "./policy-run.js";
 import { AskResolver } from "./resolve-ask.js";
-import { failure, HookFailure, PendingHook, runHook } from "./run-hook.js";
+import { failure, HookFailure, PendingHook, runCallHook } from "./run-hook.js";
 
 /** The one choke point: every execution path asks the gate, and nothing else runs `pre_tool_call`. */
 export interface Gate {
@@ -95,11 +95,7 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
   function invoke(entry: HookEntry, run: PolicyRun): unknown {
     if (run.view.args !== run.aggregate.args) run.view = callView(run.call, run.aggregate.args);
     const ctx = (entry.spareContext ??= new HookInvocationContext(entry.plugin, runtime.session, entry.owner.options, entry.owner.log));
-    // One arguments array per call, refilled per hook: `apply` copies it, so no hook ever holds it.
-    const args = run.hookArgs;
-    args[0] = run.view;
-    args[1] = ctx;
-    const outcome = runHook(entry, ctx, entry.deadlines ?? runtime.deadlines, args);
+    const outcome = runCallHook(entry, ctx, entry.deadlines ?? runtime.deadlines, run.view);
     // A pending hook may still be aborted through its ctx, so that ctx is never handed to another call.
     if (PendingHook.is(outcome)) entry.spareContext = undefined;
     return outcome;

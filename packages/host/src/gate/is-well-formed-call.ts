@@ -11,6 +11,11 @@ import { isPlainObject } from "@toolgate/plugin-sdk/host";
 export function isWellFormedCall(call: unknown): call is ToolCall {
   if (typeof call !== "object" || call === null || Array.isArray(call)) return false;
   const { id, name, args, kind } = call as Record<string, unknown>;
+  return isWellFormedFields(id, name, args, kind);
+}
+
+/** `isWellFormedCall` on fields already read once (the snapshot reads them into locals). */
+export function isWellFormedFields(id: unknown, name: unknown, args: unknown, kind: unknown): boolean {
   return (
     typeof id === "string" && id !== "" && typeof name === "string" && name !== "" && isPlainObject(args) && (kind === undefined || typeof kind === "string")
   );

@@ -23,8 +23,6 @@ export class PolicyRun {
   awaiting: HookEntry | undefined;
   resolve: ((verdict: Verdict) => void) | undefined;
   resume: ((outcome: unknown) => void) | undefined;
-  /** `[call, ctx]` for the hook being invoked. */
-  readonly hookArgs: unknown[] = [undefined, undefined];
 
   constructor(
     readonly call: ToolCall,

@@ -37,12 +37,28 @@ export interface HookCall {
  */
 export function runHook(target: HookCall, ctx: HookInvocationContext, deadlines: HookDeadlines, args: readonly unknown[]): unknown {
   let value: unknown;
-  let then: unknown;
   try {
     value = target.fn.apply(target.thisArg, args as unknown[]);
   } catch (error) {
     return failure(target, `threw: ${describeThrown(error)}`, "HOOK_FAILED", error);
   }
+  return outcomeOf(target, ctx, deadlines, value);
+}
+
+/** `runHook` for a hook of `(call, ctx)`, such as `pre_tool_call`: a direct call, no arguments array. */
+export function runCallHook(target: HookCall, ctx: HookInvocationContext, deadlines: HookDeadlines, call: unknown): unknown {
+  let value: unknown;
+  try {
+    value = target.fn.call(target.thisArg, call, ctx);
+  } catch (error) {
+    return failure(target, `threw: ${describeThrown(error)}`, "HOOK_FAILED", error);
+  }
+  return outcomeOf(target, ctx, deadlines, value);
+}
+
+/** What a hook returned, as `runHook` hands it on: the value itself, a HookFailure or a PendingHook. */
+function outcomeOf(target: HookCall, ctx: HookInvocationContext, deadlines: HookDeadlines, value: unknown): unknown {
+  let then: unknown;
   if (value === null || (typeof value !== "object" && typeof value !== "function")) return value;
   try {
     then = (value as { then?: unknown }).then;

@@ -20,3 +20,15 @@ export function adopt(value: unknown): Promise<unknown> {
     else resolve(value);
   });
 }
+
+const nativeThen = Promise.prototype.then;
+
+/**
+ * True when `then` (read once from `value`) is this realm's own `Promise.prototype.then` and `value` an
+ * ordinary promise of it: calling `then` on it runs no code of the value's maker, and the promise it
+ * returns is a plain `Promise` (no own `constructor`, so no species of the maker's choosing). Such a
+ * value needs no `new Promise` around it to be adopted safely.
+ */
+export function isNativePromise(value: object, then: Then): value is Promise<unknown> {
+  return then === nativeThen && Object.getPrototypeOf(value) === Promise.prototype && !Object.hasOwn(value, "constructor");
+}

@@ -19,9 +19,10 @@ export interface McpProxyOptions {
  * with `MCP_UPSTREAM_FAILED` when the upstream cannot be started or reached.
  *
  * A stdio upstream is relayed line by line (`RawRelay`: each message parsed once, passed on as it
- * came); an HTTP upstream goes through the MCP SDK's client and server.
+ * came); an HTTP upstream goes through the MCP SDK's client and server. So does a stdio upstream on
+ * Windows, where the SDK's spawn (cross-spawn) finds `npx.cmd` and the like, which a plain spawn does not.
  */
 export function runMcpProxy(options: McpProxyOptions): Promise<number> {
   const { target } = options;
-  return "url" in target ? runSdkProxy(options) : runRawProxy(options, target);
+  return "url" in target || process.platform === "win32" ? runSdkProxy(options) : runRawProxy(options, target);
 }

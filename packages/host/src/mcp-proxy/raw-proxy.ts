@@ -29,7 +29,12 @@ export async function runRawProxy(options: McpProxyOptions, target: { command: s
   const first = await input.first;
   if (first === undefined) return 0;
   const name = describeUpstream(options.target);
-  const { upstream, handshake, identity } = await startUpstream(target, { name: "toolgate-mcp-proxy", version: options.version }, clientCapabilitiesOf(first.message), name);
+  const { upstream, handshake, identity } = await startUpstream(
+    target,
+    { name: "toolgate-mcp-proxy", version: options.version },
+    clientCapabilitiesOf(first.message),
+    name,
+  );
   const tools = await listTools(upstream, handshake, identity, name);
   const relay = new RawRelay({ upstream, toClient, logger });
   const gate = createToolCallGate<GatedCall>(relay.forwardCall);
@@ -88,7 +93,12 @@ function readClient(): ClientInput {
   };
 }
 
-async function startUpstream(target: { command: string; args: string[] }, clientInfo: { name: string; version: string }, capabilities: ClientCapabilities, name: string) {
+async function startUpstream(
+  target: { command: string; args: string[] },
+  clientInfo: { name: string; version: string },
+  capabilities: ClientCapabilities,
+  name: string,
+) {
   let upstream: StdioUpstream | undefined;
   try {
     upstream = await spawnStdioUpstream(target.command, target.args);

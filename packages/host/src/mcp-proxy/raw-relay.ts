@@ -1,7 +1,18 @@
 import type { Result } from "@modelcontextprotocol/sdk/types.js";
 import type { HostLogger } from "../logger.js";
 import { isToolDeniedOutright } from "./denied-outright.js";
-import { asRpcError, errorLine, isRequest, isResponse, parseMessage, requestLine, resultLine, UpstreamRpcError, type RpcId, type RpcMessage } from "./json-rpc.js";
+import {
+  asRpcError,
+  errorLine,
+  isRequest,
+  isResponse,
+  parseMessage,
+  requestLine,
+  resultLine,
+  UpstreamRpcError,
+  type RpcId,
+  type RpcMessage,
+} from "./json-rpc.js";
 import type { Policy } from "./policy.js";
 import type { StdioUpstream } from "./stdio-upstream.js";
 import type { CallParams, ToolCallGate } from "./tool-call-gate.js";

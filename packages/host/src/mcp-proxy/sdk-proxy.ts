@@ -2,7 +2,6 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { InitializeRequestSchema, type ClientCapabilities, type Implementation, type JSONRPCMessage, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { describeThrown, ToolgateError } from "../errors.js";
-import type { HostLogger } from "../logger.js";
 import { forwardRequest, type DownstreamExtra } from "./forward.js";
 import { HeldTransport } from "./held-transport.js";
 import { openPolicy } from "./policy.js";

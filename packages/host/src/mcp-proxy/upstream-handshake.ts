@@ -1,4 +1,12 @@
-import { LATEST_PROTOCOL_VERSION, McpError, SUPPORTED_PROTOCOL_VERSIONS, type ClientCapabilities, type Implementation, type ServerCapabilities, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  LATEST_PROTOCOL_VERSION,
+  McpError,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type ClientCapabilities,
+  type Implementation,
+  type ServerCapabilities,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
 import { isResponse, parseMessage, requestLine } from "./json-rpc.js";
 import type { StdioUpstream } from "./stdio-upstream.js";
 
@@ -34,9 +42,14 @@ export class UpstreamHandshake {
     const result = (await this.#request("initialize", { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities, clientInfo })) as {
       protocolVersion?: string;
     } & UpstreamIdentity;
-    if (!SUPPORTED_PROTOCOL_VERSIONS.includes(result.protocolVersion ?? "")) throw new Error(`Server's protocol version is not supported: ${result.protocolVersion}`);
+    if (!SUPPORTED_PROTOCOL_VERSIONS.includes(result.protocolVersion ?? ""))
+      throw new Error(`Server's protocol version is not supported: ${result.protocolVersion}`);
     this.#upstream.send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
-    return { serverInfo: result.serverInfo, capabilities: result.capabilities ?? {}, ...(result.instructions === undefined ? {} : { instructions: result.instructions }) };
+    return {
+      serverInfo: result.serverInfo,
+      capabilities: result.capabilities ?? {},
+      ...(result.instructions === undefined ? {} : { instructions: result.instructions }),
+    };
   }
 
   /** Every page of the server's tools. */

@@ -4,6 +4,10 @@
  * directly and through the built proxy, with no plugin and with one pass-through plugin. Calls are
  * sequential and alternate between the connections, so drift hits all of them alike; each call is
  * timed on its own, and p50/p99 are read from those times. Target: ≤ 0.3 ms added at p99.
+ *
+ * Options: `--quick` (fewer calls); `--baseline <main.cjs>` adds the same two proxy lineups run from
+ * another build (a copy of dist/ from before a change), so before and after are measured in one
+ * interleaved run; `--cpu-prof <dir>` writes a CPU profile of each proxy process into <dir>.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -52,8 +56,13 @@ function cpuMs(pid: number | null): number | undefined {
   }
 }
 
-function proxyArgs(cwd: string): string[] {
-  return ["--import", registerPublished, builtCli, "mcp-proxy", "--cwd", cwd, "--", process.execPath, echoServer];
+function proxyArgs(cli: string, cwd: string, nodeFlags: readonly string[]): string[] {
+  return [...nodeFlags, "--import", registerPublished, cli, "mcp-proxy", "--cwd", cwd, "--", process.execPath, echoServer];
+}
+
+function optionValue(name: string): string | undefined {
+  const index = process.argv.indexOf(name);
+  return index === -1 ? undefined : process.argv[index + 1];
 }
 
 async function timeCall(lineup: Lineup, record: boolean): Promise<void> {
@@ -71,6 +80,10 @@ function percentile(sorted: readonly number[], fraction: number): number {
 async function main(): Promise<void> {
   if (!existsSync(builtCli)) throw new Error(`${builtCli} does not exist; build the packages first (pnpm build)`);
   const quick = process.argv.includes("--quick");
+  const baseline = optionValue("--baseline");
+  if (baseline !== undefined && !existsSync(baseline)) throw new Error(`--baseline ${baseline} does not exist`);
+  const profileDir = optionValue("--cpu-prof");
+  const nodeFlags = profileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${resolve(profileDir)}`];
   const [warmup, calls] = quick ? [200, 1000] : [1000, 10000];
   const base = join(tmpdir(), "toolgate-bench");
   mkdirSync(base, { recursive: true });
@@ -81,9 +94,15 @@ async function main(): Promise<void> {
 
   const lineups = [
     await connect("direct (no proxy)", process.execPath, [echoServer]),
-    await connect("mcp-proxy, no plugin", process.execPath, proxyArgs(empty)),
-    await connect("mcp-proxy, 1 plugin", process.execPath, proxyArgs(withPlugin)),
+    await connect("mcp-proxy, no plugin", process.execPath, proxyArgs(builtCli, empty, nodeFlags)),
+    await connect("mcp-proxy, 1 plugin", process.execPath, proxyArgs(builtCli, withPlugin, nodeFlags)),
   ];
+  if (baseline !== undefined) {
+    lineups.push(
+      await connect("baseline mcp-proxy, no plugin", process.execPath, proxyArgs(baseline, empty, nodeFlags)),
+      await connect("baseline mcp-proxy, 1 plugin", process.execPath, proxyArgs(baseline, withPlugin, nodeFlags)),
+    );
+  }
   const cpu: (number | undefined)[] = [];
   try {
     for (let round = 0; round < warmup + calls; round++) {

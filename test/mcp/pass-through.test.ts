@@ -38,6 +38,14 @@ export default (_options, api) => ({
 });
 `;
 
+/** Takes its time deciding, so a client can cancel a call while it is still in the gate. */
+const slowGateSource = `
+export default {
+  name: "slow-gate",
+  hooks: { async pre_tool_call(call) { if (call.name === "exit") await new Promise((resolve) => setTimeout(resolve, 400)); } },
+};
+`;
+
 let project: TempProject;
 let scratch: string;
 let proxied: Connection;
@@ -184,6 +192,47 @@ describe("the proxy process", () => {
     expect(run.stderr).toContain("echo-policy saw echo");
     expect(run.code).toBe(0);
     expect(existsSync(project.path("session-ended"))).toBe(true);
+  });
+
+  it("a call the client cancels while the plugins still decide is never forwarded, and gets no answer", async () => {
+    // The exit tool ends the server: had the cancelled call been forwarded, the proxy would exit 1.
+    const slow = createTempProject({ "plugins/slow.mjs": slowGateSource });
+    try {
+      const run = await runProxyRaw(
+        slow.dir,
+        ["--", process.execPath, echoServerPath],
+        (send) => {
+          send({ id: 1, method: "tools/call", params: { name: "exit", arguments: {} } });
+          send({ method: "notifications/cancelled", params: { requestId: 1, reason: "the user gave up" } });
+          setTimeout(() => send({ id: 2, method: "tools/call", params: { name: "pid", arguments: {} } }), 800);
+        },
+        1,
+      );
+      expect(run.code).toBe(0);
+      expect(
+        run.stdout
+          .trim()
+          .split("\n")
+          .map((line) => JSON.parse(line).id),
+      ).toEqual([0, 2]);
+    } finally {
+      slow.remove();
+    }
+  });
+
+  it("a line from the client that is not JSON is reported on stderr and dropped; the session goes on", async () => {
+    const run = await runProxyRaw(
+      project.dir,
+      ["--", process.execPath, echoServerPath],
+      (send, writeLine) => {
+        writeLine("this is not json");
+        send({ id: 1, method: "tools/call", params: { name: "echo", arguments: { text: "still here" } } });
+      },
+      1,
+    );
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("not a JSON-RPC message: this is not json");
+    expect(JSON.parse(run.stdout.trim().split("\n")[1]!)).toMatchObject({ id: 1, result: { structuredContent: { echoed: "still here" } } });
   });
 
   it("SIGTERM ends the session (on_session_end runs) and the upstream with it", async () => {

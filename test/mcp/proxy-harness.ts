@@ -50,13 +50,13 @@ export interface RawRun {
 
 /**
  * The proxy as a bare child process fed raw JSON-RPC lines: for what an SDK client hides (every byte on
- * stdout, the exit code). `after` runs once the initialize response has arrived, with a line writer;
- * stdin is closed (the client disconnects) once `endAfterResponses` more lines have come back.
+ * stdout, the exit code). `after` runs once the initialize response has arrived, with a message writer
+ * and a writer of raw lines; stdin is closed (the client disconnects) once `endAfterResponses` more lines have come back.
  */
 export function runProxyRaw(
   cwd: string,
   upstream: readonly string[],
-  after: (send: (message: object) => void) => void,
+  after: (send: (message: object) => void, writeLine: (line: string) => void) => void,
   endAfterResponses = Number.POSITIVE_INFINITY,
 ): Promise<RawRun> {
   const { command, args } = proxyCommandLine(cwd, upstream);
@@ -70,7 +70,7 @@ export function runProxyRaw(
     if (!initialized && stdout.includes('"id":0')) {
       initialized = true;
       send({ method: "notifications/initialized" });
-      after(send);
+      after(send, (line) => child.stdin.write(`${line}\n`));
     }
     if (stdout.trim().split("\n").length > endAfterResponses) child.stdin.end();
   });

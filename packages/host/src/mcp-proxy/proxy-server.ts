@@ -9,7 +9,7 @@ import type { ToolCallGate } from "./tool-call-gate.js";
 
 export interface ProxyServerOptions {
   upstream: Client;
-  gate: ToolCallGate;
+  gate: ToolCallGate<DownstreamExtra>;
   policy: Policy;
   logger: HostLogger;
 }

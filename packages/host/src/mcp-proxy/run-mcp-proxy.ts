@@ -1,14 +1,7 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { InitializeRequestSchema, type ClientCapabilities, type Implementation, type JSONRPCMessage, type Tool } from "@modelcontextprotocol/sdk/types.js";
-import { describeThrown, ToolgateError } from "../errors.js";
 import type { HostLogger } from "../logger.js";
-import { HeldTransport } from "./held-transport.js";
-import { openPolicy } from "./policy.js";
-import { reserveStdoutForProtocol } from "./protocol-stdout.js";
-import { createProxyServer } from "./proxy-server.js";
-import { createToolCallGate } from "./tool-call-gate.js";
-import { connectUpstream, describeUpstream, type UpstreamTarget } from "./upstream.js";
+import { runRawProxy } from "./raw-proxy.js";
+import { runSdkProxy } from "./sdk-proxy.js";
+import type { UpstreamTarget } from "./upstream.js";
 
 export interface McpProxyOptions {
   /** Where the plugins and the config are found. */
@@ -24,81 +17,12 @@ export interface McpProxyOptions {
  * code: 0 when the client disconnects, 1 when the upstream dies or the client's stream breaks. The
  * upstream is started when the client's first message (initialize) has arrived. Rejects
  * with `MCP_UPSTREAM_FAILED` when the upstream cannot be started or reached.
+ *
+ * A stdio upstream is relayed line by line (`RawRelay`: each message parsed once, passed on as it
+ * came); an HTTP upstream goes through the MCP SDK's client and server. So does a stdio upstream on
+ * Windows, where the SDK's spawn (cross-spawn) finds `npx.cmd` and the like, which a plain spawn does not.
  */
-export async function runMcpProxy(options: McpProxyOptions): Promise<number> {
-  const { logger } = options;
-  const downstream = new HeldTransport(new StdioServerTransport(process.stdin, reserveStdoutForProtocol()));
-  const stdinEnded = new Promise<undefined>((resolve) => process.stdin.once("end", () => resolve(undefined)));
-  await downstream.listen();
-  const first = await Promise.race([downstream.first, stdinEnded]);
-  if (first === undefined) return 0;
-  const upstreamName = describeUpstream(options.target);
-  let upstream: Client;
-  let tools: Tool[];
-  try {
-    upstream = await connect(options.target, { name: "toolgate-mcp-proxy", version: options.version }, clientCapabilitiesOf(first), upstreamName);
-    tools = await listAllTools(upstream, upstreamName);
-  } catch (error) {
-    // Stop reading stdin, or the process would stay up with nothing to serve.
-    await downstream.close();
-    throw error;
-  }
-  const gate = createToolCallGate(upstream);
-  const policy = await openPolicy({ cwd: options.cwd, tools: gate.hostTools(tools), logger });
-  if (!policy.ok) logger.error(`mcp-proxy: every tool call will be denied: ${policy.reason}`);
-  const server = createProxyServer({ upstream, gate, policy, logger });
-
-  return new Promise((resolve) => {
-    let ended = false;
-    const end = (code: number, message?: string) => {
-      if (ended) return;
-      ended = true;
-      if (message !== undefined) logger.error(message);
-      void Promise.allSettled([upstream.close(), policy.host?.close(), server.close()]).then(() => resolve(code));
-    };
-    upstream.onclose = () => end(1, `mcp-proxy: the upstream MCP server (${upstreamName}) closed the connection; exiting`);
-    server.onclose = () => end(0);
-    process.stdin.once("end", () => end(0));
-    // Clients stop servers with a signal as often as by closing stdin; the upstream is stopped either way.
-    process.once("SIGTERM", () => end(0));
-    process.once("SIGINT", () => end(0));
-    server.connect(downstream).catch((error: unknown) => end(1, `mcp-proxy: stdio failed: ${describeThrown(error)}`));
-  });
-}
-
-async function connect(target: UpstreamTarget, info: Implementation, capabilities: ClientCapabilities, name: string): Promise<Client> {
-  try {
-    return await connectUpstream(target, info, capabilities);
-  } catch (error) {
-    throw new ToolgateError("MCP_UPSTREAM_FAILED", `could not connect to the upstream MCP server (${name}): ${describeThrown(error)}`, { cause: error });
-  }
-}
-
-/** The upstream's tools, every page. A failure stops the upstream: a spawned server must not outlive us. */
-async function listAllTools(upstream: Client, name: string): Promise<Tool[]> {
-  if (upstream.getServerCapabilities()?.tools === undefined) return [];
-  const tools: Tool[] = [];
-  let cursor: string | undefined;
-  try {
-    do {
-      const page = await upstream.listTools(cursor === undefined ? undefined : { cursor });
-      tools.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor);
-  } catch (error) {
-    await upstream.close().catch(() => {});
-    throw new ToolgateError("MCP_UPSTREAM_FAILED", `the upstream MCP server (${name}) could not list its tools: ${describeThrown(error)}`, { cause: error });
-  }
-  return tools;
-}
-
-/**
- * What the client said it supports, among what a server may ask a client for. Nothing when the first
- * message is not an initialize request (the server then will not ask).
- */
-function clientCapabilitiesOf(first: JSONRPCMessage): ClientCapabilities {
-  const parsed = InitializeRequestSchema.safeParse(first);
-  if (!parsed.success) return {};
-  const { roots, sampling, elicitation } = parsed.data.params.capabilities;
-  return { ...(roots && { roots }), ...(sampling && { sampling }), ...(elicitation && { elicitation }) };
+export function runMcpProxy(options: McpProxyOptions): Promise<number> {
+  const { target } = options;
+  return "url" in target || process.platform === "win32" ? runSdkProxy(options) : runRawProxy(options, target);
 }

@@ -1,19 +1,23 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ErrorCode, McpError, type CallToolRequest, type Result } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolCall, ToolDefinition } from "@toolgate/plugin-sdk";
 import { mcpToolDefinition, mcpToolOutput, type McpToolInfo } from "../adapters/mcp-tools.js";
 import { describeThrown } from "../errors.js";
 import { blockMessage } from "../execution/tool-results.js";
 import { unapproved } from "../gate/resolve-ask.js";
-import { forwardRequest, type DownstreamExtra } from "./forward.js";
 import type { Policy } from "./policy.js";
 
-type CallParams = CallToolRequest["params"];
+export type CallParams = CallToolRequest["params"];
+
+/**
+ * Sends a tools/call on to the upstream and resolves with its result as received; rejects with the
+ * upstream's error. `context` is whatever the caller of `call` passed along (the downstream request).
+ */
+export type ForwardToolCall<Context> = (params: CallParams, context: Context) => Promise<Result>;
 
 /** One tools/call in flight: what the client sent, and what the upstream answered. */
-interface Exchange {
+interface Exchange<Context> {
   params: CallParams;
-  extra: DownstreamExtra;
+  context: Context;
   answer?: { result: Result } | { error: unknown };
 }
 
@@ -23,21 +27,21 @@ interface Exchange {
  * `post_tool_call` and the events fire as for any tool; the raw upstream answer is kept on the side and
  * returned to the client untouched.
  */
-export interface ToolCallGate {
+export interface ToolCallGate<Context> {
   /** Host tools for the upstream's tools (pass them to `createHost`). */
   hostTools(tools: readonly McpToolInfo[]): Record<string, ToolDefinition>;
   /** `params` as the client sent them, unchecked: the SDK's own tools/call validation does not run here. */
-  call(policy: Policy, params: CallParams | undefined, extra: DownstreamExtra): Promise<Result>;
+  call(policy: Policy, params: CallParams | undefined, context: Context): Promise<Result>;
 }
 
-export function createToolCallGate(upstream: Client): ToolCallGate {
-  const exchanges = new Map<string, Exchange>();
+export function createToolCallGate<Context>(forwardCall: ForwardToolCall<Context>): ToolCallGate<Context> {
+  const exchanges = new Map<string, Exchange<Context>>();
   const registered = new Set<string>();
   let sequence = 0;
 
-  async function forward(exchange: Exchange, args: Record<string, unknown>): Promise<Result> {
+  async function forward(exchange: Exchange<Context>, args: Record<string, unknown>): Promise<Result> {
     try {
-      const result = await forwardRequest(upstream, "tools/call", { ...exchange.params, arguments: args }, exchange.extra);
+      const result = await forwardCall({ ...exchange.params, arguments: args }, exchange.context);
       exchange.answer = { result };
       return result;
     } catch (error) {
@@ -55,7 +59,7 @@ export function createToolCallGate(upstream: Client): ToolCallGate {
   }
 
   /** A tool the host knows: the whole lifecycle (gate, execute, post_tool_call, events). */
-  async function callRegistered(policy: Extract<Policy, { ok: true }>, call: ToolCall, exchange: Exchange): Promise<Result> {
+  async function callRegistered(policy: Extract<Policy, { ok: true }>, call: ToolCall, exchange: Exchange<Context>): Promise<Result> {
     const result = await policy.host.callTool(call);
     if (exchange.answer === undefined) return denied(result.content);
     if ("error" in exchange.answer) throw exchange.answer.error;
@@ -66,7 +70,7 @@ export function createToolCallGate(upstream: Client): ToolCallGate {
    * A tool the upstream added after start-up (tools/list_changed) is not a host tool: the gate still
    * decides it, once, but the host does not run it, so post_tool_call does not see it.
    */
-  async function callUnregistered(policy: Extract<Policy, { ok: true }>, call: ToolCall, exchange: Exchange): Promise<Result> {
+  async function callUnregistered(policy: Extract<Policy, { ok: true }>, call: ToolCall, exchange: Exchange<Context>): Promise<Result> {
     const verdict = await policy.host.checkToolCall(call, { resolveAsk: true });
     if (verdict.action === "allow") return forward(exchange, verdict.args);
     // Worded as callTool words it for a registered tool: the same reason whichever way the tool came.
@@ -83,11 +87,11 @@ export function createToolCallGate(upstream: Client): ToolCallGate {
       return definitions;
     },
 
-    async call(policy, params, extra) {
+    async call(policy, params, context) {
       if (params === undefined || typeof params.name !== "string") throw new McpError(ErrorCode.InvalidParams, "tools/call needs params.name, the tool's name");
       if (!policy.ok) return denied(`toolgate denies every tool call: ${policy.reason}`);
       const call: ToolCall = { id: `mcp-${++sequence}`, name: params.name, args: params.arguments ?? {}, kind: "mcp" };
-      const exchange: Exchange = { params, extra };
+      const exchange: Exchange<Context> = { params, context };
       exchanges.set(call.id, exchange);
       try {
         return await (registered.has(call.name) ? callRegistered(policy, call, exchange) : callUnregistered(policy, call, exchange));

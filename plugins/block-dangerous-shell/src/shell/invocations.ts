@@ -48,7 +48,7 @@ class RecordedInvocation implements Invocation {
     readonly args: string[],
     readonly wrappers: readonly string[],
     readonly assignments: readonly string[],
-    readonly redirects: Redirect[],
+    public redirects: Redirect[],
     readonly upstream: Invocation[],
     readonly cwd: string | undefined,
     readonly via: readonly string[],
@@ -195,7 +195,7 @@ class Collector {
     }
     if (command.type === "group") {
       const inner = this.script(command.script, depth, command.subshell ? copy(state) : state, via);
-      for (const invocation of inner) invocation.redirects.push(...command.redirects);
+      if (command.redirects.length > 0) for (const invocation of inner) invocation.redirects = [...invocation.redirects, ...command.redirects];
       return inner;
     }
     if (this.analysis.invocations.length >= maxInvocations) {
@@ -253,7 +253,7 @@ class Collector {
     const { name, args, wrappers, assignments, placeholder, inputFromFile } = unwrap(argv);
     // What `export` set earlier reaches this command's environment too, before its own `NAME=value` words.
     const environment = state.exported === undefined ? assignments : [...state.exported, ...assignments];
-    const invocation = new RecordedInvocation(argv, name, args, wrappers, environment, redirects.length === 0 ? [] : [...redirects], upstream, state.cwd, via);
+    const invocation = new RecordedInvocation(argv, name, args, wrappers, environment, redirects, upstream, state.cwd, via);
     if (wrappers.length > 0 && wrappers.some((wrapper) => inputWrappers.has(wrapper))) invocation.input = "stdin";
     if (placeholder !== undefined) invocation.placeholder = placeholder;
     if (inputFromFile) invocation.inputFromFile = true;

@@ -20,7 +20,17 @@ export interface RedirectToken {
   body?: string;
 }
 
-export type Token = { kind: "word"; word: Word } | { kind: "operator"; value: string } | RedirectToken;
+/** A word is its own token: no wrapper object per word. */
+export interface WordToken extends Word {
+  kind: "word";
+}
+
+export interface OperatorToken {
+  readonly kind: "operator";
+  readonly value: string;
+}
+
+export type Token = WordToken | OperatorToken | RedirectToken;
 
 export interface LexResult {
   tokens: Token[];
@@ -30,6 +40,18 @@ export interface LexResult {
 
 const maxNesting = 256;
 const redirectOperators = new Set(["&>>", "<<<", "<<-", ">>", ">|", ">&", "<&", "<>", "<<", "&>", ">", "<"]);
+
+// Operator tokens are never changed: one shared token per operator.
+const operatorTokens = new Map<string, OperatorToken>();
+function operatorToken(value: string): OperatorToken {
+  let token = operatorTokens.get(value);
+  if (token === undefined) {
+    token = Object.freeze({ kind: "operator", value });
+    operatorTokens.set(value, token);
+  }
+  return token;
+}
+const newlineToken = operatorToken("\n");
 
 /** The operator at `index`, longest first (`&&` over `&`, `>>` over `>`), or undefined. */
 function operatorAt(source: string, index: number): string | undefined {
@@ -113,7 +135,7 @@ export function lex(source: string): LexResult {
     } else if (char === "\\" && source[i + 1] === "\n") {
       i += 2;
     } else if (char === "\n") {
-      tokens.push({ kind: "operator", value: "\n" });
+      tokens.push(newlineToken);
       i = heredocs.length === 0 ? i + 1 : readHeredocBodies(lexer, i + 1, heredocs.splice(0));
     } else if (char === "#") {
       while (i < source.length && source[i] !== "\n") i++;
@@ -128,7 +150,7 @@ export function lex(source: string): LexResult {
         heredocs.push({ token: delimiterFor, delimiter: word.text, stripTabs: delimiterFor.operator === "<<-" });
         delimiterFor = undefined;
       }
-      tokens.push({ kind: "word", word });
+      tokens.push(word);
       i = next;
     } else {
       const operator = operatorAt(source, i)!;
@@ -137,7 +159,7 @@ export function lex(source: string): LexResult {
         if (operator === "<<" || operator === "<<-") delimiterFor = token;
         tokens.push(token);
       } else {
-        tokens.push({ kind: "operator", value: operator });
+        tokens.push(operatorToken(operator));
       }
       i += operator.length;
     }
@@ -181,10 +203,10 @@ function addSubstitution(word: Word, inner: string): void {
 }
 
 /** Reads the word at `start`; where it ends is left in `lexer.wordEnd` (no tuple to allocate per word). */
-function readWord(lexer: Lexer, start: number): Word {
+function readWord(lexer: Lexer, start: number): WordToken {
   const { source } = lexer;
   // Most words hold no substitution: they share one empty list until they get one of their own.
-  const word: Word = { text: "", substitutions: noSubstitutions };
+  const word: WordToken = { kind: "word", text: "", substitutions: noSubstitutions };
   let i = start;
   if (isProcessSubstitution(source, i)) {
     const end = skipNested(lexer, i + 2, "paren");

@@ -34,6 +34,8 @@ export interface Facts {
   named(names: readonly string[]): readonly Invocation[];
 }
 
+const none: readonly Invocation[] = Object.freeze([]);
+
 /** `Facts.named` over an analysis: an index by command name, built once per decision. */
 export function indexByName(invocations: readonly Invocation[]): Facts["named"] {
   const byName = new Map<string, Invocation[]>();
@@ -44,19 +46,19 @@ export function indexByName(invocations: readonly Invocation[]): Facts["named"] 
   }
   // Rules pass the same lists of names on every decision: answer each list once.
   const answers = new Map<readonly string[], readonly Invocation[]>();
-  let order: Map<Invocation, number> | undefined;
   return (names) => {
     const known = answers.get(names);
     if (known !== undefined) return known;
-    const found: Invocation[] = [];
+    let found: readonly Invocation[] = none;
+    let lists = 0;
     for (const name of names) {
       const list = byName.get(name);
-      if (list !== undefined) for (const invocation of list) found.push(invocation);
+      if (list === undefined) continue;
+      lists++;
+      found = list;
     }
-    if (found.length >= 2 && names.length >= 2) {
-      order ??= new Map(invocations.map((invocation, index) => [invocation, index]));
-      found.sort((a, b) => order!.get(a)! - order!.get(b)!);
-    }
+    // Invocations of several of the names: read them in source order, as they are in the analysis.
+    if (lists > 1) found = invocations.filter((invocation) => names.includes(invocation.name));
     answers.set(names, found);
     return found;
   };

@@ -424,17 +424,18 @@ class Collector {
    * More than `maxVariants` is a problem: the values past it would go unchecked.
    */
   expandWords(words: readonly Word[], state: ShellState): string[][] {
-    let values: string[][][] | undefined;
+    // Only words that may expand get a list of values; the others stand for themselves.
+    let values: (string[][] | undefined)[] | undefined;
     let count = 1;
     for (let index = 0; index < words.length; index++) {
       const { text } = words[index]!;
       if (!text.includes("$") && !text.includes("`")) continue;
-      values ??= words.map((word) => [[word.text]]);
+      values ??= new Array<string[][] | undefined>(words.length);
       const choices = this.expandWord(words[index]!, state);
       values[index] = choices;
       if (choices.length > count) count = choices.length;
     }
-    if (values === undefined) return [words.map((word) => word.text)];
+    if (values === undefined) return [textsOf(words)];
     if (count > maxVariants) {
       this.problem(`a command runs with more than ${maxVariants} different values (a long loop)`);
       count = maxVariants;
@@ -442,8 +443,10 @@ class Collector {
     const variants: string[][] = [];
     for (let variant = 0; variant < count; variant++) {
       const argv: string[] = [];
-      for (const choices of values) {
-        for (const part of choices[variant % choices.length]!) argv.push(part);
+      for (let index = 0; index < words.length; index++) {
+        const choices = values[index];
+        if (choices === undefined) argv.push(words[index]!.text);
+        else for (const part of choices[variant % choices.length]!) argv.push(part);
       }
       variants.push(argv);
     }
@@ -504,6 +507,12 @@ function gitScripts(invocation: Invocation): [string, string][] {
     if (assignment.startsWith("GIT_SSH_COMMAND=")) scripts.push([assignment.slice("GIT_SSH_COMMAND=".length), "GIT_SSH_COMMAND"]);
   }
   return scripts;
+}
+
+function textsOf(words: readonly Word[]): string[] {
+  const texts = new Array<string>(words.length);
+  for (let index = 0; index < words.length; index++) texts[index] = words[index]!.text;
+  return texts;
 }
 
 /** `target.push(...items)` without a spread call (most lists here are empty or short). */

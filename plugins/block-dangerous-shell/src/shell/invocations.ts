@@ -112,7 +112,7 @@ const noUpstream: Invocation[] = [];
 export function analyze(source: string, environment: AnalysisEnvironment): Analysis {
   const analysis: Analysis = { source, scripts: [], invocations: [], problems: [], uncalled: [] };
   const collector = new Collector(analysis, environment);
-  collector.source(source, 0, { cwd: environment.cwd, vars: new Map(), ownsVars: true }, []);
+  collector.source(source, 0, { cwd: environment.cwd, vars: new Map(), ownsVars: true }, [], []);
   collector.uncalledFunctions();
   return analysis;
 }
@@ -155,15 +155,16 @@ class Collector {
     readonly environment: AnalysisEnvironment,
   ) {}
 
-  source(text: string, depth: number, state: ShellState, via: readonly string[]): Invocation[] {
+  /** Reads a script: what it runs is added to `out` (one list per caller, not one per command). */
+  source(text: string, depth: number, state: ShellState, via: readonly string[], out: Invocation[]): void {
     if (depth > maxDepth) {
       this.problem(`scripts are nested more than ${maxDepth} levels deep`);
-      return [];
+      return;
     }
     const { script, problem } = parseScript(text);
     if (problem !== undefined) this.problem(via.length === 0 ? problem : `${problem} (in ${via.join(" → ")})`);
     this.analysis.scripts.push(text);
-    return this.script(script, depth, state, via);
+    this.script(script, depth, state, via, out);
   }
 
   problem(text: string): void {
@@ -171,64 +172,61 @@ class Collector {
     if (!this.analysis.problems.includes(text)) this.analysis.problems.push(text);
   }
 
-  script(script: Script, depth: number, state: ShellState, via: readonly string[]): Invocation[] {
-    const found: Invocation[] = [];
+  script(script: Script, depth: number, state: ShellState, via: readonly string[], out: Invocation[]): void {
     for (const pipeline of script) {
-      const before: Invocation[] = [];
+      // What the pipeline's earlier commands run is `out` from here on.
+      const start = out.length;
       // Each part of a pipeline runs in its own subshell: a `cd` there does not last.
       const own = pipeline.length > 1;
       for (const command of pipeline) {
-        if (this.overBudget()) return found;
-        const invocations = this.command(command, before.length === 0 ? noUpstream : [...before], depth, own ? copy(state) : state, via);
-        append(found, invocations);
-        append(before, invocations);
+        if (this.overBudget()) return;
+        this.command(command, out.length === start ? noUpstream : out.slice(start), depth, own ? copy(state) : state, via, out);
       }
     }
-    return found;
   }
 
-  command(command: Command, upstream: Invocation[], depth: number, state: ShellState, via: readonly string[]): Invocation[] {
+  command(command: Command, upstream: Invocation[], depth: number, state: ShellState, via: readonly string[], out: Invocation[]): void {
     if (command.type === "function") {
       state.functions = new Map(state.functions).set(command.name, command);
       this.defined.push(command);
-      return [];
+      return;
     }
+    const start = out.length;
     if (command.type === "group") {
-      const inner = this.script(command.script, depth, command.subshell ? copy(state) : state, via);
-      if (command.redirects.length > 0) for (const invocation of inner) invocation.redirects = [...invocation.redirects, ...command.redirects];
-      return inner;
+      this.script(command.script, depth, command.subshell ? copy(state) : state, via, out);
+      if (command.redirects.length > 0) for (let index = start; index < out.length; index++) out[index]!.redirects = [...out[index]!.redirects, ...command.redirects];
+      return;
     }
     if (this.analysis.invocations.length >= maxInvocations) {
       this.problem(`the command runs more than ${maxInvocations} commands`);
-      return [];
+      return;
     }
     if (command.words.length > 0 && command.words[0]!.text.includes("=") && command.words.every((word) => isAssignment(word.text))) {
       for (const word of command.words) assign(word.text, state, this.environment);
     }
-    const found: Invocation[] = [];
     for (const argv of this.expandWords(command.words, state)) {
       if (this.overBudget()) break;
       const invocation = this.invocation(argv, command.redirects, upstream, state, via);
-      found.push(invocation);
-      append(found, this.runs(invocation, command.words, depth, state));
+      out.push(invocation);
+      append(out, this.runs(invocation, command.words, depth, state));
       const called = state.functions === undefined ? undefined : calledFunction(argv, state.functions);
-      if (called !== undefined) append(found, this.call(invocation, called, depth, state));
+      if (called !== undefined) this.call(invocation, called, depth, state, out);
     }
+    const first = out.length > start ? out[start] : undefined;
     // Substitutions do not depend on a loop variable's value: read them once, under the first variant.
-    if (found[0]) append(found, this.substitutions(found[0], command.words, command.redirects, depth, state));
-    this.track(found[0], state);
-    return found;
+    if (first) this.substitutions(first, command.words, command.redirects, depth, state, out);
+    this.track(first, state);
   }
 
   /** What a function call runs: its body, in the caller's shell (a `cd` inside lasts), one level deeper. */
-  call(invocation: Invocation, fn: FunctionCommand, depth: number, state: ShellState): Invocation[] {
+  call(invocation: Invocation, fn: FunctionCommand, depth: number, state: ShellState, out: Invocation[]): void {
     this.called.add(fn);
-    if (this.calling.has(fn) || depth > maxDepth) return [];
+    if (this.calling.has(fn) || depth > maxDepth) return;
     this.calling.add(fn);
-    const body = this.command(fn.body, [], depth + 1, state, [...invocation.via, `${fn.name}()`]);
+    const start = out.length;
+    this.command(fn.body, [], depth + 1, state, [...invocation.via, `${fn.name}()`], out);
     this.calling.delete(fn);
-    append(invocation.nested, body);
-    return body;
+    appendFrom(invocation.nested, out, start);
   }
 
   /** Reads the bodies of functions never called, as if each were called once from the start. */
@@ -238,7 +236,7 @@ class Collector {
       if (this.called.has(fn)) continue;
       this.called.add(fn);
       const state: ShellState = { cwd: this.environment.cwd, vars: new Map(), ownsVars: true };
-      this.command(fn.body, [], 1, state, [`${fn.name}() (never called)`]);
+      this.command(fn.body, [], 1, state, [`${fn.name}() (never called)`], []);
     }
     this.dormant = false;
   }
@@ -262,16 +260,22 @@ class Collector {
   }
 
   /** Runs the scripts in `$(…)`, backticks and `<(…)` of a command's words, one level deeper. */
-  substitutions(invocation: Invocation, words: readonly Word[], redirects: readonly Redirect[], depth: number, state: ShellState): Invocation[] {
-    const found: Invocation[] = [];
-    for (const word of words) {
-      for (const substitution of word.substitutions) found.push(...this.source(substitution, depth + 1, copy(state), [...invocation.via, "$(…)"]));
+  substitutions(invocation: Invocation, words: readonly Word[], redirects: readonly Redirect[], depth: number, state: ShellState, out: Invocation[]): void {
+    const start = out.length;
+    let via: readonly string[] | undefined;
+    for (let index = 0; index < words.length; index++) {
+      for (const substitution of words[index]!.substitutions) {
+        via ??= [...invocation.via, "$(…)"];
+        this.source(substitution, depth + 1, copy(state), via, out);
+      }
     }
-    for (const { target } of redirects) {
-      for (const substitution of target.substitutions) found.push(...this.source(substitution, depth + 1, copy(state), [...invocation.via, "$(…)"]));
+    for (let index = 0; index < redirects.length; index++) {
+      for (const substitution of redirects[index]!.target.substitutions) {
+        via ??= [...invocation.via, "$(…)"];
+        this.source(substitution, depth + 1, copy(state), via, out);
+      }
     }
-    append(invocation.nested, found);
-    return found;
+    if (out.length > start) appendFrom(invocation.nested, out, start);
   }
 
   /** Runs what an invocation runs in turn, one level deeper: `sh -c`, `eval`, `find -exec`, one-liners. */
@@ -288,7 +292,7 @@ class Collector {
     // A new shell (`sh -c f`) does not know this one's functions; `eval` and `source` run in this one.
     const inner = scripts.length > 0 || interpreter ? copy(state, sameShell.has(name)) : state;
     for (const [script, how] of scripts) {
-      invocation.nested.push(...this.source(script, depth + 1, inner, [...via, how]));
+      this.source(script, depth + 1, inner, [...via, how], invocation.nested);
     }
     for (const argv of findExecCommands(invocation)) {
       const child = this.invocation(argv, [], [], state, [...via, "find -exec"]);
@@ -305,11 +309,11 @@ class Collector {
     }
     const code = interpreter ? analyzeInterpreter(invocation, () => stdinTexts(invocation)) : undefined;
     if (code) {
-      for (const script of code.scripts) invocation.nested.push(...this.source(script, depth + 1, inner, [...via, code.how]));
+      for (const script of code.scripts) this.source(script, depth + 1, inner, [...via, code.how], invocation.nested);
       // Shell commands written straight into the code (`node -e "rm -rf /"`) are read too, quietly: it is code, not shell.
       if (shellWords.test(code.code)) {
         this.quiet++;
-        invocation.nested.push(...this.source(code.code, depth + 1, copy(state), [...via, code.how]));
+        this.source(code.code, depth + 1, copy(state), [...via, code.how], invocation.nested);
         this.quiet--;
       }
       for (const deletion of code.deletions) {
@@ -513,6 +517,11 @@ function textsOf(words: readonly Word[]): string[] {
   const texts = new Array<string>(words.length);
   for (let index = 0; index < words.length; index++) texts[index] = words[index]!.text;
   return texts;
+}
+
+/** `target.push(...items.slice(start))` without the copy. */
+function appendFrom<T>(target: T[], items: readonly T[], start: number): void {
+  for (let index = start; index < items.length; index++) target.push(items[index]!);
 }
 
 /** `target.push(...items)` without a spread call (most lists here are empty or short). */

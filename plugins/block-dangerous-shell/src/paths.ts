@@ -96,8 +96,17 @@ function classifyPath(path: string, context: PathContext): TargetKind {
   return "outside";
 }
 
+// The answer for the last project asked about: a guard asks about the same project on every delete.
+let lastRoot: string | undefined;
+let lastHome: string | undefined;
+let lastUnsafe = false;
+
 function isUnsafeRoot(projectRoot: string, context: PathContext): boolean {
-  return projectRoot === "/" || projectRoot === context.home || isSystem(projectRoot);
+  if (projectRoot === lastRoot && context.home === lastHome) return lastUnsafe;
+  lastUnsafe = projectRoot === "/" || projectRoot === context.home || isSystem(projectRoot);
+  lastRoot = projectRoot;
+  lastHome = context.home;
+  return lastUnsafe;
 }
 
 function isSystem(path: string): boolean {

@@ -66,8 +66,8 @@ export function indexByName(invocations: readonly Invocation[]): Facts["named"] 
 
 /** The first message `check` gives for an invocation, in source order. */
 export function firstMessage(invocations: readonly Invocation[], check: (invocation: Invocation) => string | undefined): string | undefined {
-  for (const invocation of invocations) {
-    const message = check(invocation);
+  for (let index = 0; index < invocations.length; index++) {
+    const message = check(invocations[index]!);
     if (message !== undefined) return message;
   }
   return undefined;

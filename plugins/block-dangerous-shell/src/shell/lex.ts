@@ -70,10 +70,10 @@ function operatorAt(source: string, index: number): string | undefined {
     case ")":
       return char;
     case ">":
-      return next === ">" || next === "|" || next === "&" ? `>${next}` : ">";
+      return next === ">" ? ">>" : next === "|" ? ">|" : next === "&" ? ">&" : ">";
     case "<":
       if (next === "<") return source[index + 2] === "<" ? "<<<" : source[index + 2] === "-" ? "<<-" : "<<";
-      return next === "&" || next === ">" ? `<${next}` : "<";
+      return next === "&" ? "<&" : next === ">" ? "<>" : "<";
     default:
       return undefined;
   }
@@ -139,7 +139,19 @@ export function lex(source: string): LexResult {
       i = heredocs.length === 0 ? i + 1 : readHeredocBodies(lexer, i + 1, heredocs.splice(0));
     } else if (char === "#") {
       while (i < source.length && source[i] !== "\n") i++;
-    } else if (isProcessSubstitution(source, i) || operatorAt(source, i) === undefined) {
+    } else {
+      const operator = isProcessSubstitution(source, i) ? undefined : operatorAt(source, i);
+      if (operator !== undefined) {
+        if (redirectOperators.has(operator)) {
+          const token: RedirectToken = { kind: "redirect", operator };
+          if (operator === "<<" || operator === "<<-") delimiterFor = token;
+          tokens.push(token);
+        } else {
+          tokens.push(operatorToken(operator));
+        }
+        i += operator.length;
+        continue;
+      }
       const word = readWord(lexer, i);
       const next = lexer.wordEnd;
       if ((source[next] === ">" || source[next] === "<") && /^\d+$/.test(word.text)) {
@@ -152,16 +164,6 @@ export function lex(source: string): LexResult {
       }
       tokens.push(word);
       i = next;
-    } else {
-      const operator = operatorAt(source, i)!;
-      if (redirectOperators.has(operator)) {
-        const token: RedirectToken = { kind: "redirect", operator };
-        if (operator === "<<" || operator === "<<-") delimiterFor = token;
-        tokens.push(token);
-      } else {
-        tokens.push(operatorToken(operator));
-      }
-      i += operator.length;
     }
   }
   if (heredocs.length > 0) readHeredocBodies(lexer, source.length, heredocs);

@@ -154,7 +154,9 @@ export function lex(source: string): LexResult {
       }
       const word = readWord(lexer, i);
       const next = lexer.wordEnd;
-      if ((source[next] === ">" || source[next] === "<") && /^\d+$/.test(word.text)) {
+      const after = source.charCodeAt(next);
+      // `>` or `<`
+      if ((after === 62 || after === 60) && /^\d+$/.test(word.text)) {
         i = next; // a file descriptor number (`2>`): it belongs to the redirect that follows
         continue;
       }

@@ -216,12 +216,20 @@ export function isAssignment(word: string): boolean {
 
 /** `rm` for `/bin/rm`, `\rm` (the lexer already dropped the backslash) and `"rm"`. */
 function baseName(word: string): string {
-  if (plainName.test(word)) return word;
+  if (isPlainName(word)) return word;
   const slash = Math.max(word.lastIndexOf("/"), word.lastIndexOf("\\"));
   const base = slash === -1 || slash === word.length - 1 ? word : word.slice(slash + 1);
   // `GIT.EXE` on Windows, `Rm` on a case-insensitive file system: the same programs.
   return /[A-Z]/.test(base) || /\.exe$/i.test(base) ? base.toLowerCase().replace(/\.exe$/, "") : base;
 }
 
-// The common case: a lower-case name with no folder and no `.exe` to take off.
-const plainName = /^[a-z0-9_+-]{1,32}$/;
+/** The common case, `/^[a-z0-9_+-]{1,32}$/`: a lower-case name with no folder and no `.exe` to take off. */
+function isPlainName(word: string): boolean {
+  if (word.length === 0 || word.length > 32) return false;
+  for (let index = 0; index < word.length; index++) {
+    const code = word.charCodeAt(index);
+    // a-z, 0-9, `_`, `+`, `-`
+    if (!((code >= 97 && code <= 122) || (code >= 48 && code <= 57) || code === 95 || code === 43 || code === 45)) return false;
+  }
+  return true;
+}

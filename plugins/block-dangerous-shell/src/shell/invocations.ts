@@ -99,6 +99,12 @@ function skipValuedOptions(args: readonly string[], valued: readonly string[]): 
   return index;
 }
 const interpreterNames = /^(python[\d.]*|pypy\d*|node|nodejs|bun|deno|ruby|perl|php|awk|gawk|mawk|nawk)$/;
+const fixedInterpreterNames = new Set(["node", "nodejs", "bun", "deno", "ruby", "perl", "php", "awk", "gawk", "mawk", "nawk"]);
+
+/** `interpreterNames.test(name)`, with the regex only for the names that start like python or pypy. */
+function isInterpreter(name: string): boolean {
+  return fixedInterpreterNames.has(name) || (name.charCodeAt(0) === 112 && interpreterNames.test(name));
+}
 // A command worth finding, where a shell would read a command: interpreter code with none is not read as shell.
 const shellWords =
   /(?:^|[;&|`(]|\n)\s*(?:sudo\s+)?(?:rm|git|dd|mkfs[.\w]*|wipefs|shred|chmod|chown|mv|find|sudo|doas|curl|wget|sh|bash|zsh|eval|xargs|psql|mysql|docker|kubectl|aws|gcloud|az|terraform)\s/;
@@ -286,7 +292,7 @@ class Collector {
     }
     const { name, via } = invocation;
     // Most commands run nothing of their own: no script, no `-exec`, no code.
-    const interpreter = interpreterNames.test(name);
+    const interpreter = isInterpreter(name);
     if (!interpreter && name !== "find" && name !== "git" && !runsScripts.has(name) && !isShell(name)) return invocation.nested;
     const scripts = this.scriptsRunBy(invocation, words, state);
     // A new shell (`sh -c f`) does not know this one's functions; `eval` and `source` run in this one.

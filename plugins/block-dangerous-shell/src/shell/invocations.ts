@@ -481,7 +481,10 @@ class Collector {
     const result: string[][] = [];
     for (const value of values) {
       result.push([value]);
-      if (value !== word.text && /\s/.test(value)) result.push(value.split(/\s+/).filter(Boolean));
+      if (value !== word.text) {
+        const split = splitOnSpace(value);
+        if (split !== undefined) result.push(split);
+      }
     }
     return result;
   }
@@ -526,6 +529,36 @@ function mayExpand(text: string): boolean {
     if (code === 36 || code === 96) return true;
   }
   return false;
+}
+
+/** `value.split(/\s+/).filter(Boolean)` when `value` holds whitespace (`\s`, as JavaScript reads it), else undefined. */
+function splitOnSpace(value: string): string[] | undefined {
+  let parts: string[] | undefined;
+  let start = 0;
+  for (let index = 0; index <= value.length; index++) {
+    if (index < value.length && !isSpace(value.charCodeAt(index))) continue;
+    if (index < value.length) parts ??= [];
+    if (index > start && parts !== undefined) parts.push(value.slice(start, index));
+    start = index + 1;
+  }
+  return parts;
+}
+
+/** The characters of `\s`. */
+function isSpace(code: number): boolean {
+  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
+  if (code < 160) return false;
+  return (
+    code === 160 ||
+    code === 5760 ||
+    (code >= 8192 && code <= 8202) ||
+    code === 8232 ||
+    code === 8233 ||
+    code === 8239 ||
+    code === 8287 ||
+    code === 12288 ||
+    code === 65279
+  );
 }
 
 function textsOf(words: readonly Word[]): string[] {

@@ -98,6 +98,9 @@ const runSubcommands = new Map<string, readonly string[]>(
 
 const none: readonly string[] = Object.freeze([]);
 
+// Names that may stand before another command: one lookup tells that most commands are plain.
+const notPlainCommands = new Set([...wrapperOptionsWithValue.keys(), ...runSubcommands.keys(), "busybox", "toybox"]);
+
 export const inputWrappers = new Set(["xargs", "parallel"]);
 
 export interface Unwrapped {
@@ -120,7 +123,7 @@ export function unwrap(words: readonly string[]): Unwrapped {
   const first = words[0];
   if (first !== undefined && !first.includes("=")) {
     const name = baseName(first);
-    if (!wrapperOptionsWithValue.has(name) && !runSubcommands.has(name) && name !== "busybox" && name !== "toybox") {
+    if (!notPlainCommands.has(name)) {
       return { name, args: words.slice(1), wrappers: none, assignments: none };
     }
   }

@@ -470,7 +470,9 @@ class Collector {
   expandWord(word: Word, state: ShellState): string[][] {
     let text = word.text;
     // Past a few, substitutions stay unread (unknown values): replacing each in a long word would be quadratic.
-    for (const substitution of word.substitutions.slice(0, maxKnownOutputs)) {
+    const known = Math.min(word.substitutions.length, maxKnownOutputs);
+    for (let index = 0; index < known; index++) {
+      const substitution = word.substitutions[index]!;
       const output = this.staticOutputOf(substitution, state);
       if (output !== undefined) text = text.replace(`$(${substitution})`, output.trimEnd()).replace(`\`${substitution}\``, output.trimEnd());
     }

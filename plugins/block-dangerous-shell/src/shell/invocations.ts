@@ -438,8 +438,8 @@ class Collector {
     let values: (string[][] | undefined)[] | undefined;
     let count = 1;
     for (let index = 0; index < words.length; index++) {
-      const { text } = words[index]!;
-      if (!mayExpand(text)) continue;
+      const { text, plain } = words[index]!;
+      if (plain === true || !mayExpand(text)) continue;
       values ??= new Array<string[][] | undefined>(words.length);
       const choices = this.expandWord(words[index]!, state);
       values[index] = choices;

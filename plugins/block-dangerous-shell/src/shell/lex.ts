@@ -11,6 +11,8 @@ export interface Word {
   text: string;
   /** Inner scripts of `$(…)`, `` `…` ``, `<(…)` and `>(…)`, to be analysed as commands too. */
   substitutions: string[];
+  /** True when the word is plain characters only (no quote, escape, `$` or backtick): nothing in it expands. */
+  plain?: boolean;
 }
 
 export interface RedirectToken {
@@ -209,8 +211,14 @@ function addSubstitution(word: Word, inner: string): void {
 /** Reads the word at `start`; where it ends is left in `lexer.wordEnd` (no tuple to allocate per word). */
 function readWord(lexer: Lexer, start: number): WordToken {
   const { source } = lexer;
+  // The common word, plain characters up to a break, is taken as it stands.
+  const run = plainRun(source, start, special);
+  if (run > start && (run === source.length || wordBreak[source.charCodeAt(run)] === 1)) {
+    lexer.wordEnd = run;
+    return { kind: "word", text: source.slice(start, run), substitutions: noSubstitutions, plain: true };
+  }
   // Most words hold no substitution: they share one empty list until they get one of their own.
-  const word: WordToken = { kind: "word", text: "", substitutions: noSubstitutions };
+  const word: WordToken = { kind: "word", text: "", substitutions: noSubstitutions, plain: false };
   let i = start;
   if (isProcessSubstitution(source, i)) {
     const end = skipNested(lexer, i + 2, "paren");

@@ -33,7 +33,7 @@ const systemParents = new Set(["/usr", "/usr/local", "/var", "/System", "/Librar
 const notSystem = new Set(["/var/tmp", "/private/tmp", "/private/var/tmp", "/private/var/folders", "/var/folders"]);
 
 export function classifyTarget(raw: string, cwd: string | undefined, context: PathContext): ClassifiedTarget {
-  if (/\$|`/.test(raw) || raw === "") return { raw, kind: "unknown" };
+  if (raw === "" || raw.includes("$") || raw.includes("`")) return { raw, kind: "unknown" };
   const absolute = absolutePath(raw, cwd, context);
   if (absolute === undefined) return { raw, kind: "unknown" };
   if (!/[*?[]/.test(absolute)) return { raw, path: absolute, kind: classifyPath(absolute, context) };
@@ -82,13 +82,17 @@ function needsNormalizing(path: string): boolean {
 /** `posix.resolve` for a path that is already absolute: `.`, `..` and `//` folded, no trailing `/`. */
 export function normalizePath(path: string): string {
   if (!needsNormalizing(path)) return path;
-  const segments: string[] = [];
-  for (const segment of path.split("/")) {
-    if (segment === "" || segment === ".") continue;
-    if (segment === "..") segments.pop();
-    else segments.push(segment);
+  // Segment by segment, without a list: `..` cuts the last segment off what is built so far.
+  let result = "";
+  for (let start = 0; start <= path.length; ) {
+    const slash = path.indexOf("/", start);
+    const end = slash === -1 ? path.length : slash;
+    const segment = path.slice(start, end);
+    if (segment === "..") result = result.slice(0, Math.max(result.lastIndexOf("/"), 0));
+    else if (segment !== "" && segment !== ".") result += `/${segment}`;
+    start = end + 1;
   }
-  return `/${segments.join("/")}`;
+  return result === "" ? "/" : result;
 }
 
 function classifyPath(path: string, context: PathContext): TargetKind {

@@ -200,7 +200,8 @@ class Collector {
     const start = out.length;
     if (command.type === "group") {
       this.script(command.script, depth, command.subshell ? copy(state) : state, via, out);
-      if (command.redirects.length > 0) for (let index = start; index < out.length; index++) out[index]!.redirects = [...out[index]!.redirects, ...command.redirects];
+      if (command.redirects.length > 0)
+        for (let index = start; index < out.length; index++) out[index]!.redirects = [...out[index]!.redirects, ...command.redirects];
       return;
     }
     if (this.analysis.invocations.length >= maxInvocations) {

@@ -38,7 +38,7 @@ export type Pipeline = Command[];
 export type Script = Pipeline[];
 
 /** Shared by every command without redirects (most): frozen, so a write to it fails loudly. */
-export const noRedirects: Redirect[] = Object.freeze([]) as unknown as Redirect[];
+const noRedirects: Redirect[] = Object.freeze([]) as unknown as Redirect[];
 
 const listSeparators = new Set([";", "&", "&&", "||", "\n", ";;"]);
 // Deeper groups are read as if their brackets were not there, so hostile input cannot exhaust the stack.

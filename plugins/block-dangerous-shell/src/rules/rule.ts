@@ -32,6 +32,11 @@ export interface Facts {
   context: PathContext;
   /** The invocations of these commands, in source order: rules look only at the commands they know. */
   named(names: readonly string[]): readonly Invocation[];
+  /**
+   * What several rules derive from the same facts, kept for this decision only (a module-level WeakMap keyed
+   * by the analysis would keep every decision's objects alive through minor garbage collections).
+   */
+  shared: Map<string, unknown>;
 }
 
 const none: readonly Invocation[] = Object.freeze([]);

@@ -131,18 +131,18 @@ export function lex(source: string): LexResult {
   let delimiterFor: RedirectToken | undefined;
   let i = 0;
   while (i < source.length) {
-    const char = source[i]!;
-    if (char === " " || char === "\t" || char === "\r") {
-      i++;
-    } else if (char === "\\" && source[i + 1] === "\n") {
-      i += 2;
-    } else if (char === "\n") {
+    const code = source.charCodeAt(i);
+    if (code === 32 || code === 9 || code === 13) {
+      i++; // space, tab, carriage return
+    } else if (code === 92 && source.charCodeAt(i + 1) === 10) {
+      i += 2; // an escaped newline
+    } else if (code === 10) {
       tokens.push(newlineToken);
       i = heredocs.length === 0 ? i + 1 : readHeredocBodies(lexer, i + 1, heredocs.splice(0));
-    } else if (char === "#") {
-      while (i < source.length && source[i] !== "\n") i++;
+    } else if (code === 35) {
+      while (i < source.length && source.charCodeAt(i) !== 10) i++; // a comment
     } else {
-      const operator = isProcessSubstitution(source, i) ? undefined : operatorAt(source, i);
+      const operator = code >= 128 || wordBreak[code] !== 1 || isProcessSubstitution(source, i) ? undefined : operatorAt(source, i);
       if (operator !== undefined) {
         if (redirectOperators.has(operator)) {
           const token: RedirectToken = { kind: "redirect", operator };

@@ -211,7 +211,9 @@ class Collector {
     if (command.words.length > 0 && command.words[0]!.text.includes("=") && command.words.every((word) => isAssignment(word.text))) {
       for (const word of command.words) assign(word.text, state, this.environment);
     }
-    for (const argv of this.expandWords(command.words, state)) {
+    const argvs = this.expandWords(command.words, state);
+    for (let variant = 0; variant < argvs.length; variant++) {
+      const argv = argvs[variant]!;
       if (this.overBudget()) break;
       const invocation = this.invocation(argv, command.redirects, upstream, state, via);
       out.push(invocation);

@@ -136,7 +136,7 @@ export function unwrap(words: readonly string[]): Unwrapped {
   while (index < texts.length) {
     const word = texts[index]!;
     // `1A=2 git …` is not an assignment to bash (it runs a command named `1A=2`), but read as one it shows what was meant.
-    if (isAssignment(word) || (looksLikeAssignment.test(word) && index + 1 < texts.length)) {
+    if (word.includes("=") && (isAssignment(word) || (looksLikeAssignment.test(word) && index + 1 < texts.length))) {
       assignments.push(word);
       index++;
       continue;
@@ -190,7 +190,7 @@ function isHelpFor(name: string, next: string): boolean {
 
 /** `env -S 'rm -rf /'` splits its string into words: do the same, so the command is seen. */
 function splitEnvString(words: readonly string[]): readonly string[] {
-  if (!words.some((word) => word === "-S" || word === "--split-string")) return words;
+  if (!words.includes("-S") && !words.includes("--split-string")) return words;
   const env = words.findIndex((word) => baseName(word) === "env");
   if (env === -1) return words;
   const split = words.findIndex((word, index) => index > env && (word === "-S" || word === "--split-string"));
@@ -214,7 +214,7 @@ function skipOptions(texts: readonly string[], start: number, valued: readonly s
 const looksLikeAssignment = /^[^=/]*=/;
 
 export function isAssignment(word: string): boolean {
-  return /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(word);
+  return word.includes("=") && /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(word);
 }
 
 /** `rm` for `/bin/rm`, `\rm` (the lexer already dropped the backslash) and `"rm"`. */

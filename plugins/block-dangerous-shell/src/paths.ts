@@ -36,9 +36,9 @@ export function classifyTarget(raw: string, cwd: string | undefined, context: Pa
   if (raw === "" || raw.includes("$") || raw.includes("`")) return { raw, kind: "unknown" };
   const absolute = absolutePath(raw, cwd, context);
   if (absolute === undefined) return { raw, kind: "unknown" };
-  if (!/[*?[]/.test(absolute)) return { raw, path: absolute, kind: classifyPath(absolute, context) };
+  const globAt = firstGlob(absolute);
+  if (globAt === -1) return { raw, path: absolute, kind: classifyPath(absolute, context) };
   // `absolute` is normalized: the folder before the first glob character, and the segment that holds it.
-  const globAt = absolute.search(/[*?[]/);
   const slash = absolute.lastIndexOf("/", globAt);
   const base = absolute.slice(0, slash) || "/";
   const segmentEnd = absolute.indexOf("/", globAt);
@@ -50,8 +50,27 @@ export function classifyTarget(raw: string, cwd: string | undefined, context: Pa
   return { raw, path: absolute, kind: classifyPath(base === "/" ? "/-" : `${base}/-`, context) };
 }
 
+/** `text.search(/[*?[]/)`. */
+function firstGlob(text: string): number {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 42 || code === 63 || code === 91) return index; // `*`, `?`, `[`
+  }
+  return -1;
+}
+
+/** `raw.replace(/^(\.\/+)+/, "") || "."` for a path that starts with `./`: every leading `./`, `.//`, … taken off. */
+function withoutLeadingDots(raw: string): string {
+  let start = 0;
+  while (raw.charCodeAt(start) === 46 && raw.charCodeAt(start + 1) === 47) {
+    start += 2;
+    while (raw.charCodeAt(start) === 47) start++;
+  }
+  return raw.slice(start) || ".";
+}
+
 function absolutePath(raw: string, cwd: string | undefined, context: PathContext): string | undefined {
-  let path = raw.startsWith("./") ? raw.replace(/^(\.\/+)+/, "") || "." : raw;
+  let path = raw.startsWith("./") ? withoutLeadingDots(raw) : raw;
   if (path === "~" || path.startsWith("~/")) path = context.home + path.slice(1);
   else if (path.startsWith("~") && /^~[\w.-]+(\/|$)/.test(path)) path = `/home/${path.slice(1)}`;
   if (!path.startsWith("/")) {

@@ -101,6 +101,10 @@ function skipValuedOptions(args: readonly string[], valued: readonly string[]): 
 const interpreterNames = /^(python[\d.]*|pypy\d*|node|nodejs|bun|deno|ruby|perl|php|awk|gawk|mawk|nawk)$/;
 const fixedInterpreterNames = new Set(["node", "nodejs", "bun", "deno", "ruby", "perl", "php", "awk", "gawk", "mawk", "nawk"]);
 
+// Every name `runs` may find more behind, but python-like ones (`p…`): one lookup turns most commands away.
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's own `${SHELL}`, as written in a command
+const mayRunMore = new Set([...fixedInterpreterNames, "find", "git", ...runsScripts, ...shells, "$shell", "${shell}"]);
+
 /** `interpreterNames.test(name)`, with the regex only for the names that start like python or pypy. */
 function isInterpreter(name: string): boolean {
   return fixedInterpreterNames.has(name) || (name.charCodeAt(0) === 112 && interpreterNames.test(name));
@@ -295,6 +299,7 @@ class Collector {
     }
     const { name, via } = invocation;
     // Most commands run nothing of their own: no script, no `-exec`, no code.
+    if (!mayRunMore.has(name) && name.charCodeAt(0) !== 112) return invocation.nested; // `p`: python3.12, pypy3
     const interpreter = isInterpreter(name);
     if (!interpreter && name !== "find" && name !== "git" && !runsScripts.has(name) && !isShell(name)) return invocation.nested;
     const scripts = this.scriptsRunBy(invocation, words, state);

@@ -41,7 +41,6 @@ export interface LexResult {
 }
 
 const maxNesting = 256;
-const redirectOperators = new Set(["&>>", "<<<", "<<-", ">>", ">|", ">&", "<&", "<>", "<<", "&>", ">", "<"]);
 
 // Operator tokens are never changed: one shared token per operator.
 const operatorTokens = new Map<string, OperatorToken>();
@@ -144,7 +143,8 @@ export function lex(source: string): LexResult {
     } else {
       const operator = code >= 128 || wordBreak[code] !== 1 || isProcessSubstitution(source, i) ? undefined : operatorAt(source, i);
       if (operator !== undefined) {
-        if (redirectOperators.has(operator)) {
+        // `<…`, `>…` and `&>…` redirect; `;`, `&`, `|`, `(` and `)` (and their doubles) separate.
+        if (code === 60 || code === 62 || (code === 38 && operator.charCodeAt(1) === 62)) {
           const token: RedirectToken = { kind: "redirect", operator };
           if (operator === "<<" || operator === "<<-") delimiterFor = token;
           tokens.push(token);

@@ -33,12 +33,12 @@ const systemParents = new Set(["/usr", "/usr/local", "/var", "/System", "/Librar
 const notSystem = new Set(["/var/tmp", "/private/tmp", "/private/var/tmp", "/private/var/folders", "/var/folders"]);
 
 export function classifyTarget(raw: string, cwd: string | undefined, context: PathContext): ClassifiedTarget {
-  if (/\$|`/.test(raw) || raw === "") return { raw, kind: "unknown" };
+  if (raw === "" || raw.includes("$") || raw.includes("`")) return { raw, kind: "unknown" };
   const absolute = absolutePath(raw, cwd, context);
   if (absolute === undefined) return { raw, kind: "unknown" };
-  if (!/[*?[]/.test(absolute)) return { raw, path: absolute, kind: classifyPath(absolute, context) };
+  const globAt = firstGlob(absolute);
+  if (globAt === -1) return { raw, path: absolute, kind: classifyPath(absolute, context) };
   // `absolute` is normalized: the folder before the first glob character, and the segment that holds it.
-  const globAt = absolute.search(/[*?[]/);
   const slash = absolute.lastIndexOf("/", globAt);
   const base = absolute.slice(0, slash) || "/";
   const segmentEnd = absolute.indexOf("/", globAt);
@@ -50,8 +50,27 @@ export function classifyTarget(raw: string, cwd: string | undefined, context: Pa
   return { raw, path: absolute, kind: classifyPath(base === "/" ? "/-" : `${base}/-`, context) };
 }
 
+/** `text.search(/[*?[]/)`. */
+function firstGlob(text: string): number {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 42 || code === 63 || code === 91) return index; // `*`, `?`, `[`
+  }
+  return -1;
+}
+
+/** `raw.replace(/^(\.\/+)+/, "") || "."` for a path that starts with `./`: every leading `./`, `.//`, … taken off. */
+function withoutLeadingDots(raw: string): string {
+  let start = 0;
+  while (raw.charCodeAt(start) === 46 && raw.charCodeAt(start + 1) === 47) {
+    start += 2;
+    while (raw.charCodeAt(start) === 47) start++;
+  }
+  return raw.slice(start) || ".";
+}
+
 function absolutePath(raw: string, cwd: string | undefined, context: PathContext): string | undefined {
-  let path = raw.startsWith("./") ? raw.replace(/^(\.\/+)+/, "") || "." : raw;
+  let path = raw.startsWith("./") ? withoutLeadingDots(raw) : raw;
   if (path === "~" || path.startsWith("~/")) path = context.home + path.slice(1);
   else if (path.startsWith("~") && /^~[\w.-]+(\/|$)/.test(path)) path = `/home/${path.slice(1)}`;
   if (!path.startsWith("/")) {
@@ -63,19 +82,36 @@ function absolutePath(raw: string, cwd: string | undefined, context: PathContext
   return normalizePath(path);
 }
 
-// A `.` or `..` segment, a doubled `/`, or a trailing `/` (on more than `/` itself).
-const needsNormalizing = /\/\.\.?(\/|$)|\/\/|.\/$/;
+/** `/\/\.\.?(\/|$)|\/\/|.\/$/`: a `.` or `..` segment, a doubled `/`, or a trailing `/` (on more than `/` itself). */
+function needsNormalizing(path: string): boolean {
+  const last = path.length - 1;
+  for (let index = 0; index < last; index++) {
+    if (path.charCodeAt(index) !== 47) continue;
+    const next = path.charCodeAt(index + 1);
+    if (next === 47) return true;
+    if (next !== 46) continue;
+    // `/.` then the end or `/`; or `/..` then the end or `/`
+    const after = index + 2 > last ? -1 : path.charCodeAt(index + 2);
+    if (after === -1 || after === 47) return true;
+    if (after === 46 && (index + 3 > last || path.charCodeAt(index + 3) === 47)) return true;
+  }
+  return last > 0 && path.charCodeAt(last) === 47;
+}
 
 /** `posix.resolve` for a path that is already absolute: `.`, `..` and `//` folded, no trailing `/`. */
 export function normalizePath(path: string): string {
-  if (!needsNormalizing.test(path)) return path;
-  const segments: string[] = [];
-  for (const segment of path.split("/")) {
-    if (segment === "" || segment === ".") continue;
-    if (segment === "..") segments.pop();
-    else segments.push(segment);
+  if (!needsNormalizing(path)) return path;
+  // Segment by segment, without a list: `..` cuts the last segment off what is built so far.
+  let result = "";
+  for (let start = 0; start <= path.length; ) {
+    const slash = path.indexOf("/", start);
+    const end = slash === -1 ? path.length : slash;
+    const segment = path.slice(start, end);
+    if (segment === "..") result = result.slice(0, Math.max(result.lastIndexOf("/"), 0));
+    else if (segment !== "" && segment !== ".") result += `/${segment}`;
+    start = end + 1;
   }
-  return `/${segments.join("/")}`;
+  return result === "" ? "/" : result;
 }
 
 function classifyPath(path: string, context: PathContext): TargetKind {
@@ -96,8 +132,17 @@ function classifyPath(path: string, context: PathContext): TargetKind {
   return "outside";
 }
 
+// The answer for the last project asked about: a guard asks about the same project on every delete.
+let lastRoot: string | undefined;
+let lastHome: string | undefined;
+let lastUnsafe = false;
+
 function isUnsafeRoot(projectRoot: string, context: PathContext): boolean {
-  return projectRoot === "/" || projectRoot === context.home || isSystem(projectRoot);
+  if (projectRoot === lastRoot && context.home === lastHome) return lastUnsafe;
+  lastUnsafe = projectRoot === "/" || projectRoot === context.home || isSystem(projectRoot);
+  lastRoot = projectRoot;
+  lastHome = context.home;
+  return lastUnsafe;
 }
 
 function isSystem(path: string): boolean {

@@ -87,18 +87,18 @@ function optionState(parsed: GitArgs, long: string, short?: string): "on" | "off
 const gitNames = ["git"];
 const emptyArgs: GitArgs = { options: [], positionals: [], paths: [] };
 
-// Every git rule reads the same git commands: read them once per decision (one entry per analysis).
-const readCommands = new WeakMap<Facts["analysis"], readonly GitCommand[]>();
+// Every git rule reads the same git commands: read them once per decision.
+const sharedKey = "git commands";
 
 function gitCommands(facts: Facts): readonly GitCommand[] {
-  const known = readCommands.get(facts.analysis);
+  const known = facts.shared.get(sharedKey) as readonly GitCommand[] | undefined;
   if (known !== undefined) return known;
   const commands: GitCommand[] = [];
   for (const invocation of facts.named(gitNames)) {
     const git = gitCommand(invocation);
     if (git !== undefined) commands.push(git);
   }
-  readCommands.set(facts.analysis, commands);
+  facts.shared.set(sharedKey, commands);
   return commands;
 }
 

@@ -32,7 +32,14 @@ export interface Facts {
   context: PathContext;
   /** The invocations of these commands, in source order: rules look only at the commands they know. */
   named(names: readonly string[]): readonly Invocation[];
+  /**
+   * What several rules derive from the same facts, kept for this decision only (a module-level WeakMap keyed
+   * by the analysis would keep every decision's objects alive through minor garbage collections).
+   */
+  shared: Map<string, unknown>;
 }
+
+const none: readonly Invocation[] = Object.freeze([]);
 
 /** `Facts.named` over an analysis: an index by command name, built once per decision. */
 export function indexByName(invocations: readonly Invocation[]): Facts["named"] {
@@ -44,19 +51,19 @@ export function indexByName(invocations: readonly Invocation[]): Facts["named"] 
   }
   // Rules pass the same lists of names on every decision: answer each list once.
   const answers = new Map<readonly string[], readonly Invocation[]>();
-  let order: Map<Invocation, number> | undefined;
   return (names) => {
     const known = answers.get(names);
     if (known !== undefined) return known;
-    const found: Invocation[] = [];
+    let found: readonly Invocation[] = none;
+    let lists = 0;
     for (const name of names) {
       const list = byName.get(name);
-      if (list !== undefined) for (const invocation of list) found.push(invocation);
+      if (list === undefined) continue;
+      lists++;
+      found = list;
     }
-    if (found.length >= 2 && names.length >= 2) {
-      order ??= new Map(invocations.map((invocation, index) => [invocation, index]));
-      found.sort((a, b) => order!.get(a)! - order!.get(b)!);
-    }
+    // Invocations of several of the names: read them in source order, as they are in the analysis.
+    if (lists > 1) found = invocations.filter((invocation) => names.includes(invocation.name));
     answers.set(names, found);
     return found;
   };
@@ -64,8 +71,8 @@ export function indexByName(invocations: readonly Invocation[]): Facts["named"] 
 
 /** The first message `check` gives for an invocation, in source order. */
 export function firstMessage(invocations: readonly Invocation[], check: (invocation: Invocation) => string | undefined): string | undefined {
-  for (const invocation of invocations) {
-    const message = check(invocation);
+  for (let index = 0; index < invocations.length; index++) {
+    const message = check(invocations[index]!);
     if (message !== undefined) return message;
   }
   return undefined;

@@ -135,16 +135,20 @@ function stringLiterals(code: string): Literal[] {
       char === "`" || /[fF]$/.test(code.slice(Math.max(0, i - 1), i)) || (char === '"' && /[#$]\{/.test(code.slice(i, code.indexOf('"', i + 1))));
     let j = i + delimiter.length;
     let value = "";
-    while (j < code.length && !code.startsWith(delimiter, j)) {
-      if (code[j] === "\\" && j + 1 < code.length) {
+    // Runs of characters between escapes are taken as one slice, not one character at a time.
+    let run = j;
+    const closer = delimiter.length === 1 ? delimiter.charCodeAt(0) : -1;
+    while (j < code.length && (closer === -1 ? !code.startsWith(delimiter, j) : code.charCodeAt(j) !== closer)) {
+      if (code.charCodeAt(j) === 92 && j + 1 < code.length) {
         const [decoded, length] = readEscape(code, j);
-        value += decoded;
+        value += code.slice(run, j) + decoded;
         j += length;
+        run = j;
       } else {
-        value += code[j];
         j++;
       }
     }
+    value += code.slice(run, Math.min(j, code.length));
     if (interpolated) value = value.replace(/[$#]?\{[^}]*\}/g, "$__code");
     literals.push({ value, start: i, end: j + delimiter.length });
     i = j + delimiter.length;

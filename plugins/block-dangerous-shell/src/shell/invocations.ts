@@ -48,7 +48,7 @@ class RecordedInvocation implements Invocation {
     readonly args: string[],
     readonly wrappers: readonly string[],
     readonly assignments: readonly string[],
-    readonly redirects: Redirect[],
+    public redirects: Redirect[],
     readonly upstream: Invocation[],
     readonly cwd: string | undefined,
     readonly via: readonly string[],
@@ -99,6 +99,16 @@ function skipValuedOptions(args: readonly string[], valued: readonly string[]): 
   return index;
 }
 const interpreterNames = /^(python[\d.]*|pypy\d*|node|nodejs|bun|deno|ruby|perl|php|awk|gawk|mawk|nawk)$/;
+const fixedInterpreterNames = new Set(["node", "nodejs", "bun", "deno", "ruby", "perl", "php", "awk", "gawk", "mawk", "nawk"]);
+
+// Every name `runs` may find more behind, but python-like ones (`p…`): one lookup turns most commands away.
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's own `${SHELL}`, as written in a command
+const mayRunMore = new Set([...fixedInterpreterNames, "find", "git", ...runsScripts, ...shells, "$shell", "${shell}"]);
+
+/** `interpreterNames.test(name)`, with the regex only for the names that start like python or pypy. */
+function isInterpreter(name: string): boolean {
+  return fixedInterpreterNames.has(name) || (name.charCodeAt(0) === 112 && interpreterNames.test(name));
+}
 // A command worth finding, where a shell would read a command: interpreter code with none is not read as shell.
 const shellWords =
   /(?:^|[;&|`(]|\n)\s*(?:sudo\s+)?(?:rm|git|dd|mkfs[.\w]*|wipefs|shred|chmod|chown|mv|find|sudo|doas|curl|wget|sh|bash|zsh|eval|xargs|psql|mysql|docker|kubectl|aws|gcloud|az|terraform)\s/;
@@ -112,7 +122,7 @@ const noUpstream: Invocation[] = [];
 export function analyze(source: string, environment: AnalysisEnvironment): Analysis {
   const analysis: Analysis = { source, scripts: [], invocations: [], problems: [], uncalled: [] };
   const collector = new Collector(analysis, environment);
-  collector.source(source, 0, { cwd: environment.cwd, vars: new Map(), ownsVars: true }, []);
+  collector.source(source, 0, { cwd: environment.cwd, vars: new Map(), ownsVars: true }, [], []);
   collector.uncalledFunctions();
   return analysis;
 }
@@ -155,15 +165,16 @@ class Collector {
     readonly environment: AnalysisEnvironment,
   ) {}
 
-  source(text: string, depth: number, state: ShellState, via: readonly string[]): Invocation[] {
+  /** Reads a script: what it runs is added to `out` (one list per caller, not one per command). */
+  source(text: string, depth: number, state: ShellState, via: readonly string[], out: Invocation[]): void {
     if (depth > maxDepth) {
       this.problem(`scripts are nested more than ${maxDepth} levels deep`);
-      return [];
+      return;
     }
     const { script, problem } = parseScript(text);
     if (problem !== undefined) this.problem(via.length === 0 ? problem : `${problem} (in ${via.join(" → ")})`);
     this.analysis.scripts.push(text);
-    return this.script(script, depth, state, via);
+    this.script(script, depth, state, via, out);
   }
 
   problem(text: string): void {
@@ -171,64 +182,64 @@ class Collector {
     if (!this.analysis.problems.includes(text)) this.analysis.problems.push(text);
   }
 
-  script(script: Script, depth: number, state: ShellState, via: readonly string[]): Invocation[] {
-    const found: Invocation[] = [];
+  script(script: Script, depth: number, state: ShellState, via: readonly string[], out: Invocation[]): void {
     for (const pipeline of script) {
-      const before: Invocation[] = [];
+      // What the pipeline's earlier commands run is `out` from here on.
+      const start = out.length;
       // Each part of a pipeline runs in its own subshell: a `cd` there does not last.
       const own = pipeline.length > 1;
       for (const command of pipeline) {
-        if (this.overBudget()) return found;
-        const invocations = this.command(command, before.length === 0 ? noUpstream : [...before], depth, own ? copy(state) : state, via);
-        append(found, invocations);
-        append(before, invocations);
+        if (this.overBudget()) return;
+        this.command(command, out.length === start ? noUpstream : out.slice(start), depth, own ? copy(state) : state, via, out);
       }
     }
-    return found;
   }
 
-  command(command: Command, upstream: Invocation[], depth: number, state: ShellState, via: readonly string[]): Invocation[] {
+  command(command: Command, upstream: Invocation[], depth: number, state: ShellState, via: readonly string[], out: Invocation[]): void {
     if (command.type === "function") {
       state.functions = new Map(state.functions).set(command.name, command);
       this.defined.push(command);
-      return [];
+      return;
     }
+    const start = out.length;
     if (command.type === "group") {
-      const inner = this.script(command.script, depth, command.subshell ? copy(state) : state, via);
-      for (const invocation of inner) invocation.redirects.push(...command.redirects);
-      return inner;
+      this.script(command.script, depth, command.subshell ? copy(state) : state, via, out);
+      if (command.redirects.length > 0)
+        for (let index = start; index < out.length; index++) out[index]!.redirects = [...out[index]!.redirects, ...command.redirects];
+      return;
     }
     if (this.analysis.invocations.length >= maxInvocations) {
       this.problem(`the command runs more than ${maxInvocations} commands`);
-      return [];
+      return;
     }
     if (command.words.length > 0 && command.words[0]!.text.includes("=") && command.words.every((word) => isAssignment(word.text))) {
       for (const word of command.words) assign(word.text, state, this.environment);
     }
-    const found: Invocation[] = [];
-    for (const argv of this.expandWords(command.words, state)) {
+    const argvs = this.expandWords(command.words, state);
+    for (let variant = 0; variant < argvs.length; variant++) {
+      const argv = argvs[variant]!;
       if (this.overBudget()) break;
       const invocation = this.invocation(argv, command.redirects, upstream, state, via);
-      found.push(invocation);
-      append(found, this.runs(invocation, command.words, depth, state));
+      out.push(invocation);
+      append(out, this.runs(invocation, command.words, depth, state));
       const called = state.functions === undefined ? undefined : calledFunction(argv, state.functions);
-      if (called !== undefined) append(found, this.call(invocation, called, depth, state));
+      if (called !== undefined) this.call(invocation, called, depth, state, out);
     }
+    const first = out.length > start ? out[start] : undefined;
     // Substitutions do not depend on a loop variable's value: read them once, under the first variant.
-    if (found[0]) append(found, this.substitutions(found[0], command.words, command.redirects, depth, state));
-    this.track(found[0], state);
-    return found;
+    if (first) this.substitutions(first, command.words, command.redirects, depth, state, out);
+    this.track(first, state);
   }
 
   /** What a function call runs: its body, in the caller's shell (a `cd` inside lasts), one level deeper. */
-  call(invocation: Invocation, fn: FunctionCommand, depth: number, state: ShellState): Invocation[] {
+  call(invocation: Invocation, fn: FunctionCommand, depth: number, state: ShellState, out: Invocation[]): void {
     this.called.add(fn);
-    if (this.calling.has(fn) || depth > maxDepth) return [];
+    if (this.calling.has(fn) || depth > maxDepth) return;
     this.calling.add(fn);
-    const body = this.command(fn.body, [], depth + 1, state, [...invocation.via, `${fn.name}()`]);
+    const start = out.length;
+    this.command(fn.body, [], depth + 1, state, [...invocation.via, `${fn.name}()`], out);
     this.calling.delete(fn);
-    append(invocation.nested, body);
-    return body;
+    appendFrom(invocation.nested, out, start);
   }
 
   /** Reads the bodies of functions never called, as if each were called once from the start. */
@@ -238,7 +249,7 @@ class Collector {
       if (this.called.has(fn)) continue;
       this.called.add(fn);
       const state: ShellState = { cwd: this.environment.cwd, vars: new Map(), ownsVars: true };
-      this.command(fn.body, [], 1, state, [`${fn.name}() (never called)`]);
+      this.command(fn.body, [], 1, state, [`${fn.name}() (never called)`], []);
     }
     this.dormant = false;
   }
@@ -253,7 +264,7 @@ class Collector {
     const { name, args, wrappers, assignments, placeholder, inputFromFile } = unwrap(argv);
     // What `export` set earlier reaches this command's environment too, before its own `NAME=value` words.
     const environment = state.exported === undefined ? assignments : [...state.exported, ...assignments];
-    const invocation = new RecordedInvocation(argv, name, args, wrappers, environment, redirects.length === 0 ? [] : [...redirects], upstream, state.cwd, via);
+    const invocation = new RecordedInvocation(argv, name, args, wrappers, environment, redirects, upstream, state.cwd, via);
     if (wrappers.length > 0 && wrappers.some((wrapper) => inputWrappers.has(wrapper))) invocation.input = "stdin";
     if (placeholder !== undefined) invocation.placeholder = placeholder;
     if (inputFromFile) invocation.inputFromFile = true;
@@ -262,16 +273,22 @@ class Collector {
   }
 
   /** Runs the scripts in `$(…)`, backticks and `<(…)` of a command's words, one level deeper. */
-  substitutions(invocation: Invocation, words: readonly Word[], redirects: readonly Redirect[], depth: number, state: ShellState): Invocation[] {
-    const found: Invocation[] = [];
-    for (const word of words) {
-      for (const substitution of word.substitutions) found.push(...this.source(substitution, depth + 1, copy(state), [...invocation.via, "$(…)"]));
+  substitutions(invocation: Invocation, words: readonly Word[], redirects: readonly Redirect[], depth: number, state: ShellState, out: Invocation[]): void {
+    const start = out.length;
+    let via: readonly string[] | undefined;
+    for (let index = 0; index < words.length; index++) {
+      for (const substitution of words[index]!.substitutions) {
+        via ??= [...invocation.via, "$(…)"];
+        this.source(substitution, depth + 1, copy(state), via, out);
+      }
     }
-    for (const { target } of redirects) {
-      for (const substitution of target.substitutions) found.push(...this.source(substitution, depth + 1, copy(state), [...invocation.via, "$(…)"]));
+    for (let index = 0; index < redirects.length; index++) {
+      for (const substitution of redirects[index]!.target.substitutions) {
+        via ??= [...invocation.via, "$(…)"];
+        this.source(substitution, depth + 1, copy(state), via, out);
+      }
     }
-    append(invocation.nested, found);
-    return found;
+    if (out.length > start) appendFrom(invocation.nested, out, start);
   }
 
   /** Runs what an invocation runs in turn, one level deeper: `sh -c`, `eval`, `find -exec`, one-liners. */
@@ -282,13 +299,14 @@ class Collector {
     }
     const { name, via } = invocation;
     // Most commands run nothing of their own: no script, no `-exec`, no code.
-    const interpreter = interpreterNames.test(name);
+    if (!mayRunMore.has(name) && name.charCodeAt(0) !== 112) return invocation.nested; // `p`: python3.12, pypy3
+    const interpreter = isInterpreter(name);
     if (!interpreter && name !== "find" && name !== "git" && !runsScripts.has(name) && !isShell(name)) return invocation.nested;
     const scripts = this.scriptsRunBy(invocation, words, state);
     // A new shell (`sh -c f`) does not know this one's functions; `eval` and `source` run in this one.
     const inner = scripts.length > 0 || interpreter ? copy(state, sameShell.has(name)) : state;
     for (const [script, how] of scripts) {
-      invocation.nested.push(...this.source(script, depth + 1, inner, [...via, how]));
+      this.source(script, depth + 1, inner, [...via, how], invocation.nested);
     }
     for (const argv of findExecCommands(invocation)) {
       const child = this.invocation(argv, [], [], state, [...via, "find -exec"]);
@@ -305,11 +323,11 @@ class Collector {
     }
     const code = interpreter ? analyzeInterpreter(invocation, () => stdinTexts(invocation)) : undefined;
     if (code) {
-      for (const script of code.scripts) invocation.nested.push(...this.source(script, depth + 1, inner, [...via, code.how]));
+      for (const script of code.scripts) this.source(script, depth + 1, inner, [...via, code.how], invocation.nested);
       // Shell commands written straight into the code (`node -e "rm -rf /"`) are read too, quietly: it is code, not shell.
       if (shellWords.test(code.code)) {
         this.quiet++;
-        invocation.nested.push(...this.source(code.code, depth + 1, copy(state), [...via, code.how]));
+        this.source(code.code, depth + 1, copy(state), [...via, code.how], invocation.nested);
         this.quiet--;
       }
       for (const deletion of code.deletions) {
@@ -424,17 +442,18 @@ class Collector {
    * More than `maxVariants` is a problem: the values past it would go unchecked.
    */
   expandWords(words: readonly Word[], state: ShellState): string[][] {
-    let values: string[][][] | undefined;
+    // Only words that may expand get a list of values; the others stand for themselves.
+    let values: (string[][] | undefined)[] | undefined;
     let count = 1;
     for (let index = 0; index < words.length; index++) {
-      const { text } = words[index]!;
-      if (!text.includes("$") && !text.includes("`")) continue;
-      values ??= words.map((word) => [[word.text]]);
+      const { text, plain } = words[index]!;
+      if (plain === true || !mayExpand(text)) continue;
+      values ??= new Array<string[][] | undefined>(words.length);
       const choices = this.expandWord(words[index]!, state);
       values[index] = choices;
       if (choices.length > count) count = choices.length;
     }
-    if (values === undefined) return [words.map((word) => word.text)];
+    if (values === undefined) return [textsOf(words)];
     if (count > maxVariants) {
       this.problem(`a command runs with more than ${maxVariants} different values (a long loop)`);
       count = maxVariants;
@@ -442,8 +461,10 @@ class Collector {
     const variants: string[][] = [];
     for (let variant = 0; variant < count; variant++) {
       const argv: string[] = [];
-      for (const choices of values) {
-        for (const part of choices[variant % choices.length]!) argv.push(part);
+      for (let index = 0; index < words.length; index++) {
+        const choices = values[index];
+        if (choices === undefined) argv.push(words[index]!.text);
+        else for (const part of choices[variant % choices.length]!) argv.push(part);
       }
       variants.push(argv);
     }
@@ -457,7 +478,9 @@ class Collector {
   expandWord(word: Word, state: ShellState): string[][] {
     let text = word.text;
     // Past a few, substitutions stay unread (unknown values): replacing each in a long word would be quadratic.
-    for (const substitution of word.substitutions.slice(0, maxKnownOutputs)) {
+    const known = Math.min(word.substitutions.length, maxKnownOutputs);
+    for (let index = 0; index < known; index++) {
+      const substitution = word.substitutions[index]!;
       const output = this.staticOutputOf(substitution, state);
       if (output !== undefined) text = text.replace(`$(${substitution})`, output.trimEnd()).replace(`\`${substitution}\``, output.trimEnd());
     }
@@ -468,7 +491,10 @@ class Collector {
     const result: string[][] = [];
     for (const value of values) {
       result.push([value]);
-      if (value !== word.text && /\s/.test(value)) result.push(value.split(/\s+/).filter(Boolean));
+      if (value !== word.text) {
+        const split = splitOnSpace(value);
+        if (split !== undefined) result.push(split);
+      }
     }
     return result;
   }
@@ -504,6 +530,56 @@ function gitScripts(invocation: Invocation): [string, string][] {
     if (assignment.startsWith("GIT_SSH_COMMAND=")) scripts.push([assignment.slice("GIT_SSH_COMMAND=".length), "GIT_SSH_COMMAND"]);
   }
   return scripts;
+}
+
+/** Whether a word holds a `$` or a backtick: a loop over its characters beats two searches on these short strings. */
+function mayExpand(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 36 || code === 96) return true;
+  }
+  return false;
+}
+
+/** `value.split(/\s+/).filter(Boolean)` when `value` holds whitespace (`\s`, as JavaScript reads it), else undefined. */
+function splitOnSpace(value: string): string[] | undefined {
+  let parts: string[] | undefined;
+  let start = 0;
+  for (let index = 0; index <= value.length; index++) {
+    if (index < value.length && !isSpace(value.charCodeAt(index))) continue;
+    if (index < value.length) parts ??= [];
+    if (index > start && parts !== undefined) parts.push(value.slice(start, index));
+    start = index + 1;
+  }
+  return parts;
+}
+
+/** The characters of `\s`. */
+function isSpace(code: number): boolean {
+  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
+  if (code < 160) return false;
+  return (
+    code === 160 ||
+    code === 5760 ||
+    (code >= 8192 && code <= 8202) ||
+    code === 8232 ||
+    code === 8233 ||
+    code === 8239 ||
+    code === 8287 ||
+    code === 12288 ||
+    code === 65279
+  );
+}
+
+function textsOf(words: readonly Word[]): string[] {
+  const texts = new Array<string>(words.length);
+  for (let index = 0; index < words.length; index++) texts[index] = words[index]!.text;
+  return texts;
+}
+
+/** `target.push(...items.slice(start))` without the copy. */
+function appendFrom<T>(target: T[], items: readonly T[], start: number): void {
+  for (let index = start; index < items.length; index++) target.push(items[index]!);
 }
 
 /** `target.push(...items)` without a spread call (most lists here are empty or short). */

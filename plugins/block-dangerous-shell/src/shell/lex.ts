@@ -11,6 +11,8 @@ export interface Word {
   text: string;
   /** Inner scripts of `$(…)`, `` `…` ``, `<(…)` and `>(…)`, to be analysed as commands too. */
   substitutions: string[];
+  /** True when the word is plain characters only (no quote, escape, `$` or backtick): nothing in it expands. */
+  plain?: boolean;
 }
 
 export interface RedirectToken {
@@ -20,7 +22,17 @@ export interface RedirectToken {
   body?: string;
 }
 
-export type Token = { kind: "word"; word: Word } | { kind: "operator"; value: string } | RedirectToken;
+/** A word is its own token: no wrapper object per word. */
+export interface WordToken extends Word {
+  kind: "word";
+}
+
+export interface OperatorToken {
+  readonly kind: "operator";
+  readonly value: string;
+}
+
+export type Token = WordToken | OperatorToken | RedirectToken;
 
 export interface LexResult {
   tokens: Token[];
@@ -29,7 +41,18 @@ export interface LexResult {
 }
 
 const maxNesting = 256;
-const redirectOperators = new Set(["&>>", "<<<", "<<-", ">>", ">|", ">&", "<&", "<>", "<<", "&>", ">", "<"]);
+
+// Operator tokens are never changed: one shared token per operator.
+const operatorTokens = new Map<string, OperatorToken>();
+function operatorToken(value: string): OperatorToken {
+  let token = operatorTokens.get(value);
+  if (token === undefined) {
+    token = Object.freeze({ kind: "operator", value });
+    operatorTokens.set(value, token);
+  }
+  return token;
+}
+const newlineToken = operatorToken("\n");
 
 /** The operator at `index`, longest first (`&&` over `&`, `>>` over `>`), or undefined. */
 function operatorAt(source: string, index: number): string | undefined {
@@ -48,10 +71,10 @@ function operatorAt(source: string, index: number): string | undefined {
     case ")":
       return char;
     case ">":
-      return next === ">" || next === "|" || next === "&" ? `>${next}` : ">";
+      return next === ">" ? ">>" : next === "|" ? ">|" : next === "&" ? ">&" : ">";
     case "<":
       if (next === "<") return source[index + 2] === "<" ? "<<<" : source[index + 2] === "-" ? "<<-" : "<<";
-      return next === "&" || next === ">" ? `<${next}` : "<";
+      return next === "&" ? "<&" : next === ">" ? "<>" : "<";
     default:
       return undefined;
   }
@@ -107,20 +130,35 @@ export function lex(source: string): LexResult {
   let delimiterFor: RedirectToken | undefined;
   let i = 0;
   while (i < source.length) {
-    const char = source[i]!;
-    if (char === " " || char === "\t" || char === "\r") {
-      i++;
-    } else if (char === "\\" && source[i + 1] === "\n") {
-      i += 2;
-    } else if (char === "\n") {
-      tokens.push({ kind: "operator", value: "\n" });
+    const code = source.charCodeAt(i);
+    if (code === 32 || code === 9 || code === 13) {
+      i++; // space, tab, carriage return
+    } else if (code === 92 && source.charCodeAt(i + 1) === 10) {
+      i += 2; // an escaped newline
+    } else if (code === 10) {
+      tokens.push(newlineToken);
       i = heredocs.length === 0 ? i + 1 : readHeredocBodies(lexer, i + 1, heredocs.splice(0));
-    } else if (char === "#") {
-      while (i < source.length && source[i] !== "\n") i++;
-    } else if (isProcessSubstitution(source, i) || operatorAt(source, i) === undefined) {
+    } else if (code === 35) {
+      while (i < source.length && source.charCodeAt(i) !== 10) i++; // a comment
+    } else {
+      const operator = code >= 128 || wordBreak[code] !== 1 || isProcessSubstitution(source, i) ? undefined : operatorAt(source, i);
+      if (operator !== undefined) {
+        // `<…`, `>…` and `&>…` redirect; `;`, `&`, `|`, `(` and `)` (and their doubles) separate.
+        if (code === 60 || code === 62 || (code === 38 && operator.charCodeAt(1) === 62)) {
+          const token: RedirectToken = { kind: "redirect", operator };
+          if (operator === "<<" || operator === "<<-") delimiterFor = token;
+          tokens.push(token);
+        } else {
+          tokens.push(operatorToken(operator));
+        }
+        i += operator.length;
+        continue;
+      }
       const word = readWord(lexer, i);
       const next = lexer.wordEnd;
-      if ((source[next] === ">" || source[next] === "<") && /^\d+$/.test(word.text)) {
+      const after = source.charCodeAt(next);
+      // `>` or `<`
+      if ((after === 62 || after === 60) && /^\d+$/.test(word.text)) {
         i = next; // a file descriptor number (`2>`): it belongs to the redirect that follows
         continue;
       }
@@ -128,18 +166,8 @@ export function lex(source: string): LexResult {
         heredocs.push({ token: delimiterFor, delimiter: word.text, stripTabs: delimiterFor.operator === "<<-" });
         delimiterFor = undefined;
       }
-      tokens.push({ kind: "word", word });
+      tokens.push(word);
       i = next;
-    } else {
-      const operator = operatorAt(source, i)!;
-      if (redirectOperators.has(operator)) {
-        const token: RedirectToken = { kind: "redirect", operator };
-        if (operator === "<<" || operator === "<<-") delimiterFor = token;
-        tokens.push(token);
-      } else {
-        tokens.push({ kind: "operator", value: operator });
-      }
-      i += operator.length;
     }
   }
   if (heredocs.length > 0) readHeredocBodies(lexer, source.length, heredocs);
@@ -181,10 +209,16 @@ function addSubstitution(word: Word, inner: string): void {
 }
 
 /** Reads the word at `start`; where it ends is left in `lexer.wordEnd` (no tuple to allocate per word). */
-function readWord(lexer: Lexer, start: number): Word {
+function readWord(lexer: Lexer, start: number): WordToken {
   const { source } = lexer;
+  // The common word, plain characters up to a break, is taken as it stands.
+  const run = plainRun(source, start, special);
+  if (run > start && (run === source.length || wordBreak[source.charCodeAt(run)] === 1)) {
+    lexer.wordEnd = run;
+    return { kind: "word", text: source.slice(start, run), substitutions: noSubstitutions, plain: true };
+  }
   // Most words hold no substitution: they share one empty list until they get one of their own.
-  const word: Word = { text: "", substitutions: noSubstitutions };
+  const word: WordToken = { kind: "word", text: "", substitutions: noSubstitutions, plain: false };
   let i = start;
   if (isProcessSubstitution(source, i)) {
     const end = skipNested(lexer, i + 2, "paren");

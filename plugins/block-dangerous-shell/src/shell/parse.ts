@@ -1,4 +1,4 @@
-import { lex, type Token, type Word } from "./lex.js";
+import { lex, type Token, type Word, type WordToken } from "./lex.js";
 
 export type { Word } from "./lex.js";
 
@@ -37,6 +37,9 @@ export type Pipeline = Command[];
 /** Pipelines joined by `;`, `&&`, `||`, `&` or newlines. */
 export type Script = Pipeline[];
 
+/** Shared by every command without redirects (most): frozen, so a write to it fails loudly. */
+const noRedirects: Redirect[] = Object.freeze([]) as unknown as Redirect[];
+
 const listSeparators = new Set([";", "&", "&&", "||", "\n", ";;"]);
 // Deeper groups are read as if their brackets were not there, so hostile input cannot exhaust the stack.
 const maxGroupDepth = 64;
@@ -56,7 +59,7 @@ export function parseScript(source: string): ParseResult {
 }
 
 const isOperator = (token: Token | undefined, value: string) => token?.kind === "operator" && token.value === value;
-const isWord = (token: Token | undefined, text: string) => token?.kind === "word" && token.word.text === text;
+const isWord = (token: Token | undefined, text: string) => token?.kind === "word" && token.text === text;
 
 /** A recursive-descent parser over the tokens; a class, so one parse allocates no closures. */
 class Parser {
@@ -104,7 +107,7 @@ class Parser {
       const name = this.tokens[this.position + 1] as Extract<Token, { kind: "word" }>;
       this.position += 2;
       if (isOperator(this.peek(), "(") && isOperator(this.tokens[this.position + 1], ")")) this.position += 2;
-      return this.functionBody(name.word.text, depth);
+      return this.functionBody(name.text, depth);
     }
     const opens = isOperator(this.peek(), "(") ? ")" : isWord(this.peek(), "{") ? "}" : undefined;
     if (opens !== undefined) {
@@ -115,12 +118,13 @@ class Parser {
       }
       return { type: "group", subshell: opens === ")", script: this.list(opens, depth + 1), redirects: this.redirects() };
     }
-    const simple: SimpleCommand = { type: "simple", words: [], redirects: [] };
+    const simple: SimpleCommand = { type: "simple", words: this.wordRun(), redirects: noRedirects };
     for (let token = this.peek(); token !== undefined; token = this.peek()) {
       if (token.kind === "word") {
-        simple.words.push(token.word);
+        simple.words.push(token);
         this.position++;
       } else if (token.kind === "redirect") {
+        if (simple.redirects === noRedirects) simple.redirects = [];
         simple.redirects.push(this.redirect());
       } else if (isOperator(token, "(") && isOperator(this.tokens[this.position + 1], ")")) {
         this.position += 2; // `name()`: a function definition
@@ -130,6 +134,13 @@ class Parser {
       }
     }
     return simple;
+  }
+
+  /** The words from here up to the first other token, in one list of the right size. */
+  wordRun(): Word[] {
+    const start = this.position;
+    while (this.tokens[this.position]?.kind === "word") this.position++;
+    return this.tokens.slice(start, this.position) as WordToken[];
   }
 
   /** The body after `name()` (newlines may come first); a definition with no body is an empty command. */
@@ -153,7 +164,7 @@ class Parser {
     const token = this.peek() as Extract<Token, { kind: "redirect" }>;
     this.position++;
     const next = this.peek();
-    const target = next?.kind === "word" ? next.word : { text: "", substitutions: [] };
+    const target = next?.kind === "word" ? next : { text: "", substitutions: [] };
     if (next?.kind === "word") this.position++;
     return token.body === undefined ? { operator: token.operator, target } : { operator: token.operator, target, body: token.body };
   }

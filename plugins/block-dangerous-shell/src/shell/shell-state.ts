@@ -60,18 +60,27 @@ const variable = /\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?::?-[^}]*)?\}|([A-Za-z_][A-Za
  */
 export function expand(text: string, state: ShellState, environment: AnalysisEnvironment): readonly string[] | undefined {
   if (!text.includes("$") || text.length > maxExpandedLength || !mayNameVariable.test(text)) return [text];
-  const pieces: (readonly string[])[] = [];
+  // Literal text and each variable's values, in turn: `literals[k]` comes before `values[k]`.
+  const literals: string[] = [];
+  const values: (readonly string[])[] = [];
   let count = 1;
   let last = 0;
-  for (const match of text.matchAll(variable)) {
-    const values = valuesOf(match[1] ?? match[2]!, state, environment) ?? [match[0]];
-    pieces.push([text.slice(last, match.index)], values);
-    count = Math.max(count, values.length);
+  variable.lastIndex = 0;
+  for (let match = variable.exec(text); match !== null; match = variable.exec(text)) {
+    const known = valuesOf(match[1] ?? match[2]!, state, environment) ?? [match[0]];
+    literals.push(text.slice(last, match.index));
+    values.push(known);
+    if (known.length > count) count = known.length;
     last = match.index + match[0].length;
   }
   if (count > maxVariants) return undefined;
   const variants: string[] = [];
-  for (let index = 0; index < count; index++) variants.push(pieces.map((values) => values[index % values.length]).join(""));
+  for (let index = 0; index < count; index++) {
+    let variant = "";
+    // A variable set to no values at all (`for x in; do`) reads as empty.
+    for (let piece = 0; piece < values.length; piece++) variant += literals[piece]! + (values[piece]![index % values[piece]!.length] ?? "");
+    variants.push(variant);
+  }
   const rest = text.slice(last);
   // `X=$X$X` repeated doubles X each time: past a size, keep the word unexpanded (an unknown value).
   if (variants.some((variant) => variant.length + rest.length > maxExpandedLength)) return [text];

@@ -98,6 +98,9 @@ const runSubcommands = new Map<string, readonly string[]>(
 
 const none: readonly string[] = Object.freeze([]);
 
+// Names that may stand before another command: one lookup tells that most commands are plain.
+const notPlainCommands = new Set([...wrapperOptionsWithValue.keys(), ...runSubcommands.keys(), "busybox", "toybox"]);
+
 export const inputWrappers = new Set(["xargs", "parallel"]);
 
 export interface Unwrapped {
@@ -120,7 +123,7 @@ export function unwrap(words: readonly string[]): Unwrapped {
   const first = words[0];
   if (first !== undefined && !first.includes("=")) {
     const name = baseName(first);
-    if (!wrapperOptionsWithValue.has(name) && !runSubcommands.has(name) && name !== "busybox" && name !== "toybox") {
+    if (!notPlainCommands.has(name)) {
       return { name, args: words.slice(1), wrappers: none, assignments: none };
     }
   }
@@ -133,7 +136,7 @@ export function unwrap(words: readonly string[]): Unwrapped {
   while (index < texts.length) {
     const word = texts[index]!;
     // `1A=2 git …` is not an assignment to bash (it runs a command named `1A=2`), but read as one it shows what was meant.
-    if (isAssignment(word) || (looksLikeAssignment.test(word) && index + 1 < texts.length)) {
+    if (word.includes("=") && (isAssignment(word) || (looksLikeAssignment.test(word) && index + 1 < texts.length))) {
       assignments.push(word);
       index++;
       continue;
@@ -187,7 +190,7 @@ function isHelpFor(name: string, next: string): boolean {
 
 /** `env -S 'rm -rf /'` splits its string into words: do the same, so the command is seen. */
 function splitEnvString(words: readonly string[]): readonly string[] {
-  if (!words.some((word) => word === "-S" || word === "--split-string")) return words;
+  if (!words.includes("-S") && !words.includes("--split-string")) return words;
   const env = words.findIndex((word) => baseName(word) === "env");
   if (env === -1) return words;
   const split = words.findIndex((word, index) => index > env && (word === "-S" || word === "--split-string"));
@@ -211,17 +214,25 @@ function skipOptions(texts: readonly string[], start: number, valued: readonly s
 const looksLikeAssignment = /^[^=/]*=/;
 
 export function isAssignment(word: string): boolean {
-  return /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(word);
+  return word.includes("=") && /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(word);
 }
 
 /** `rm` for `/bin/rm`, `\rm` (the lexer already dropped the backslash) and `"rm"`. */
 function baseName(word: string): string {
-  if (plainName.test(word)) return word;
+  if (isPlainName(word)) return word;
   const slash = Math.max(word.lastIndexOf("/"), word.lastIndexOf("\\"));
   const base = slash === -1 || slash === word.length - 1 ? word : word.slice(slash + 1);
   // `GIT.EXE` on Windows, `Rm` on a case-insensitive file system: the same programs.
   return /[A-Z]/.test(base) || /\.exe$/i.test(base) ? base.toLowerCase().replace(/\.exe$/, "") : base;
 }
 
-// The common case: a lower-case name with no folder and no `.exe` to take off.
-const plainName = /^[a-z0-9_+-]{1,32}$/;
+/** The common case, `/^[a-z0-9_+-]{1,32}$/`: a lower-case name with no folder and no `.exe` to take off. */
+function isPlainName(word: string): boolean {
+  if (word.length === 0 || word.length > 32) return false;
+  for (let index = 0; index < word.length; index++) {
+    const code = word.charCodeAt(index);
+    // a-z, 0-9, `_`, `+`, `-`
+    if (!((code >= 97 && code <= 122) || (code >= 48 && code <= 57) || code === 95 || code === 43 || code === 45)) return false;
+  }
+  return true;
+}

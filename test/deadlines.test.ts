@@ -27,6 +27,28 @@ describe("hook deadlines", () => {
     expect(signals.filter((signal) => signal.aborted)).toHaveLength(64);
   });
 
+  it("a hook that settles after its timeout changes nothing: the next plugin's later block still decides", async () => {
+    const host = await createHost({
+      pluginsDir: false,
+      configFile: false,
+      logger: false,
+      tools: { act: { execute: () => "acted" } },
+      hookTimeoutMs: 50,
+      onHookError: "allow",
+      plugins: [
+        { name: "late", order: 1, hooks: { pre_tool_call: () => new Promise((resolve) => setTimeout(resolve, 75)) } },
+        {
+          name: "slow-blocker",
+          order: 2,
+          hooks: { pre_tool_call: () => new Promise((resolve) => setTimeout(() => resolve({ action: "block", message: "no" }), 40)) },
+        },
+      ],
+    });
+    hosts.push(host);
+    const result = await host.callTool({ id: "c1", name: "act", args: {} });
+    expect(result).toMatchObject({ status: "blocked", content: expect.stringContaining("no") });
+  });
+
   it("the ctx of a hook that timed out (and was aborted) is never handed to a later call", async () => {
     const seen: { call: string; signal: AbortSignal }[] = [];
     const host = await hostWith(

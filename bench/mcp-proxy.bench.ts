@@ -1,7 +1,8 @@
 /**
  * `pnpm bench:mcp-proxy` (after building the packages): what `toolgate mcp-proxy` adds to one tools/call.
  * The same small stdio MCP server (test/mcp/fixtures/echo-server.mjs, a trivial echo tool) is called
- * directly and through the built proxy, with no plugin and with one pass-through plugin. Calls are
+ * directly, through a relay that only copies bytes (bench/byte-relay.cjs: what any process in between
+ * costs on this machine), and through the built proxy, with no plugin and with one pass-through plugin. Calls are
  * sequential and alternate between the connections, so drift hits all of them alike; each call is
  * timed on its own, and p50/p99 are read from those times. Target: ≤ 0.3 ms added at p99.
  *
@@ -20,6 +21,7 @@ import { formatMs, markdownTable } from "./table.js";
 const repoRoot = resolve(fileURLToPath(import.meta.url), "../..");
 const echoServer = join(repoRoot, "test/mcp/fixtures/echo-server.mjs");
 const builtCli = join(repoRoot, "packages/host/dist/cli/main.cjs");
+const byteRelay = join(repoRoot, "bench/byte-relay.cjs");
 // The built CLI resolves @toolgate/plugin-sdk through publishConfig, as an installed copy would.
 const publishedExports = pathToFileURL(join(repoRoot, "bench/published-exports.mjs")).href;
 const registerPublished = `data:text/javascript,import{register}from"node:module";register(${JSON.stringify(publishedExports)})`;
@@ -94,6 +96,7 @@ async function main(): Promise<void> {
 
   const lineups = [
     await connect("direct (no proxy)", process.execPath, [echoServer]),
+    await connect("byte relay (floor)", process.execPath, [byteRelay, "--", process.execPath, echoServer]),
     await connect("mcp-proxy, no plugin", process.execPath, proxyArgs(builtCli, empty, nodeFlags)),
     await connect("mcp-proxy, 1 plugin", process.execPath, proxyArgs(builtCli, withPlugin, nodeFlags)),
   ];
@@ -136,9 +139,16 @@ function printTable(lineups: readonly Lineup[], cpuUsPerCall: readonly (number |
     index === 0 ? "" : formatMs(p99 - direct.p99),
     cpuUsPerCall[index] === undefined ? "n/a" : cpuUsPerCall[index]!.toFixed(0),
   ]);
+  const floor = stats[1]!;
+  const proxies = stats.filter(({ name }) => name.startsWith("mcp-proxy"));
+  const overFloor = Math.max(...proxies.map(({ p99 }) => p99 - floor.p99));
   console.log(`\ntools/call latency, ${calls} sequential calls per connection (ms; target: ≤ 0.30 ms added at p99)\n`);
   console.log(markdownTable(["connection", "p50", "p99", "added p50", "added p99", "CPU µs/call"], rows, (column) => column > 0));
-  console.log("\nCPU µs/call: the process the client talks to (the echo server directly, or the proxy without its upstream).");
+  console.log("\nCPU µs/call: the process the client talks to (the echo server directly, or the relay or proxy without its upstream).");
+  console.log(
+    `The byte relay's own added p99 (${formatMs(floor.p99 - direct.p99)} ms) is what a process in between costs here; ` +
+      `toolgate mcp-proxy's p99 is ${formatMs(overFloor)} ms above it (worst row).`,
+  );
   console.log(
     `load average while measuring: ${loadavg()
       .map((load) => load.toFixed(1))

@@ -2,6 +2,7 @@ import { chmodSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { removeTempDirs, runCli, writeFiles } from "../cli/cli-harness.js";
+import { fakeApiEnv } from "../../packages/claude-agent-sdk/src/fixtures/fake-messages-api.js";
 import { agentEnv, e2ePolicyPlugin, e2eProject, runAgent, type E2ePlugins } from "./e2e-harness.js";
 import { startFakeAnthropicApi, toolResults, type FakeAnthropicApi } from "./fake-anthropic-api.js";
 import { startServe, type Served } from "../serve/serve-harness.js";
@@ -57,12 +58,7 @@ async function runClaude(
   const env = agentEnv(home, {
     SHELL: shell,
     CLAUDE_CODE_SHELL: shell,
-    ANTHROPIC_BASE_URL: api.url,
-    ANTHROPIC_API_KEY: "sk-ant-fake-key-for-tests",
-    DISABLE_TELEMETRY: "1",
-    DISABLE_ERROR_REPORTING: "1",
-    DISABLE_AUTOUPDATER: "1",
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    ...fakeApiEnv(api.url),
   });
   const args = ["-p", "run the commands", "--output-format", "json", "--allowedTools", "Bash", "--max-turns", String(commands.length + 2)];
   const { code, stderr } = await runAgent(claude, args, dir, env);

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packPackage, publishablePackages, type PackedPackage } from "../../scripts/lib/workspace-packages.js";
-import { startFakeMessagesApi, type ToolResultSeen } from "../../packages/claude-agent-sdk/src/fixtures/fake-messages-api.js";
+import { fakeApiEnv, startFakeMessagesApi, type ToolResultSeen } from "../../packages/claude-agent-sdk/src/fixtures/fake-messages-api.js";
 import { startLocalRegistry, type LocalRegistry } from "./local-registry.js";
 import { machineRegistry, mustRun, runCommand } from "./npm.js";
 
@@ -167,12 +167,7 @@ describe("framework adapters, published and installed", () => {
         env: {
           PATH: `${stubs}:${process.env.PATH ?? "/usr/bin:/bin"}`,
           HOME: mkdtempSync(join(work, "home-")),
-          ANTHROPIC_BASE_URL: api.url,
-          ANTHROPIC_API_KEY: "sk-ant-fake-key-for-tests",
-          DISABLE_TELEMETRY: "1",
-          DISABLE_ERROR_REPORTING: "1",
-          DISABLE_AUTOUPDATER: "1",
-          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+          ...fakeApiEnv(api.url),
         },
       });
       expect(result.code, result.stdout + result.stderr).toBe(0);

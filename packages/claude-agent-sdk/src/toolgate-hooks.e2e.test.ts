@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { query, type CanUseTool, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import { createHost, type Host, type HostOptions, type Plugin } from "@toolgate/host";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { startFakeMessagesApi, type ToolResultSeen, type Turn } from "./fixtures/fake-messages-api.js";
+import { fakeApiEnv, startFakeMessagesApi, type ToolResultSeen, type Turn } from "./fixtures/fake-messages-api.js";
 import { toolgateHooks } from "./index.js";
 
 /**
@@ -76,12 +76,7 @@ async function runAgent(
         env: {
           PATH: process.env.PATH ?? "/usr/bin:/bin",
           HOME: tempDir("toolgate-cas-home-"),
-          ANTHROPIC_BASE_URL: api.url,
-          ANTHROPIC_API_KEY: "sk-ant-fake-key-for-tests",
-          DISABLE_TELEMETRY: "1",
-          DISABLE_ERROR_REPORTING: "1",
-          DISABLE_AUTOUPDATER: "1",
-          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+          ...fakeApiEnv(api.url),
         },
       },
     }))

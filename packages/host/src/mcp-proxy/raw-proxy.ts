@@ -1,5 +1,6 @@
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import { describeThrown, ToolgateError } from "../errors.js";
+import { exitOnce } from "./exit-once.js";
 import { isRequest, parseMessage, resultLine, type RpcMessage } from "./json-rpc.js";
 import { readJsonLines } from "./json-lines.js";
 import { openPolicy } from "./policy.js";
@@ -42,19 +43,9 @@ export async function runRawProxy(options: McpProxyOptions, target: { command: s
   if (!policy.ok) logger.error(`mcp-proxy: every tool call will be denied: ${policy.reason}`);
 
   return new Promise((resolve) => {
-    let ended = false;
-    const end = (code: number, message?: string) => {
-      if (ended) return;
-      ended = true;
-      if (message !== undefined) logger.error(message);
-      void Promise.allSettled([upstream.close(), policy.host?.close()]).then(() => resolve(code));
-    };
+    const end = exitOnce(logger, () => [upstream.close(), policy.host?.close()], resolve);
     upstream.onClose = () => end(1, `mcp-proxy: the upstream MCP server (${name}) closed the connection; exiting`);
-    process.stdin.once("end", () => end(0));
     process.stdout.once("error", (error) => end(1, `mcp-proxy: stdio failed: ${describeThrown(error)}`));
-    // Clients stop servers with a signal as often as by closing stdin; the upstream is stopped either way.
-    process.once("SIGTERM", () => end(0));
-    process.once("SIGINT", () => end(0));
     relay.start(gate, policy);
     if (first.message.method === "initialize" && isRequest(first.message)) toClient(resultLine(first.message.id!, initializeResult(identity, first.message)));
     else relay.fromClient(first.line);

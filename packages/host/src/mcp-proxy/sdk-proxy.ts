@@ -2,6 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { InitializeRequestSchema, type ClientCapabilities, type Implementation, type JSONRPCMessage, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { describeThrown, ToolgateError } from "../errors.js";
+import { exitOnce } from "./exit-once.js";
 import { forwardRequest, type DownstreamExtra } from "./forward.js";
 import { HeldTransport } from "./held-transport.js";
 import { openPolicy } from "./policy.js";
@@ -39,19 +40,9 @@ export async function runSdkProxy(options: McpProxyOptions): Promise<number> {
   const server = createProxyServer({ upstream, gate, policy, logger });
 
   return new Promise((resolve) => {
-    let ended = false;
-    const end = (code: number, message?: string) => {
-      if (ended) return;
-      ended = true;
-      if (message !== undefined) logger.error(message);
-      void Promise.allSettled([upstream.close(), policy.host?.close(), server.close()]).then(() => resolve(code));
-    };
+    const end = exitOnce(logger, () => [upstream.close(), policy.host?.close(), server.close()], resolve);
     upstream.onclose = () => end(1, `mcp-proxy: the upstream MCP server (${upstreamName}) closed the connection; exiting`);
     server.onclose = () => end(0);
-    process.stdin.once("end", () => end(0));
-    // Clients stop servers with a signal as often as by closing stdin; the upstream is stopped either way.
-    process.once("SIGTERM", () => end(0));
-    process.once("SIGINT", () => end(0));
     server.connect(downstream).catch((error: unknown) => end(1, `mcp-proxy: stdio failed: ${describeThrown(error)}`));
   });
 }

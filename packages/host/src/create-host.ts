@@ -102,7 +102,12 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   const loaded = await loadPlugins(await collectSources(settings), { ...runtime, runtime: runtime.deadlines, cwd: settings.cwd, store });
   const plugins = [...policies.records, ...loaded];
   const gate = createGate(runtime, { onAsk: options.onAsk });
-  const caller = createToolCaller(runtime, gate);
+  // A call blocked at the gate never runs: what it reserved is released now. Any other may run
+  // elsewhere (the next hook process, another replica): its reservations become findable by call id.
+  const caller = createToolCaller(runtime, gate, (callId, verdict) => {
+    if (verdict.action === "block") ledger.end(callId, "blocked");
+    else ledger.gated(callId);
+  });
 
   events.emit("session:start", { session });
   await runObservers(runtime, "on_session_start", []);
@@ -131,15 +136,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       return registry.toolNames;
     },
     callTool: caller.callTool,
-    // A call blocked at the gate never runs: what it reserved is released now. Any other may run
-    // elsewhere (the next hook process, another replica): its reservations become findable by call id.
-    checkToolCall: (call, checkOptions) =>
-      caller.checkToolCall(call, checkOptions).then((verdict) => {
-        if (typeof call.id !== "string") return verdict;
-        if (verdict.action === "block") ledger.end(call.id, "blocked");
-        else ledger.gated(call.id);
-        return verdict;
-      }),
+    checkToolCall: caller.checkToolCall,
     callTools: caller.callTools,
     explainToolCall: caller.explainToolCall,
     postToolCall: (call, result) => caller.postToolCall(call, result).then(() => ledger.reported(call.id, result.status)),

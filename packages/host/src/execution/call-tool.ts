@@ -46,8 +46,14 @@ export interface ToolCaller {
   postToolCall(call: ToolCall, result: ToolResult): Promise<void>;
 }
 
+/**
+ * Told every verdict `checkToolCall` hands out, before the caller sees it: the call runs elsewhere, if at
+ * all (the store's ledger releases what a blocked call reserved, and indexes what an allowed one did).
+ */
+export type CheckedListener = (callId: string, verdict: Verdict) => void;
+
 /** Runs the gate's verdicts: a blocked call ends here, an allowed one runs its tool. */
-export function createToolCaller(runtime: HostRuntime, gate: Gate): ToolCaller {
+export function createToolCaller(runtime: HostRuntime, gate: Gate, onChecked?: CheckedListener): ToolCaller {
   const kindOf = (name: string) => runtime.registry.tool(name)?.definition.kind;
 
   function assertOpen(): void {
@@ -162,7 +168,15 @@ export function createToolCaller(runtime: HostRuntime, gate: Gate): ToolCaller {
     checkToolCall(call, options) {
       try {
         assertOpen();
-        return Promise.resolve(gate.check(snapshotCall(call, kindOf), options?.resolveAsk === true));
+        const snapshot = snapshotCall(call, kindOf);
+        const verdict = gate.check(snapshot, options?.resolveAsk === true);
+        if (onChecked === undefined) return Promise.resolve(verdict);
+        const tell = (decided: Verdict) => {
+          onChecked(snapshot.call.id, decided);
+          return decided;
+        };
+        // A verdict decided synchronously is handed on without another turn of the microtask queue.
+        return verdict instanceof Promise ? verdict.then(tell) : Promise.resolve(tell(verdict));
       } catch (error) {
         return Promise.reject(error);
       }

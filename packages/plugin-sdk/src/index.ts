@@ -19,3 +19,4 @@ export type { HostEventName, HostEvents, PluginRecord, PluginSource } from "./ev
 export type { Plugin, PluginApi, PluginExport, PluginFactory, ToolDefinition } from "./plugin.js";
 export { definePlugin } from "./plugin.js";
 export type { CounterOptions, PluginStore, Reservation, ReserveOptions } from "./store.js";
+export { storeFailure, type OnStoreError } from "./store-failure.js";

@@ -1,8 +1,9 @@
-import { definePlugin, type HookContext, type PluginLogger, type ToolCall } from "@toolgate/plugin-sdk";
+import { definePlugin, storeFailure, type HookContext, type OnStoreError, type ToolCall } from "@toolgate/plugin-sdk";
 import * as v from "valibot";
 import { formatDuration, formatRetry } from "./format.js";
 
 const pluginName = "budget";
+const storeFailureMessage = "budget: the budget cannot be checked right now (its store is unreachable), so the call is blocked. Retry later.";
 
 /** What a budget is counted per: any mix of the session, the user and the tool. */
 export type BudgetScope = "session" | "user" | "tool";
@@ -36,7 +37,7 @@ export interface BudgetOptions {
    */
   pendingTtlMs?: number;
   /** When the host's store cannot be reached: `"block"` the call (fail closed) or `"allow"` it uncounted. @default "block" */
-  onStoreError?: "block" | "allow";
+  onStoreError?: OnStoreError;
   /** The clock, in milliseconds (for tests). @default Date.now */
   now?: () => number;
 }
@@ -111,7 +112,7 @@ export default definePlugin<BudgetOptions>((options, api) => {
         try {
           return await decide(call, ctx, cost, time);
         } catch (error) {
-          return storeFailure(error, onStoreError, api.log);
+          return storeFailure(error, onStoreError, api.log, storeFailureMessage);
         }
       },
     },
@@ -142,20 +143,6 @@ function refusal(call: ToolCall, cost: number, used: number, retryInMs: number |
 
 function round(value: number): string {
   return String(Math.round(value * 1e6) / 1e6);
-}
-
-/** The store failed: block (the default) or let the call through, and say so either way. */
-function storeFailure(error: unknown, onStoreError: "block" | "allow", log: PluginLogger) {
-  const reason = error instanceof Error ? error.message : String(error);
-  if (onStoreError === "allow") {
-    log.warn(`the store failed, the call is allowed uncounted (onStoreError: "allow"): ${reason}`);
-    return undefined;
-  }
-  log.error(`the store failed, the call is blocked (onStoreError: "block"): ${reason}`);
-  return {
-    action: "block" as const,
-    message: "budget: the budget cannot be checked right now (its store is unreachable), so the call is blocked. Retry later.",
-  };
 }
 
 function resolveOptions(input: unknown) {

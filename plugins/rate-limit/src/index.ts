@@ -1,8 +1,9 @@
-import { definePlugin, type PluginLogger, type ToolCall } from "@toolgate/plugin-sdk";
+import { definePlugin, storeFailure, type OnStoreError, type ToolCall } from "@toolgate/plugin-sdk";
 import * as v from "valibot";
 import { formatDuration, formatRetry } from "./format.js";
 
 const pluginName = "rate-limit";
+const storeFailureMessage = "rate limit: the limit cannot be checked right now (its store is unreachable), so the call is blocked. Retry later.";
 
 export interface RateLimitOptions {
   /** Calls allowed per tool (or in total, with `perTool: false`) within any `windowMs`. @default 5 */
@@ -16,7 +17,7 @@ export interface RateLimitOptions {
   /** The clock, in milliseconds (for tests). @default Date.now */
   now?: () => number;
   /** When the host's store cannot be reached: `"block"` the call (fail closed) or `"allow"` it uncounted. @default "block" */
-  onStoreError?: "block" | "allow";
+  onStoreError?: OnStoreError;
 }
 
 const OptionsSchema = v.strictObject(
@@ -75,26 +76,12 @@ export default definePlugin<RateLimitOptions>((options, api) => {
         try {
           return await decide(call, ctx.session.id, time);
         } catch (error) {
-          return storeFailure(error, onStoreError, api.log);
+          return storeFailure(error, onStoreError, api.log, storeFailureMessage);
         }
       },
     },
   };
 });
-
-/** The store failed: block (the default) or let the call through, and say so either way. */
-function storeFailure(error: unknown, onStoreError: "block" | "allow", log: PluginLogger) {
-  const reason = error instanceof Error ? error.message : String(error);
-  if (onStoreError === "allow") {
-    log.warn(`the store failed, the call is allowed uncounted (onStoreError: "allow"): ${reason}`);
-    return undefined;
-  }
-  log.error(`the store failed, the call is blocked (onStoreError: "block"): ${reason}`);
-  return {
-    action: "block" as const,
-    message: "rate limit: the limit cannot be checked right now (its store is unreachable), so the call is blocked. Retry later.",
-  };
-}
 
 function resolveOptions(input: unknown) {
   const parsed = v.safeParse(OptionsSchema, input ?? {});

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { outputOf, type ChildOutput } from "./helpers/child-output.js";
 import { createTempProject, type TempProject } from "./helpers/temp-project.js";
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -9,16 +10,8 @@ const tsxLoader = pathToFileURL(join(repoRoot, "node_modules/tsx/dist/loader.mjs
 let project: TempProject | undefined;
 afterEach(() => project?.remove());
 
-function runScript(path: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", tsxLoader, path], { cwd: dirname(path), env: { ...process.env, FORCE_COLOR: "" } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+function runScript(path: string): Promise<ChildOutput> {
+  return outputOf(spawn(process.execPath, ["--import", tsxLoader, path], { cwd: dirname(path), env: { ...process.env, FORCE_COLOR: "" } }));
 }
 
 // A program that speaks a line protocol on stdout (as a hook command or an MCP server does) and hosts a

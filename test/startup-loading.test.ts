@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createHost } from "@toolgate/host";
 import { repoRoot } from "./cli/cli-harness.js";
 import { createTempProject, type TempProject } from "./helpers/temp-project.js";
+import { outputOf } from "./helpers/child-output.js";
 
 const mainPath = join(repoRoot, "packages/host/src/cli/main.ts");
 const tsxLoader = pathToFileURL(join(repoRoot, "node_modules/tsx/dist/loader.mjs")).href;
@@ -44,22 +45,15 @@ function cacheDir(): string {
 function check(cwd: string, cache: string): Promise<CheckRun> {
   const trace = join(cache, `trace-${Date.now()}-${Math.random().toString(36).slice(2)}.txt`);
   const env = { ...process.env, TOOLGATE_CACHE_DIR: cache, TOOLGATE_TRACE_IMPORTS: trace };
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", tsxLoader, "--import", tracer, mainPath, "check", "--json", "--cwd", cwd], { env });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      const resolved = existsSync(trace) ? readFileSync(trace, "utf8").split("\n").filter(Boolean) : [];
-      rmSync(trace, { force: true });
-      try {
-        resolve({ code, plugins: (JSON.parse(stdout) as CheckRun).plugins, resolved, stderr });
-      } catch {
-        reject(new Error(`check printed no JSON (exit ${code}):\n${stdout}\n${stderr}`));
-      }
-    });
+  const child = spawn(process.execPath, ["--import", tsxLoader, "--import", tracer, mainPath, "check", "--json", "--cwd", cwd], { env });
+  return outputOf(child).then(({ code, stdout, stderr }) => {
+    const resolved = existsSync(trace) ? readFileSync(trace, "utf8").split("\n").filter(Boolean) : [];
+    rmSync(trace, { force: true });
+    try {
+      return { code, plugins: (JSON.parse(stdout) as CheckRun).plugins, resolved, stderr };
+    } catch {
+      throw new Error(`check printed no JSON (exit ${code}):\n${stdout}\n${stderr}`);
+    }
   });
 }
 

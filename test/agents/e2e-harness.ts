@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { expect } from "vitest";
+import { outputOf, type ChildOutput } from "../helpers/child-output.js";
 import { makeTempDir, runCli, writeFiles } from "../cli/cli-harness.js";
 
 /**
@@ -55,14 +56,7 @@ export function agentEnv(home: string, env: Record<string, string>): NodeJS.Proc
   return { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ...env };
 }
 
-/** Runs an agent CLI headless to the end: its exit code and its stderr (stdout is drained and dropped). */
-export function runAgent(program: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(program, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-  let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdout.resume();
-  return new Promise((resolve, reject) => {
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stderr }));
-  });
+/** Runs an agent CLI headless to the end: its exit code and what it printed. */
+export function runAgent(program: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<ChildOutput> {
+  return outputOf(spawn(program, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] }));
 }

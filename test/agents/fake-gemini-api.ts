@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { text as readBody } from "node:stream/consumers";
 import type { AddressInfo } from "node:net";
 
 export interface GeminiPart {
@@ -90,14 +91,4 @@ function sampleOf(schema: JsonSchema): unknown {
 function sendJson(response: ServerResponse, value: unknown): void {
   response.writeHead(200, { "content-type": "application/json" });
   response.end(JSON.stringify(value));
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let body = "";
-    request.setEncoding("utf8");
-    request.on("data", (chunk: string) => (body += chunk));
-    request.on("end", () => resolve(body));
-    request.on("error", reject);
-  });
 }

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { text as readBody } from "node:stream/consumers";
 import type { AddressInfo } from "node:net";
 
 export interface ResponsesRequest {
@@ -62,14 +63,4 @@ export function functionOutputs(request: ResponsesRequest): string[] {
   return (request.input ?? [])
     .filter((item) => item.type === "function_call_output")
     .map((item) => (typeof item.output === "string" ? item.output : JSON.stringify(item.output)));
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let body = "";
-    request.setEncoding("utf8");
-    request.on("data", (chunk: string) => (body += chunk));
-    request.on("end", () => resolve(body));
-    request.on("error", reject);
-  });
 }

@@ -2,15 +2,12 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { repoRoot } from "../cli/cli-harness.js";
+import { outputOf, type ChildOutput } from "../helpers/child-output.js";
 
 export const mainPath = join(repoRoot, "packages/host/src/cli/main.ts");
 export const tsxLoader = pathToFileURL(join(repoRoot, "node_modules/tsx/dist/loader.mjs")).href;
 
-export interface HookRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type HookRun = ChildOutput;
 
 /** `toolgate hook <agent>` in a real child process, with `input` on its stdin (a string is sent as is). */
 export function runHook(agent: string, input: unknown, options: { cwd?: string; env?: Record<string, string> } = {}): Promise<HookRun> {
@@ -19,16 +16,10 @@ export function runHook(agent: string, input: unknown, options: { cwd?: string; 
   delete env.CLAUDE_PROJECT_DIR;
   delete env.GEMINI_PROJECT_DIR;
   Object.assign(env, options.env);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", tsxLoader, mainPath, "hook", agent], { cwd: options.cwd ?? repoRoot, env });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(typeof input === "string" ? input : JSON.stringify(input));
-  });
+  const child = spawn(process.execPath, ["--import", tsxLoader, mainPath, "hook", agent], { cwd: options.cwd ?? repoRoot, env });
+  const output = outputOf(child);
+  child.stdin.end(typeof input === "string" ? input : JSON.stringify(input));
+  return output;
 }
 
 /** stdout must be exactly one JSON document and nothing else. */

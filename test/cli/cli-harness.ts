@@ -3,31 +3,20 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { outputOf, type ChildOutput } from "../helpers/child-output.js";
 
 export const repoRoot = resolve(fileURLToPath(import.meta.url), "../../..");
 const mainPath = join(repoRoot, "packages/host/src/cli/main.ts");
 // An absolute loader URL, so the CLI can run from any folder (a bare `--import tsx` resolves from the cwd).
 const tsxLoader = pathToFileURL(join(repoRoot, "node_modules/tsx/dist/loader.mjs")).href;
 
-export interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type CliRun = ChildOutput;
 
 /** Runs `toolgate <args>` in a real child process, as a user's shell would (no TTY, so no colour). */
 export function runCli(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<CliRun> {
   const env: NodeJS.ProcessEnv = { ...process.env, npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false", ...options.env };
   delete env.FORCE_COLOR;
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ["--import", tsxLoader, mainPath, ...args], { cwd: options.cwd ?? repoRoot, env });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolvePromise({ code, stdout, stderr }));
-  });
+  return outputOf(spawn(process.execPath, ["--import", tsxLoader, mainPath, ...args], { cwd: options.cwd ?? repoRoot, env }));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { outputOf } from "../../helpers/child-output.js";
 
 const repoRoot = resolve(fileURLToPath(import.meta.url), "../../../..");
 const tsxLoader = pathToFileURL(join(repoRoot, "node_modules/tsx/dist/loader.mjs")).href;
@@ -28,16 +29,8 @@ export interface WorkerReport {
 
 /** Runs one worker in its own `node` process, as one `toolgate hook` invocation would be. */
 export function runHostProcess(task: WorkerTask, cwd: string): Promise<WorkerReport> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ["--import", tsxLoader, workerPath, JSON.stringify(task)], { cwd });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      if (code !== 0) reject(new Error(`host worker exited with ${code}: ${stderr}`));
-      else resolvePromise(JSON.parse(stdout) as WorkerReport);
-    });
+  return outputOf(spawn(process.execPath, ["--import", tsxLoader, workerPath, JSON.stringify(task)], { cwd })).then(({ code, stdout, stderr }) => {
+    if (code !== 0) throw new Error(`host worker exited with ${code}: ${stderr}`);
+    return JSON.parse(stdout) as WorkerReport;
   });
 }

@@ -45,7 +45,7 @@ export function publishablePackages(root = workspaceRoot): WorkspacePackage[] {
       if (!manifest.private) found.push({ dir: join(groupDir, entry.name), manifest });
     }
   }
-  const rank = (pkg: WorkspacePackage) => ["@toolgate/plugin-sdk", "@toolgate/host"].indexOf(pkg.manifest.name) >>> 0;
+  const rank = (pkg: WorkspacePackage) => ["@toolgate/plugin-sdk", "@toolgate/shell", "@toolgate/host"].indexOf(pkg.manifest.name) >>> 0;
   return found.sort((a, b) => rank(a) - rank(b));
 }
 

@@ -18,7 +18,7 @@ import { startLocalRegistry, type LocalRegistry } from "./local-registry.js";
 import { machineRegistry, mustRun, runCommand, type CommandResult } from "./npm.js";
 
 const pluginName = "toolgate-plugin-block-dangerous-shell";
-const published = ["@toolgate/plugin-sdk", "@toolgate/host", "@toolgate/ai-sdk", pluginName];
+const published = ["@toolgate/plugin-sdk", "@toolgate/shell", "@toolgate/host", "@toolgate/ai-sdk", pluginName];
 /** The workspace's own TypeScript compiles the adapter examples, so the fresh project need not install it. */
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 const examples = join(dirname(new URL(import.meta.url).pathname), "../fixtures/adapter-examples");

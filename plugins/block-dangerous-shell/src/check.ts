@@ -2,7 +2,7 @@ import { posix } from "node:path";
 import type { PathContext } from "./paths.js";
 import { collectDeletes } from "./rules/deletes.js";
 import { indexByName, type Delete, type Rule } from "./rules/rule.js";
-import { analyze, type Analysis } from "./shell/invocations.js";
+import { analyze, type Analysis } from "@toolgate/shell";
 
 const catastrophicKinds = new Set<string>(["root", "home", "system", "project"]);
 

@@ -1,5 +1,4 @@
-import type { Invocation } from "../shell/invocations.js";
-import { stdinTexts } from "../shell/static-text.js";
+import { stdinTexts, type Invocation } from "@toolgate/shell";
 import { firstMessage, show, type Rule } from "./rule.js";
 
 /** Statements that delete data or a database; `DELETE FROM t` only without a `WHERE`. */

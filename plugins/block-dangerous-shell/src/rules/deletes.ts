@@ -1,7 +1,5 @@
 import { classifyTarget, type PathContext, type TargetKind } from "../paths.js";
-import type { Invocation } from "../shell/invocations.js";
-import { knownInputs } from "../shell/static-text.js";
-import { unwrap } from "../shell/unwrap.js";
+import { knownInputs, unwrap, type Invocation } from "@toolgate/shell";
 import { show, type Delete, type Facts, type Rule } from "./rule.js";
 
 /**

@@ -1,5 +1,4 @@
-import { gitWords } from "../shell/git-alias.js";
-import type { Invocation } from "../shell/invocations.js";
+import { gitWords, type Invocation } from "@toolgate/shell";
 import { show, type Facts, type Rule } from "./rule.js";
 
 /** `git [global options] <subcommand> <args>`, seen through `-C dir`, `-c key=value`, `--git-dir=…`. */

@@ -1,5 +1,5 @@
 import type { ClassifiedTarget, PathContext } from "../paths.js";
-import type { Analysis, Invocation } from "../shell/invocations.js";
+import type { Analysis, Invocation } from "@toolgate/shell";
 
 /** Rule groups. `core` and `git` are on by default; the others are turned on with the `packs` option. */
 export const packNames = ["core", "git", "databases", "containers", "kubernetes", "cloud", "terraform"] as const;

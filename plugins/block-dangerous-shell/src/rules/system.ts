@@ -1,7 +1,6 @@
 import { posix } from "node:path";
 import { classifyTarget } from "../paths.js";
-import { maskQuoted } from "../shell/lex.js";
-import { isCommandFlag, shells, type Invocation } from "../shell/invocations.js";
+import { isCommandFlag, maskQuoted, shells, type Invocation } from "@toolgate/shell";
 import { firstMessage, hasFlag, positionals, show, type Facts, type Rule } from "./rule.js";
 
 const privilegeCommands = new Set(["sudo", "doas", "su", "pkexec", "run0"]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { checkCommand } from "../check.js";
-import { resolveOptions } from "../options.js";
-import { parseScript } from "./parse.js";
+import { checkCommand } from "./check.js";
+import { resolveOptions } from "./options.js";
+import { parseScript } from "@toolgate/shell";
 
 const guard = resolveOptions(
   { packs: ["databases", "containers", "kubernetes", "cloud", "terraform"] },

@@ -1,4 +1,4 @@
-import { normalizePath } from "../paths.js";
+import { normalizePath } from "./normalize-path.js";
 import type { FunctionCommand } from "./parse.js";
 
 /** Where a command line starts and what `~`, `$HOME` and `$TMPDIR` stand for. */

@@ -7,6 +7,7 @@ import { agentEnv, e2ePolicyPlugin, e2eProject, runAgent, type E2ePlugins } from
 import { startServe, type Served } from "../serve/serve-harness.js";
 import { brokenPlugin, noisyPlugin } from "./hook-harness.js";
 import { installedTool } from "../helpers/installed-tool.js";
+import { realClientTest } from "../helpers/real-client.js";
 
 /**
  * The real Claude Code CLI (`@anthropic-ai/claude-code`, headless `-p`) against a fake Anthropic API on
@@ -79,7 +80,7 @@ async function installWithInit(dir: string): Promise<void> {
   expect(init.code, init.stderr).toBe(0);
 }
 
-describe("the real Claude Code CLI, gated by toolgate hook claude-code", () => {
+describe("the real Claude Code CLI, gated by toolgate hook claude-code", realClientTest, () => {
   it("denies `rm -rf /` with the plugin's reason reaching the model, runs `ls`, and runs post_tool_call", async () => {
     const session = await runClaude({ "policy.mjs": policyPlugin }, ["rm -rf /", "ls"]);
     expect(session.code, session.stderr).toBe(0);

@@ -8,6 +8,7 @@ import { agentEnv, e2ePolicyPlugin, e2eProject, runAgent, type E2ePlugins } from
 import { functionOutputs, startFakeResponsesApi } from "./fake-openai-responses-api.js";
 import { brokenPlugin, noisyPlugin } from "./hook-harness.js";
 import { installedTool } from "../helpers/installed-tool.js";
+import { realClientTest } from "../helpers/real-client.js";
 
 /**
  * The real Codex CLI (`@openai/codex`, `codex exec`) against a fake Responses API on 127.0.0.1, its
@@ -73,7 +74,7 @@ async function runCodex(plugins: E2ePlugins, commands: readonly string[]) {
 
 // Codex's shell goes through no guard we can put in front of it, so the denied command deletes a folder
 // of the test's own (the canary), never anything else.
-describe("the real Codex CLI, gated by toolgate hook codex", () => {
+describe("the real Codex CLI, gated by toolgate hook codex", realClientTest, () => {
   it("denies `rm -rf` with the plugin's reason reaching the model, runs `ls` and post_tool_call, with a noisy plugin loaded", async () => {
     const session = await runCodex({ "policy.mjs": policyPlugin, "noisy.mjs": noisyPlugin }, ["rm -rf ./canary", "ls"]);
     expect(session.code, session.stderr).toBe(0);

@@ -6,6 +6,7 @@ import { agentEnv, e2ePolicyPlugin, e2eProject, runAgent, type E2ePlugins } from
 import { functionOutputs, startFakeResponsesApi } from "./fake-openai-responses-api.js";
 import { brokenPlugin, noisyPlugin } from "./hook-harness.js";
 import { installedTool } from "../helpers/installed-tool.js";
+import { realClientTest } from "../helpers/real-client.js";
 
 /**
  * The real Copilot CLI (`@github/copilot`, `copilot -p`) with a custom model provider (BYOK, no GitHub
@@ -35,8 +36,9 @@ async function runCopilot(plugins: E2ePlugins, commands: readonly string[]) {
     COPILOT_PROVIDER_API_KEY: "fake-key-for-tests",
     COPILOT_PROVIDER_WIRE_API: "responses",
     COPILOT_MODEL: "gpt-5.4",
+    COPILOT_AUTO_UPDATE: "false",
   });
-  const { code, stderr } = await runAgent(copilot, ["-p", "run the commands", "--allow-all-tools"], dir, env);
+  const { code, stderr } = await runAgent(copilot, ["-p", "run the commands", "--allow-all-tools", "--disable-client-telemetry", "--no-auto-update"], dir, env);
   await api.close();
   const last = api.requests.at(-1);
   return { dir, code, stderr, outputs: last ? functionOutputs(last) : [] };
@@ -44,7 +46,7 @@ async function runCopilot(plugins: E2ePlugins, commands: readonly string[]) {
 
 // Copilot CLI's shell goes through no guard we can put in front of it, so the denied command deletes a
 // folder of the test's own (the canary), never anything else.
-describe("the real Copilot CLI, gated by toolgate hook copilot-cli", () => {
+describe("the real Copilot CLI, gated by toolgate hook copilot-cli", realClientTest, () => {
   it("denies `rm -rf` with the plugin's reason reaching the model, applies a rewrite, runs `ls` and post_tool_call, with a noisy plugin loaded", async () => {
     const session = await runCopilot({ "policy.mjs": policyPlugin, "noisy.mjs": noisyPlugin }, ["rm -rf ./canary", "fix", "ls"]);
     expect(session.code, session.stderr).toBe(0);

@@ -6,6 +6,7 @@ import { agentEnv, e2ePolicyPlugin, e2eProject, runAgent, type E2ePlugins } from
 import { functionResponses, startFakeGeminiApi } from "./fake-gemini-api.js";
 import { brokenPlugin, noisyPlugin } from "./hook-harness.js";
 import { installedTool } from "../helpers/installed-tool.js";
+import { realClientTest } from "../helpers/real-client.js";
 
 /**
  * The real Gemini CLI (`@google/gemini-cli`, headless `-p --yolo`) against a fake Gemini API on
@@ -20,7 +21,14 @@ const policyPlugin = (dir: string) => e2ePolicyPlugin(dir, 'call.name + " " + ca
 
 async function runGemini(plugins: E2ePlugins, commands: readonly string[]) {
   const { dir, home } = await e2eProject("gemini-cli", plugins);
-  writeFiles(home, { ".gemini/settings.json": JSON.stringify({ security: { auth: { selectedType: "gemini-api-key" }, folderTrust: { enabled: false } } }) });
+  writeFiles(home, {
+    ".gemini/settings.json": JSON.stringify({
+      security: { auth: { selectedType: "gemini-api-key" }, folderTrust: { enabled: false } },
+      // Nothing that would reach out past the fake API: no update check, no usage statistics.
+      general: { disableAutoUpdate: true, disableUpdateNag: true },
+      privacy: { usageStatisticsEnabled: false },
+    }),
+  });
   const api = await startFakeGeminiApi((request) => {
     const responses = functionResponses(request);
     const next = commands[responses.length];
@@ -34,7 +42,7 @@ async function runGemini(plugins: E2ePlugins, commands: readonly string[]) {
   return { dir, code, stderr, responses: last ? functionResponses(last).map((response) => response.text) : [] };
 }
 
-describe("the real Gemini CLI, gated by toolgate hook gemini-cli", () => {
+describe("the real Gemini CLI, gated by toolgate hook gemini-cli", realClientTest, () => {
   // Gemini CLI's shell does not go through a guard we can put in front of it, so the denied command is a
   // recursive delete of a folder of the test's own (the canary), never of anything else.
   it("denies `rm -rf` with the plugin's reason reaching the model, runs `ls` and post_tool_call, with a noisy plugin loaded", async () => {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 import { installedTool } from "../helpers/installed-tool.js";
 import { connectStdio, filesystemServerPath, proxyCommandLine } from "./proxy-harness.js";
+import { realClientTest } from "../helpers/real-client.js";
 
 const run = promisify(execFile);
 // The Inspector declares Node 22 (its CLI runs on 20): installed on first use, not a workspace dependency.
@@ -54,7 +55,7 @@ async function inspect(args: string[]): Promise<Record<string, unknown>> {
   return JSON.parse(stdout.slice(stdout.indexOf("{")));
 }
 
-describe("the MCP Inspector CLI through toolgate mcp-proxy", () => {
+describe("the MCP Inspector CLI through toolgate mcp-proxy", realClientTest, () => {
   it("tools/call write_file is blocked: isError with the plugin's reason, and the file is not written", async () => {
     const target = join(dataDir, "written.txt");
     const result = await inspect(["--method", "tools/call", "--tool-name", "write_file", "--tool-arg", `path=${target}`, "--tool-arg", "content=x"]);

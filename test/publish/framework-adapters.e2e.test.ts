@@ -14,7 +14,15 @@ import { startLocalRegistry, type LocalRegistry } from "./local-registry.js";
 import { machineRegistry, mustRun, runCommand } from "./npm.js";
 
 const pluginName = "toolgate-plugin-block-dangerous-shell";
-const published = ["@toolgate/plugin-sdk", "@toolgate/shell", "@toolgate/host", pluginName, "@toolgate/openai-agents", "@toolgate/langchain", "@toolgate/claude-agent-sdk"];
+const published = [
+  "@toolgate/plugin-sdk",
+  "@toolgate/shell",
+  "@toolgate/host",
+  pluginName,
+  "@toolgate/openai-agents",
+  "@toolgate/langchain",
+  "@toolgate/claude-agent-sdk",
+];
 
 const openaiAgentsExample = `import { Agent, type AgentOutputItem, type Model, type ModelRequest, type ModelResponse, run, shellTool, Usage } from "@openai/agents";
 import { createHost } from "@toolgate/host";

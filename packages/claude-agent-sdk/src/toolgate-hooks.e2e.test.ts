@@ -87,7 +87,8 @@ async function runAgent(
   return { results, finalText, messages, post };
 }
 
-describe("the Claude Agent SDK's query(), gated by toolgateHooks(host)", () => {
+// A real CLI under the SDK: its budget is the one the repository's real-client tests share (test/helpers/real-client.ts).
+describe("the Claude Agent SDK's query(), gated by toolgateHooks(host)", { timeout: 120_000 }, () => {
   it("denies rm -rf / with the plugin's reason reaching the model, which then runs ls; post_tool_call sees ls only", async () => {
     const run = await runAgent([noRootDelete], [rootDelete, "echo listed"]);
     expect(run.results).toHaveLength(2);

@@ -89,6 +89,7 @@ describe("toolgate add", () => {
       expect(updated).toContain("// Policies for the support agent.");
       expect(updated).toContain("hookTimeoutMs: 2000, // generous for the slow policy");
       expect(existsSync(join(project, "toolgate.config.mjs"))).toBe(false);
+      expect(updated.endsWith("});\n"), "the file keeps its final newline").toBe(true);
 
       const second = await runCli(["add", goodPlugin, "--cwd", project]);
 

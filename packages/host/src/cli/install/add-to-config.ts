@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { loadFile, writeFile as writeModule, type ProxifiedModule } from "magicast";
+import { generateCode, parseModule, type ProxifiedModule } from "magicast";
 import { getDefaultExportOptions } from "magicast/helpers";
 import { configFileNames } from "../../discovery/config-file.js";
 import { describeThrown } from "../../errors.js";
@@ -34,8 +34,10 @@ export async function addPluginToConfig(cwd: string, name: string): Promise<Conf
 async function addToExistingConfig(path: string, name: string): Promise<"added" | "present"> {
   const fail = (reason: string) => new CliError(`cannot edit ${path}: ${reason}; add "${name}" to its plugins list yourself`, exitCodes.failure);
   let module: ProxifiedModule;
+  let original: string;
   try {
-    module = await loadFile(path);
+    original = await readFile(path, "utf8");
+    module = parseModule(original, { sourceFileName: path });
   } catch (error) {
     throw fail(describeThrown(error));
   }
@@ -47,8 +49,14 @@ async function addToExistingConfig(path: string, name: string): Promise<"added" 
   if (plugins.$type !== "array") throw fail("its plugins value is not an array literal");
   if (pluginNames(plugins).includes(name)) return "present";
   plugins.push(name);
-  await writeModule(module, path);
+  await writeFile(path, withFinalNewlineOf(original, generateCode(module).code));
   return "added";
+}
+
+/** recast prints the file without the final newline it had: the edit keeps the file's own ending. */
+function withFinalNewlineOf(original: string, code: string): string {
+  const ending = /\r?\n$/.exec(original)?.[0] ?? "";
+  return code.replace(/\r?\n$/, "") + ending;
 }
 
 /** The parts of magicast's proxy of the config object that this module touches. */

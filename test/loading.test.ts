@@ -136,6 +136,21 @@ describe("npm plugins and the config file", () => {
     expect(host.plugins[1]).toMatchObject({ name: "npm-demo", status: "loaded" });
   });
 
+  it.each([
+    ["toolgate-plugin-npm-demp", "toolgate-plugin-npm-demo"],
+    ["toolgate-plugin-npmdemo", "toolgate-plugin-npm-demo"],
+    ["@acme/toolgate-plugn-scoped", "@acme/toolgate-plugin-scoped"],
+  ])("a mistyped npm name (%s) suggests the installed package it is closest to", async (typo, installed) => {
+    const host = await open({ cwd: projectDir, configFile: false, pluginsDir: false, plugins: [typo] });
+    expect(host.plugins[0]?.error).toContain(`npm package "${typo}" is not installed`);
+    expect(host.plugins[0]?.error).toContain(`did you mean "${installed}"?`);
+  });
+
+  it("a name far from every installed package suggests none", async () => {
+    const host = await open({ cwd: projectDir, configFile: false, pluginsDir: false, plugins: ["toolgate-plugin-budget"] });
+    expect(host.plugins[0]?.error).not.toContain("did you mean");
+  });
+
   it("a config that does not validate is one clear error naming the file and the key", async () => {
     const project = createTempProject({ "toolgate.config.mjs": "export default { hookTimeoutMs: -5, plugin: [] };" });
     try {

@@ -2,6 +2,7 @@ import type { PluginOptions } from "@toolgate/plugin-sdk";
 import { existsSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { ToolgateError } from "../errors.js";
+import { closestInstalledPackage } from "./closest-package.js";
 import type { PluginEntry, PluginHostSettings, PluginSpecifier } from "../options.js";
 import { resolvePackageEntry } from "./package-entry.js";
 import type { PluginSource } from "./plugin-source.js";
@@ -51,7 +52,10 @@ function resolveNpmSource(name: string, cwd: string, options: PluginOptions): Pl
   }
   const packageDir = findInstalledPackage(name, cwd);
   if (!packageDir) {
-    const reason = `npm package "${name}" is not installed in ${cwd} (run \`npm install ${name}\`, or check the name)`;
+    const suggestion = closestInstalledPackage(name, cwd);
+    const hint =
+      suggestion === undefined ? "run `npm install " + name + "`, or check the name" : `did you mean "${suggestion}"? Or run \`npm install ${name}\``;
+    const reason = `npm package "${name}" is not installed in ${cwd} (${hint})`;
     return { origin: "npm", label: name, options, error: new ToolgateError("PLUGIN_NOT_FOUND", reason) };
   }
   const entry = resolvePackageEntry(packageDir);

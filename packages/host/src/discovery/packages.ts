@@ -53,8 +53,7 @@ function resolveNpmSource(name: string, cwd: string, options: PluginOptions): Pl
   const packageDir = findInstalledPackage(name, cwd);
   if (!packageDir) {
     const suggestion = closestInstalledPackage(name, cwd);
-    const hint =
-      suggestion === undefined ? "run `npm install " + name + "`, or check the name" : `did you mean "${suggestion}"? Or run \`npm install ${name}\``;
+    const hint = suggestion === undefined ? `run \`npm install ${name}\`, or check the name` : `did you mean "${suggestion}"? Or run \`npm install ${name}\``;
     const reason = `npm package "${name}" is not installed in ${cwd} (${hint})`;
     return { origin: "npm", label: name, options, error: new ToolgateError("PLUGIN_NOT_FOUND", reason) };
   }

@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -49,6 +50,13 @@ describe("pnpm demo", () => {
   beforeAll(async () => {
     [text, again, json] = await Promise.all([demo(), demo(), demo("--json")]);
   }, 60_000);
+
+  it("prints the excerpt the README shows, word for word", () => {
+    const readme = readFileSync(join(root, "README.md"), "utf8");
+    const excerpt = /An excerpt of its output:\n\n```text\n([\s\S]*?)\n```/.exec(readme)?.[1];
+    expect(excerpt, "the README's demo excerpt").toBeDefined();
+    expect(text.stdout).toContain(excerpt);
+  });
 
   it("exits 0 with a plain transcript and no host warnings", () => {
     expect(text.stderr).toBe("");

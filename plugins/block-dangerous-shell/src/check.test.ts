@@ -364,7 +364,7 @@ table("inside the project, the temp folders and safe deletes are allowed", [
   ["rm file.txt", "allow"],
   ["rm -i -- -weird-name", "allow"],
   ["rmdir /", "allow"],
-  ["find . -name '*.pyc' -delete", "rm-project"],
+  ["find . -name '*.pyc' -delete", "allow"],
   ["find ./src -name '*.pyc' -delete", "allow"],
   ["rm -r /srv/www/site", "allow"],
   ["rm -r ~/old-notes", "allow"],

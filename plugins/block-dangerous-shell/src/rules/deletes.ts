@@ -74,7 +74,7 @@ const findValued = new Set(
 const findFilters = /^-(i?name|i?path|i?wholename|i?regex|type|xtype|size|[amc](time|min)|newer\w*|perm|user|group|uid|gid|inum|samefile|links|empty|l?name)$/;
 
 /** The words of a find expression that are primaries, without values and `-exec … ;` contents; and the exec'd commands. */
-function findExpression(args: readonly string[]): { primaries: string[]; execs: string[][] } {
+export function findExpression(args: readonly string[]): { primaries: string[]; execs: string[][] } {
   const primaries: string[] = [];
   const execs: string[][] = [];
   for (let index = 0; index < args.length; index++) {
@@ -129,14 +129,19 @@ function removedByFind(invocation: Invocation): Removal | undefined {
   // `find . -name '*.o' -delete` deletes some files in the project; `-type f` alone, `-o` or `!` may still take everything.
   const negated = primaries.some((primary) => /^-(o|or|not)$/.test(primary)) || args.includes("!");
   const filtered = !negated && selectsSome(args);
+  const targets = findStartPaths(args);
+  return { targets: invocation.input === "stdin" ? withInput(invocation, targets) : targets, force, filtered, narrowed };
+}
+
+/** The folders find starts from (`.` when none is given). */
+export function findStartPaths(args: readonly string[]): string[] {
   const paths: string[] = [];
   for (const arg of args) {
     if (arg === "-H" || arg === "-L" || arg === "-P") continue;
     if (arg.startsWith("-") || arg === "(" || arg === "!") break;
     paths.push(arg);
   }
-  const targets = paths.length === 0 ? ["."] : paths;
-  return { targets: invocation.input === "stdin" ? withInput(invocation, targets) : targets, force, filtered, narrowed };
+  return paths.length === 0 ? ["."] : paths;
 }
 
 function firstDelete(facts: Facts, kinds: readonly TargetKind[], forcedOnly: boolean): Delete | undefined {

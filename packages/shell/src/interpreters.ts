@@ -366,7 +366,7 @@ function writingMode(argument: string | undefined): boolean {
 
 // Something that starts a process: a fork, or the interpreter starting itself (or this script) again.
 const forkCall =
-  /\bos\.fork(?:pty)?\s*\(|\bpcntl_fork\s*\(|\bProcess\.fork\b|\bfork\s*\(|(?:^|[\s;{(])fork(?=\s|;|$|\}|\))|\b(?:spawn|spawnSync|exec|execSync|execFile|execFileSync)\s*\(\s*(?:process\.(?:argv0|execPath|argv\s*\[\s*[01]\s*\])|__filename)|\bsubprocess\.\w+\s*\(\s*\[?\s*sys\.(?:executable|argv)|\bmultiprocessing\.Process\s*\(|\bos\.(?:spawn\w*|exec\w*)\s*\(\s*\w*\s*,?\s*sys\.executable|\bos\.system\s*\(\s*sys\.argv/;
+  /\bos\.fork(?:pty)?\s*\(|\bpcntl_fork\s*\(|\bProcess\.fork\b|\bfork\s*\(|(?:^|[\s;{(])fork(?=\s|;|$|\}|\))|\b(?:spawn|spawnSync|exec|execSync|execFile|execFileSync)\s*\(\s*(?:process\.(?:argv0|execPath|argv\s*\[\s*[01]\s*\])|__filename)|\bsubprocess\.Popen\s*\(\s*\[?\s*sys\.(?:executable|argv)|\bmultiprocessing\.Process\s*\(|\bos\.(?:spawn\w*|exec\w*)\s*\(\s*\w*\s*,?\s*sys\.executable|\bos\.system\s*\(\s*sys\.argv/;
 // A loop that never ends on its own.
 const endlessLoop =
   /\bwhile\s*\(?\s*(?:True|true|1|!0|:|fork\b|os\.fork)|\bfor\s*\(\s*;\s*;\s*\)|\bloop\s*(?:\{|do\b)|\buntil\s*\(?\s*(?:false|0)\b|\bsetInterval\s*\(|\bitertools\.count\b|\bfork\s+while\b|\bwhile\s*\(?\s*fork|\bredo\b|\bfor\s+\w+\s+in\s+iter\s*\(\s*int\s*,\s*1\s*\)/;

@@ -38,6 +38,9 @@ table("find: a filtered delete in the project root deletes some files, an unfilt
   ["find . -not -name keep -delete", "rm-project"],
   ["find . -name x -o -delete", "rm-project"],
   ["find . -name '*.o' -or -type f -delete", "rm-project"],
+  ["find . -delete -name '*.o'", "rm-project"],
+  ["find . -exec rm -rf {} + -name x", "rm-project"],
+  ["find . -name -delete -delete", "allow"],
   ["find / -name '*.o' -delete", "rm-root"],
   ["find /etc -name '*.conf' -delete", "rm-system"],
   ["find ~ -name '*.bak' -delete", "rm-home"],
@@ -239,6 +242,8 @@ table("fork bombs, in any shell or interpreter", [
   ["ruby -e 'loop { puts 1; break }'", "allow"],
   ["node -e \"require('child_process').fork('worker.js')\"", "allow"],
   ["python3 -c 'while True: print(1)'", "allow"],
+  ["python3 -c 'import subprocess, sys\nwhile True: subprocess.run([sys.executable])'", "allow"],
+  ["python3 -c 'import subprocess, sys\nwhile True: subprocess.Popen([sys.executable])'", "fork-bomb"],
   ["f(){ echo hi; }; f | f", "allow"],
 ]);
 

@@ -95,13 +95,16 @@ export function findExpression(args: readonly string[]): { primaries: string[]; 
 // Primaries that pick some files by what they are called or hold, whatever their age or type.
 const findSelectors = /^-(i?name|i?path|i?wholename|i?regex|i?lname|empty|inum|samefile|links|size|perm|user|group|uid|gid|nouser|nogroup)$/;
 
-/** Whether a find expression picks some of the files: `-name '*.o'` does, `-type f`, `-mtime +1` or `-name '*'` do not. */
+/**
+ * Whether a find expression picks some of the files before it deletes: `-name '*.o' -delete` does;
+ * `-type f`, `-mtime +1`, `-name '*'`, or a test after the action (`-delete -name x` deletes everything) do not.
+ */
 function selectsSome(args: readonly string[]): boolean {
   for (let index = 0; index < args.length; index++) {
     const arg = args[index]!;
-    if (/^-(exec|execdir|ok|okdir)$/.test(arg)) {
-      while (index < args.length && args[index] !== ";" && args[index] !== "+") index++;
-    } else if (findSelectors.test(arg) && !/^(\*|\.\*)?$|^[*?]+$/.test(findValued.has(arg) ? (args[index + 1] ?? "") : "x")) return true;
+    if (arg === "-delete" || /^-(exec|execdir|ok|okdir)$/.test(arg)) return false;
+    const value = findValued.has(arg) ? (args[++index] ?? "") : "x";
+    if (findSelectors.test(arg) && !/^(\*|\.\*)?$|^[*?]+$/.test(value)) return true;
   }
   return false;
 }

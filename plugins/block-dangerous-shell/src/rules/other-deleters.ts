@@ -201,6 +201,8 @@ function removedByRsync(args: readonly string[]): Removal | undefined {
   const deletes = args.some((arg) => /^--(delete(-(before|during|after|delay|excluded|missing-args))?|del)$/.test(arg));
   const removesSources = args.includes("--remove-source-files");
   if (!deletes && !removesSources) return undefined;
+  // `-n`/`--dry-run`/`--list-only` only say what would happen.
+  if (args.some((arg) => arg === "--dry-run" || arg === "--list-only" || (/^-[A-Za-z0-9]+$/.test(arg) && arg.includes("n")))) return undefined;
   const operands = operandsOf(args, [...rsyncValued]);
   if (operands.length < 2) return undefined;
   const destination = operands[operands.length - 1]!;

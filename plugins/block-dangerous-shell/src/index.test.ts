@@ -147,6 +147,14 @@ describe("block-dangerous-shell", () => {
     expect(outcome.executed).toBe(false);
   });
 
+  it("explains the field that is refused, or the one that cannot be read", () => {
+    const explain = (args: Record<string, unknown>) => explainPlugin().explain({ id: "1", name: "terminal", args });
+    expect(explain({ command: "ls", script: "rm -rf ~" })).toMatchObject({ checked: true, command: "rm -rf ~", verdict: { action: "block", rule: "rm-home" } });
+    expect(explain({ command: "ls", cmd: 42 })).toMatchObject({ checked: true, verdict: { action: "block", rule: "unreadable" } });
+    expect(explain({ command: "ls", script: "echo hi" })).toMatchObject({ checked: true, command: "ls", verdict: { action: "allow" } });
+    expect(explain({ input: "rm -rf /" })).toMatchObject({ checked: false });
+  });
+
   it.each<[string, Record<string, unknown>]>([
     ["good command and script", { command: "ls", script: "echo hi" }],
     ["an argv of a harmless command", { argv: ["rm", "-rf", "build"] }],

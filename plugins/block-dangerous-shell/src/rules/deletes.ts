@@ -30,7 +30,7 @@ function deletedTargets(invocation: Invocation): Removal | undefined {
   const { name, args } = invocation;
   if (name === "rm" || (name.charCodeAt(0) === 36 && args.some(isRecursiveFlag))) return removedByRm(invocation);
   if (name === "find") return removedByFind(invocation);
-  const other = removedByOtherTool(invocation, readRm);
+  const other = removedByOtherTool(name, args, readRm);
   if (other === undefined) return undefined;
   return invocation.input === "stdin" ? { ...other, targets: withInput(invocation, other.targets) } : other;
 }

@@ -1,5 +1,5 @@
 import { posix } from "node:path";
-import { unwrap, type Invocation } from "@toolgate/shell";
+import { unwrap } from "@toolgate/shell";
 
 /**
  * Deletes made by commands that are not `rm` or `find`: archivers that delete what they archived
@@ -22,8 +22,7 @@ const npmDeleters = new Set(["rimraf", "del", "del-cli", "trash", "trash-cli", "
 const sevenZip = new Set(["7z", "7za", "7zr", "7zz"]);
 
 /** The removal an archiver, rsync or npm deleter makes; `readRm` reads `shx rm …`. */
-export function removedByOtherTool(invocation: Invocation, readRm: RmReader): Removal | undefined {
-  const { name, args } = invocation;
+export function removedByOtherTool(name: string, args: readonly string[], readRm: RmReader): Removal | undefined {
   switch (name) {
     case "tar":
     case "gtar":
@@ -72,7 +71,7 @@ function removedByNpmExec(args: readonly string[], readRm: RmReader): Removal | 
   }
   const inner = unwrap(args.slice(index));
   if (inner.name === "") return undefined;
-  return removedByOtherTool({ name: inner.name, args: inner.args } as Invocation, readRm);
+  return removedByOtherTool(inner.name, inner.args, readRm);
 }
 
 function operandsOf(args: readonly string[], valued: readonly string[] = []): string[] {

@@ -14,6 +14,12 @@ export interface InterpreterCode {
   code: string;
   scripts: string[];
   deletions: CodeDeletion[];
+}
+
+/** What a one-liner does besides running shell commands and deleting: asked for by the guard's rules only. */
+export interface InterpreterEffects {
+  /** How the code is reached, e.g. `python3 -c`. */
+  how: string;
   /** Files the code opens for writing (or copies, moves or appends onto), when it spells the path out. */
   writes: CodeWrite[];
   /** The code forks (or starts itself again) in an endless loop: a fork bomb. */
@@ -45,7 +51,16 @@ export function analyzeInterpreter(invocation: Invocation, stdin: () => string[]
   const { how, code } = found;
   const text = code.join("\n");
   if (text.trim() === "") return undefined;
-  return { how, code: text, scripts: shellScriptsIn(text), deletions: deletionsIn(text), writes: writesIn(text, how), forkBomb: isForkBomb(text) };
+  return { how, code: text, scripts: shellScriptsIn(text), deletions: deletionsIn(text) };
+}
+
+/** The files a one-liner writes and whether it is a fork bomb; undefined when the invocation runs no code. */
+export function interpreterEffects(invocation: Invocation, stdin: () => string[]): InterpreterEffects | undefined {
+  const found = codeOf(invocation, stdin);
+  if (!found) return undefined;
+  const text = found.code.join("\n");
+  if (text.trim() === "") return undefined;
+  return { how: found.how, writes: writesIn(text, found.how), forkBomb: isForkBomb(text) };
 }
 
 function codeOf(invocation: Invocation, stdin: () => string[]): { how: string; code: string[] } | undefined {

@@ -1,4 +1,4 @@
-import { analyzeInterpreter, stdinTexts, type Invocation, type InterpreterCode } from "@toolgate/shell";
+import { interpreterEffects, stdinTexts, type Invocation, type InterpreterEffects } from "@toolgate/shell";
 import type { Facts } from "./rule.js";
 
 const interpreterNames = /^(python[\d.]*|pypy\d*|node|nodejs|bun|deno|ruby|perl|php|awk|gawk|mawk|nawk)$/;
@@ -8,15 +8,15 @@ const interpreterNames = /^(python[\d.]*|pypy\d*|node|nodejs|bun|deno|ruby|perl|
  * the files it writes and whether it is a fork bomb. Read once per invocation and decision, as several
  * rules ask.
  */
-export function interpreterCode(invocation: Invocation, facts: Facts): InterpreterCode | undefined {
+export function interpreterCode(invocation: Invocation, facts: Facts): InterpreterEffects | undefined {
   if (!interpreterNames.test(invocation.name)) return undefined;
-  let cache = facts.shared.get("interpreter-code") as Map<Invocation, InterpreterCode | undefined> | undefined;
+  let cache = facts.shared.get("interpreter-code") as Map<Invocation, InterpreterEffects | undefined> | undefined;
   if (cache === undefined) {
     cache = new Map();
     facts.shared.set("interpreter-code", cache);
   }
   if (cache.has(invocation)) return cache.get(invocation);
-  const code = analyzeInterpreter(invocation, () => stdinTexts(invocation));
+  const code = interpreterEffects(invocation, () => stdinTexts(invocation));
   cache.set(invocation, code);
   return code;
 }

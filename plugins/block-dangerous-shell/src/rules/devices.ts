@@ -45,6 +45,14 @@ export function diskWritten(invocation: Invocation, facts: Facts): string | unde
       return hasFlag(args, "w") || hasFlag(args, "n") ? args.find(isDevice) : undefined;
     case "nvme":
       return /^(format|sanitize|write-zeroes|write|write-uncor)$/.test(args[0] ?? "") ? (args.find(isDevice) ?? args[1]) : undefined;
+    case "cryptsetup":
+      return args.some((arg) => /^(luksFormat|erase|luksErase|reencrypt)$/.test(arg)) ? args.find(isDevice) : undefined;
+    case "mdadm":
+      return args.some((arg) => /^(--create|-C|--build|-B|--zero-superblock)$/.test(arg)) ? args.find(isDevice) : undefined;
+    case "pvcreate":
+    case "pvremove":
+    case "zpool":
+      return name !== "zpool" || /^(create|labelclear|add|replace|attach)$/.test(args[0] ?? "") ? args.find(isDevice) : undefined;
     case "hdparm":
       return args.some((arg) => /^--(security-erase|security-erase-enhanced|trim-sector-ranges|write-sector|make-bad-sector|dco-restore)/.test(arg))
         ? args.find(isDevice)

@@ -4,7 +4,7 @@ import { unwrap } from "@toolgate/shell";
 /**
  * Deletes made by commands that are not `rm` or `find`: archivers that delete what they archived
  * (`tar --remove-files`, `zip -m`, `7z a -sdel`), `rsync` deleting in its destination (`--delete…`) or its
- * sources (`--remove-source-files`), and npm deleters (`rimraf`, `del-cli`, `trash-cli`, `shx rm -r`),
+ * sources (`--remove-source-files`), `rclone sync/move/purge/delete` on local paths, and npm deleters (`rimraf`, `del-cli`, `trash-cli`, `shx rm -r`),
  * also when `npx`, `pnpm dlx`, `yarn dlx`, `bunx` or `npm exec` fetch them.
  */
 export interface Removal {
@@ -36,6 +36,8 @@ export function removedByOtherTool(name: string, args: readonly string[], readRm
       return removedByNpmExec(args, readRm);
     case "shx":
       return args[0] === "rm" ? removedByShx(args.slice(1), readRm) : undefined;
+    case "rclone":
+      return removedByRclone(args);
     default:
       if (sevenZip.has(name)) return removedBy7z(args);
       return npmDeleter(name, args, readRm);
@@ -183,6 +185,55 @@ function removedBy7z(args: readonly string[]): Removal | undefined {
   const [, , ...sources] = operandsOf(args);
   return sources.length === 0 ? undefined : { targets: sources, force: true };
 }
+
+const rcloneDeletes: Record<string, "destination" | "source" | "each"> = {
+  sync: "destination",
+  bisync: "destination",
+  move: "source",
+  moveto: "source",
+  purge: "each",
+  delete: "each",
+  deletefile: "each",
+  rmdirs: "each",
+};
+
+/**
+ * `rclone sync src dst` deletes in the destination what the source lacks, `rclone move` empties the
+ * source, `rclone purge/delete/rmdirs` delete their path. Remotes (`name:path`) are skipped; local paths count.
+ */
+function removedByRclone(args: readonly string[]): Removal | undefined {
+  const operands = operandsOf(
+    args.filter((arg) => !arg.startsWith("--") || !arg.includes("=")),
+    rcloneValued,
+  );
+  const [command, ...paths] = operands;
+  const which = command === undefined ? undefined : rcloneDeletes[command];
+  if (which === undefined || args.some((arg) => arg === "--dry-run" || arg === "-n" || arg === "--interactive" || arg === "-i")) return undefined;
+  const chosen = which === "destination" ? paths.slice(-1) : which === "source" ? paths.slice(0, 1) : paths;
+  const targets = chosen.filter((path) => !/^[\w-]+:/.test(path));
+  return targets.length === 0 ? undefined : { targets, force: true };
+}
+
+const rcloneValued = [
+  "--config",
+  "--exclude",
+  "--include",
+  "--filter",
+  "--exclude-from",
+  "--include-from",
+  "--filter-from",
+  "--log-file",
+  "--backup-dir",
+  "--suffix",
+  "--transfers",
+  "--checkers",
+  "--bwlimit",
+  "--max-age",
+  "--min-age",
+  "--max-size",
+  "--min-size",
+  "--log-level",
+];
 
 const rsyncValued = new Set(
   "-e --rsh -f --filter --exclude --include --exclude-from --include-from --files-from --log-file -T --temp-dir --partial-dir --backup-dir --compare-dest --link-dest --copy-dest -B --block-size --port --bwlimit --chmod --chown --timeout --max-size --min-size --max-delete --suffix --password-file -M --remote-option --out-format --info --debug --usermap --groupmap --iconv --protocol --rsync-path --sockopts --log-file-format --skip-compress --contimeout --address".split(

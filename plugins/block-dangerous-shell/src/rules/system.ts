@@ -77,6 +77,9 @@ export const systemRules: readonly Rule[] = [
     check: (facts) =>
       firstMessage(facts.named(["find"]), (invocation) => findChangesPermissions(invocation, facts)) ??
       firstMessage(facts.named(["chmod", "chown", "chgrp"]), (invocation) => {
+        // `find / | xargs chmod 777`: what find lists, the change reaches.
+        const finder = invocation.input === "stdin" ? invocation.upstream.find((other) => other.name === "find") : undefined;
+        if (finder !== undefined) return changesEverythingUnder(finder, invocation, facts);
         if (!hasFlag(invocation.args, "R", "--recursive")) return undefined;
         const hit = positionals(invocation.args)
           .slice(1)
@@ -196,13 +199,17 @@ const permissionChangers = new Set(["chmod", "chown", "chgrp", "setfacl", "chatt
 /** `find / -exec chmod 777 {} +`: find makes any change it runs recursive over the folders it starts from. */
 function findChangesPermissions(invocation: Invocation, facts: Facts): string | undefined {
   const changes = findExpression(invocation.args).execs.some((command) => permissionChangers.has(unwrap(command).name));
-  if (!changes) return undefined;
-  const hit = findStartPaths(invocation.args)
-    .map((path) => classifyTarget(path, invocation.cwd, facts.context))
+  return changes ? changesEverythingUnder(invocation, invocation, facts) : undefined;
+}
+
+/** The message when `find` walks `/`, a system folder or the home folder for a permission change made by `changer`. */
+function changesEverythingUnder(find: Invocation, changer: Invocation, facts: Facts): string | undefined {
+  const hit = findStartPaths(find.args)
+    .map((path) => classifyTarget(path, find.cwd, facts.context))
     .find((target) => target.kind === "root" || target.kind === "system" || target.kind === "home");
   return hit === undefined
     ? undefined
-    : `refusing to change permissions of everything under ${hit.path}: ${show(invocation)} can make the machine unusable or its files readable by anyone. Change the permissions of specific files inside the project instead.`;
+    : `refusing to change permissions of everything under ${hit.path}: ${show(changer)} can make the machine unusable or its files readable by anyone. Change the permissions of specific files inside the project instead.`;
 }
 
 /** What `mv` moves: every operand but the destination (`-t DIR` names the destination instead). */

@@ -38,6 +38,11 @@ export function removedByOtherTool(name: string, args: readonly string[], readRm
       return args[0] === "rm" ? removedByShx(args.slice(1), readRm) : undefined;
     case "rclone":
       return removedByRclone(args);
+    case "deno": {
+      // `deno run -A npm:rimraf /`: the npm package's command, with the words after it.
+      const at = args[0] === "run" ? args.findIndex((arg) => arg.startsWith("npm:")) : -1;
+      return at === -1 ? undefined : npmDeleter(args[at]!.slice(4), args.slice(at + 1), readRm);
+    }
     default:
       if (sevenZip.has(name)) return removedBy7z(args);
       return npmDeleter(name, args, readRm);

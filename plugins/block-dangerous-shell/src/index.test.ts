@@ -141,7 +141,7 @@ describe("block-dangerous-shell", () => {
     ["a good command beside a numeric script", { command: "ls", script: 7 }],
     ["a boolean cmd", { cmd: true }],
     ["args that are not strings", { command: "rm", args: [{}] }],
-    ["args that are not an array", { command: "rm", args: "-rf /" }],
+    ["args that are the rest of the line", { command: "rm", args: "-rf /" }],
   ])("refuses %s", async (_, args) => {
     const outcome = await (await host()).call("terminal", args);
     expect(outcome.executed).toBe(false);
@@ -160,6 +160,8 @@ describe("block-dangerous-shell", () => {
     ["an argv of a harmless command", { argv: ["rm", "-rf", "build"] }],
     ["a program and harmless args", { command: "ls", args: ["-la"] }],
     ["a program with empty args", { command: "ls", args: [] }],
+    ["a program with options beside it", { command: "ls", args: { timeout: 5 } }],
+    ["a program with the rest of its line", { command: "ls", args: "-la /" }],
     ["a null script beside a command", { command: "ls", script: null }],
   ])("allows %s", async (_, args) => {
     const outcome = await (await host()).call("terminal", args);

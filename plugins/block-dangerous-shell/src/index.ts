@@ -69,7 +69,7 @@ export const commandFields = ["command", "cmd", "script", "argv"] as const;
  * What each present field of a shell call would run (`args.command`, `args.cmd`, `args.script`, `args.argv`).
  * A string is a command line; a one-element array of strings is the command line itself; a longer array is
  * an argv (`["bash", "-lc", "…"]`), so each element is quoted to keep its boundaries. A program and its
- * arguments apart (`{ command: "rm", args: ["-rf", "/"] }`) are one argv. A field holding anything else (a
+ * arguments apart (`{ command: "rm", args: ["-rf", "/"] }` or `args: "-rf /"`) are one command. A field holding anything else (a
  * number, an object, an array of non-strings) has `command: undefined`: what it would run cannot be read,
  * so the call is refused rather than let through unchecked.
  */
@@ -78,14 +78,8 @@ export function commandsOf(call: ToolCall): { field: string; command: string | u
   for (const field of commandFields) {
     const value = call.args[field];
     if (value === undefined || value === null) continue;
-    const extra = call.args["args"];
-    if (field === "command" && typeof value === "string" && extra !== undefined && extra !== null) {
-      const rest = Array.isArray(extra) ? readCommand(extra) : undefined;
-      const argv = Array.isArray(extra) && extra.length > 0 && rest !== undefined ? [value, ...(extra as string[])] : undefined;
-      found.push({ field: "command", command: Array.isArray(extra) && extra.length === 0 ? value : argv && readCommand(argv) });
-      continue;
-    }
-    found.push({ field, command: readCommand(value) });
+    if (field === "command" && typeof value === "string") found.push({ field, command: withArguments(value, call.args["args"]) });
+    else found.push({ field, command: readCommand(value) });
   }
   return found;
 }
@@ -93,6 +87,18 @@ export function commandsOf(call: ToolCall): { field: string; command: string | u
 /** The first command line of a shell call (see `commandsOf`), or undefined when there is none that can be read. */
 export function commandOf(call: ToolCall): string | undefined {
   return commandsOf(call)[0]?.command;
+}
+
+/**
+ * A program with its arguments beside it: `args: ["-rf", "/"]` is an argv after the program, `args: "-rf /"`
+ * the rest of its command line; an array that holds anything but strings cannot be read. Other values
+ * (options objects) are not part of what runs.
+ */
+function withArguments(command: string, extra: unknown): string | undefined {
+  if (typeof extra === "string") return extra === "" ? command : `${command} ${extra}`;
+  if (!Array.isArray(extra)) return command;
+  if (extra.length === 0) return command;
+  return extra.every((part): part is string => typeof part === "string") ? [command, ...extra].map(quote).join(" ") : undefined;
 }
 
 function readCommand(value: unknown): string | undefined {

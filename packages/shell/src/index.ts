@@ -5,4 +5,5 @@ export { maskQuoted } from "./lex.js";
 export { knownInputs, stdinTexts } from "./static-text.js";
 export { unwrap, type Unwrapped } from "./unwrap.js";
 export { gitWords, type GitWords } from "./git-alias.js";
+export { interpreterEffects, type CodeWrite, type InterpreterEffects } from "./interpreters.js";
 export { normalizePath } from "./normalize-path.js";

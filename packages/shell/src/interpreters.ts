@@ -16,6 +16,23 @@ export interface InterpreterCode {
   deletions: CodeDeletion[];
 }
 
+/** What a one-liner does besides running shell commands and deleting: asked for by the guard's rules only. */
+export interface InterpreterEffects {
+  /** How the code is reached, e.g. `python3 -c`. */
+  how: string;
+  /** Files the code opens for writing (or copies, moves or appends onto), when it spells the path out. */
+  writes: CodeWrite[];
+  /** The code forks (or starts itself again) in an endless loop: a fork bomb. */
+  forkBomb: boolean;
+}
+
+export interface CodeWrite {
+  /** The path written, as the code spells it (`~` for the home folder). */
+  target: string;
+  /** The call as written, for messages. */
+  call: string;
+}
+
 export interface CodeDeletion {
   /** The path it deletes; undefined when the code computes it. */
   target: string | undefined;
@@ -35,6 +52,15 @@ export function analyzeInterpreter(invocation: Invocation, stdin: () => string[]
   const text = code.join("\n");
   if (text.trim() === "") return undefined;
   return { how, code: text, scripts: shellScriptsIn(text), deletions: deletionsIn(text) };
+}
+
+/** The files a one-liner writes and whether it is a fork bomb; undefined when the invocation runs no code. */
+export function interpreterEffects(invocation: Invocation, stdin: () => string[]): InterpreterEffects | undefined {
+  const found = codeOf(invocation, stdin);
+  if (!found) return undefined;
+  const text = found.code.join("\n");
+  if (text.trim() === "") return undefined;
+  return { how: found.how, writes: writesIn(text, found.how), forkBomb: isForkBomb(text) };
 }
 
 function codeOf(invocation: Invocation, stdin: () => string[]): { how: string; code: string[] } | undefined {
@@ -272,4 +298,98 @@ function evaluatePath(expression: string): string | undefined {
     if (parts.every((part): part is string => part !== undefined)) return posix.join(...parts);
   }
   return undefined;
+}
+
+// Calls that write a file: the call, which argument is the path, and which (if any) is the mode that must say "write".
+interface WriteCall {
+  pattern: RegExp;
+  path: number;
+  mode?: number;
+}
+
+const writeCalls: WriteCall[] = [
+  // Python, Ruby, PHP, JavaScript: open with a mode that writes, appends, creates or updates.
+  {
+    pattern: /\b(?:io\.open|codecs\.open|open|File\.open|File\.new|IO\.sysopen|fopen|(?:fs\.)?openSync|fs\.open|fsp\.open|fs\.promises\.open)\s*\(/g,
+    path: 0,
+    mode: 1,
+  },
+  { pattern: /\bos\.open\s*\(/g, path: 0, mode: 1 },
+  // Calls that always write their first argument.
+  {
+    pattern:
+      /\b(?:(?:fs|fsp|fse|fsExtra|fs\.promises)\.)?(?:writeFileSync|appendFileSync|writeFile|appendFile|createWriteStream|truncateSync|truncate|outputFileSync|outputFile|writeJsonSync|writeJson)\s*\(|\b(?:File|IO)\.(?:write|binwrite|truncate)\s*\(|\bFileUtils\.touch\s*\(?|\bfile_put_contents\s*\(|\bDeno\.(?:writeTextFile|writeFile|truncate)(?:Sync)?\s*\(|\bBun\.write\s*\(|\bos\.truncate\s*\(/g,
+    path: 0,
+  },
+  // Calls that write their second argument: copies and moves.
+  {
+    pattern:
+      /\b(?:shutil\.(?:copy\w*|move)|os\.(?:rename|replace|link|symlink)|(?:fs\.)?(?:copyFileSync|copyFile|cpSync|renameSync|rename|linkSync|symlinkSync)|FileUtils\.(?:cp|mv|copy|move|cp_r|install|ln_sf|ln_s)|File\.(?:rename|symlink|link)|copy|Deno\.(?:copyFile|rename)(?:Sync)?)\s*\(?/g,
+    path: 1,
+  },
+];
+
+// Perl's open: `open(FH, ">", $path)` or `open(FH, ">$path")`, with or without parentheses; `sysopen` with O_WRONLY.
+const perlOpen = /\b(?:open|sysopen)\b\s*\(?/g;
+const pathMethods = /\b(?:pathlib\.)?Path\s*\(\s*([rRbBuU]?(['"])[^'"]*\2)\s*\)\s*\.\s*(write_text|write_bytes|touch|open\s*\(\s*(['"])[^'"]*[wax+][^'"]*\4)/g;
+const awkRedirect = /\b(?:print|printf)\b[^;}\n]*?>>?\s*(['"])([^'"]+)\1/g;
+const anyWrite = /open|write|Write|append|copy|cp|mv|move|rename|replace|link|truncate|touch|file_put_contents|Bun\.write|FileUtils|print/;
+
+/** The files the code writes, by the literal paths it names. */
+function writesIn(code: string, how: string): CodeWrite[] {
+  if (!anyWrite.test(code)) return [];
+  const writes: CodeWrite[] = [];
+  const add = (target: string | undefined, call: string) => {
+    if (target !== undefined && writes.length < maxCalls) writes.push({ target, call: call.trim() });
+  };
+  const perl = how.startsWith("perl");
+  for (const { pattern, path, mode } of writeCalls) {
+    if (perl && mode !== undefined) continue;
+    for (const match of [...code.matchAll(pattern)].slice(0, maxCalls)) {
+      const start = match.index + match[0].length;
+      const parenthesised = match[0].trimEnd().endsWith("(");
+      const args = splitTopLevel(callArguments(code, start, parenthesised)).map((arg) => arg.trim());
+      if (mode !== undefined && !writingMode(args[mode])) continue;
+      add(evaluatePath(args[path] ?? ""), code.slice(match.index, start + 40));
+    }
+  }
+  if (perl) {
+    for (const match of [...code.matchAll(perlOpen)].slice(0, maxCalls)) {
+      const start = match.index + match[0].length;
+      const args = splitTopLevel(callArguments(code, start, match[0].endsWith("("))).map((arg) => arg.trim());
+      const call = code.slice(match.index, start + 40);
+      const second = evaluatePath(args[1] ?? "");
+      if (match[0].startsWith("sysopen")) {
+        if (/O_(WRONLY|RDWR|CREAT|TRUNC|APPEND)/.test(args[2] ?? "")) add(evaluatePath(args[1] ?? ""), call);
+      } else if (second !== undefined && /^\s*(\+?>>?|\+<)\s*$/.test(second)) add(evaluatePath(args[2] ?? ""), call);
+      else if (second !== undefined && /^\s*(\+?>>?|\+<)/.test(second)) add(second.replace(/^\s*(\+?>>?|\+<)\s*/, ""), call);
+    }
+  }
+  for (const match of code.matchAll(pathMethods)) add(evaluatePath(match[1]!), match[0]);
+  if (how.endsWith("awk") || /awk$/.test(how.split(" ")[0] ?? "")) for (const match of code.matchAll(awkRedirect)) add(match[2], match[0]);
+  return writes;
+}
+
+/** A mode argument that writes: `'w'`, `'a'`, `'r+'`, `'x'`, `'wb'`, `mode='w'`, `os.O_WRONLY`, `fs.constants.O_RDWR`, `File::WRONLY`. */
+function writingMode(argument: string | undefined): boolean {
+  if (argument === undefined) return false;
+  const text = argument.replace(/^mode\s*=\s*/, "");
+  if (/O_(WRONLY|RDWR|CREAT|TRUNC|APPEND)|File::(WRONLY|RDWR|CREAT|TRUNC|APPEND)|\b(WRONLY|RDWR|CREAT|TRUNC|APPEND)\b/.test(text)) return true;
+  const literal = /^[rRbBuU]?(['"`])([^'"`]*)\1$/.exec(text);
+  return literal !== null && /[wax+]/.test(literal[2]!);
+}
+
+// Something that starts a process: a fork, or the interpreter starting itself (or this script) again.
+const forkCall =
+  /\bos\.fork(?:pty)?\s*\(|\bpcntl_fork\s*\(|\bProcess\.fork\b|\bfork\s*\(|(?:^|[\s;{(])fork(?=\s|;|$|\}|\))|\b(?:spawn|spawnSync|exec|execSync|execFile|execFileSync)\s*\(\s*(?:process\.(?:argv0|execPath|argv\s*\[\s*[01]\s*\])|__filename)|\bsubprocess\.Popen\s*\(\s*\[?\s*sys\.(?:executable|argv)|\bmultiprocessing\.Process\s*\(|\bos\.(?:spawn\w*|exec\w*)\s*\(\s*\w*\s*,?\s*sys\.executable|\bos\.system\s*\(\s*sys\.argv/;
+// A loop that never ends on its own.
+const endlessLoop =
+  /\bwhile\s*\(?\s*(?:True|true|1|!0|:|fork\b|os\.fork)|\bfor\s*\(\s*;\s*;\s*\)|\bloop\s*(?:\{|do\b)|\buntil\s*\(?\s*(?:false|0)\b|\bsetInterval\s*\(|\bitertools\.count\b|\bfork\s+while\b|\bwhile\s*\(?\s*fork|\bredo\b|\bfor\s+\w+\s+in\s+iter\s*\(\s*int\s*,\s*1\s*\)/;
+
+/** Code that forks in an endless loop (`while True: os.fork()`, `fork while fork`, `loop { fork }`, `for(;;) fork()`). */
+function isForkBomb(code: string): boolean {
+  if (!/fork|spawn|exec|Process|system/.test(code)) return false;
+  // A `\n` written into a one-liner (`python -c "import os\nwhile True: os.fork()"`) stands for a line break.
+  const text = code.includes("\\n") ? code.replaceAll("\\n", "\n") : code;
+  return forkCall.test(text) && endlessLoop.test(text);
 }

@@ -364,7 +364,7 @@ table("inside the project, the temp folders and safe deletes are allowed", [
   ["rm file.txt", "allow"],
   ["rm -i -- -weird-name", "allow"],
   ["rmdir /", "allow"],
-  ["find . -name '*.pyc' -delete", "rm-project"],
+  ["find . -name '*.pyc' -delete", "allow"],
   ["find ./src -name '*.pyc' -delete", "allow"],
   ["rm -r /srv/www/site", "allow"],
   ["rm -r ~/old-notes", "allow"],
@@ -998,6 +998,13 @@ describe("messages say what was dangerous and what to do instead", () => {
     "terraform destroy",
     "sudo -i",
     "echo 'x",
+    "fdisk /dev/sda",
+    "perl -e 'fork while fork'",
+    "find / -exec chmod 777 {} +",
+    "tar --remove-files -cf x.tar ~",
+    "npx rimraf /",
+    "echo x | tee /dev/sda",
+    "python3 -c \"open('/etc/hosts','a')\"",
   ];
   it.each(everyBlocked)("%s", (command) => {
     const { violation } = checkCommand(command, withPacks);

@@ -121,8 +121,50 @@ describe("block-dangerous-shell", () => {
     expect(outcome.executed).toBe(true);
   });
 
-  it("has no opinion on a shell call without a command string", async () => {
+  it("has no opinion on a shell call without any command field", async () => {
     const outcome = await (await host()).call("terminal", { input: "rm -rf /" });
+    expect(outcome.executed).toBe(true);
+  });
+
+  it.each<[string, Record<string, unknown>]>([
+    ["a bad script beside a good command", { command: "ls", script: "rm -rf ~" }],
+    ["a bad cmd beside a good command", { command: "echo hi", cmd: "git reset --hard" }],
+    ["a bad argv beside a good command", { command: "ls", argv: ["rm", "-rf", "/"] }],
+    ["an argv array", { argv: ["bash", "-c", "rm -rf /"] }],
+    ["a command array run by a shell", { command: ["bash", "-c", "rm -rf /"] }],
+    ["a command array of words", { command: ["rm", "-rf", "/"] }],
+    ["a program and its args apart", { command: "rm", args: ["-rf", "/"] }],
+    ["a numeric command", { command: 42 }],
+    ["an object command", { command: { run: "rm -rf /" } }],
+    ["an array of non-strings", { command: ["rm", 1] }],
+    ["an empty array", { command: [] }],
+    ["a good command beside a numeric script", { command: "ls", script: 7 }],
+    ["a boolean cmd", { cmd: true }],
+    ["args that are not strings", { command: "rm", args: [{}] }],
+    ["args that are the rest of the line", { command: "rm", args: "-rf /" }],
+  ])("refuses %s", async (_, args) => {
+    const outcome = await (await host()).call("terminal", args);
+    expect(outcome.executed).toBe(false);
+  });
+
+  it("explains the field that is refused, or the one that cannot be read", () => {
+    const explain = (args: Record<string, unknown>) => explainPlugin().explain({ id: "1", name: "terminal", args });
+    expect(explain({ command: "ls", script: "rm -rf ~" })).toMatchObject({ checked: true, command: "rm -rf ~", verdict: { action: "block", rule: "rm-home" } });
+    expect(explain({ command: "ls", cmd: 42 })).toMatchObject({ checked: true, verdict: { action: "block", rule: "unreadable" } });
+    expect(explain({ command: "ls", script: "echo hi" })).toMatchObject({ checked: true, command: "ls", verdict: { action: "allow" } });
+    expect(explain({ input: "rm -rf /" })).toMatchObject({ checked: false });
+  });
+
+  it.each<[string, Record<string, unknown>]>([
+    ["good command and script", { command: "ls", script: "echo hi" }],
+    ["an argv of a harmless command", { argv: ["rm", "-rf", "build"] }],
+    ["a program and harmless args", { command: "ls", args: ["-la"] }],
+    ["a program with empty args", { command: "ls", args: [] }],
+    ["a program with options beside it", { command: "ls", args: { timeout: 5 } }],
+    ["a program with the rest of its line", { command: "ls", args: "-la /" }],
+    ["a null script beside a command", { command: "ls", script: null }],
+  ])("allows %s", async (_, args) => {
+    const outcome = await (await host()).call("terminal", args);
     expect(outcome.executed).toBe(true);
   });
 

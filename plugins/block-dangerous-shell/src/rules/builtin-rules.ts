@@ -2,6 +2,7 @@ import { cloudRules } from "./cloud.js";
 import { containerRules } from "./containers.js";
 import { databaseRules } from "./databases.js";
 import { deleteRules } from "./deletes.js";
+import { partitionTableRule } from "./devices.js";
 import { gitRules } from "./git.js";
 import { kubernetesRules } from "./kubernetes.js";
 import type { Rule } from "./rule.js";
@@ -20,6 +21,7 @@ export const builtinRules: readonly Rule[] = [
   rmSystem!,
   rmProject!,
   ...systemRules,
+  partitionTableRule,
   rmOutside!,
   rmUnknown!,
   ...gitRules,

@@ -1,5 +1,6 @@
 import { classifyTarget, type PathContext, type TargetKind } from "../paths.js";
 import { knownInputs, unwrap, type Invocation } from "@toolgate/shell";
+import { removedByOtherTool, type Removal } from "./other-deleters.js";
 import { show, type Delete, type Facts, type Rule } from "./rule.js";
 
 /**
@@ -13,7 +14,7 @@ export function collectDeletes(invocations: readonly Invocation[], context: Path
     if (!removal) continue;
     for (const target of removal.targets) {
       const classified = classifyTarget(target, invocation.cwd, context);
-      // `find . -name '*.o' -exec rm {} +` deletes some files in the project, not the project itself.
+      // `find . -name '*.o' -delete` deletes some files in the project, not the project itself.
       if (removal.filtered && classified.kind === "project" && classified.path === context.projectRoot) classified.kind = "inside";
       // `find /tmp -name '*.log' -delete` deletes some files in the temp folder, not the folder itself.
       if (removal.narrowed && classified.path !== undefined && context.tempDirs.includes(classified.path)) classified.kind = "temp";
@@ -23,23 +24,15 @@ export function collectDeletes(invocations: readonly Invocation[], context: Path
   return deletes;
 }
 
-interface Removal {
-  targets: string[];
-  /** `-f`/`--force` (or a delete that never asks, like `find -delete`): the outside-project rules apply to these. */
-  force: boolean;
-  /** A find whose expression narrows what it deletes (and deletes through `-exec`, not `-delete`). */
-  filtered?: boolean;
-  /** A find whose expression narrows what it deletes, whatever the action. */
-  narrowed?: boolean;
-}
-
 const unknownInput = "$(input)";
 
 function deletedTargets(invocation: Invocation): Removal | undefined {
   const { name, args } = invocation;
   if (name === "rm" || (name.charCodeAt(0) === 36 && args.some(isRecursiveFlag))) return removedByRm(invocation);
   if (name === "find") return removedByFind(invocation);
-  return undefined;
+  const other = removedByOtherTool(name, args, readRm);
+  if (other === undefined) return undefined;
+  return invocation.input === "stdin" ? { ...other, targets: withInput(invocation, other.targets) } : other;
 }
 
 function removedByRm(invocation: Invocation): Removal | undefined {
@@ -81,7 +74,7 @@ const findValued = new Set(
 const findFilters = /^-(i?name|i?path|i?wholename|i?regex|type|xtype|size|[amc](time|min)|newer\w*|perm|user|group|uid|gid|inum|samefile|links|empty|l?name)$/;
 
 /** The words of a find expression that are primaries, without values and `-exec … ;` contents; and the exec'd commands. */
-function findExpression(args: readonly string[]): { primaries: string[]; execs: string[][] } {
+export function findExpression(args: readonly string[]): { primaries: string[]; execs: string[][] } {
   const primaries: string[] = [];
   const execs: string[][] = [];
   for (let index = 0; index < args.length; index++) {
@@ -97,6 +90,23 @@ function findExpression(args: readonly string[]): { primaries: string[]; execs: 
     }
   }
   return { primaries, execs };
+}
+
+// Primaries that pick some files by what they are called or hold, whatever their age or type.
+const findSelectors = /^-(i?name|i?path|i?wholename|i?regex|i?lname|empty|inum|samefile|links|size|perm|user|group|uid|gid|nouser|nogroup)$/;
+
+/**
+ * Whether a find expression picks some of the files before it deletes: `-name '*.o' -delete` does;
+ * `-type f`, `-mtime +1`, `-name '*'`, or a test after the action (`-delete -name x` deletes everything) do not.
+ */
+function selectsSome(args: readonly string[]): boolean {
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index]!;
+    if (arg === "-delete" || /^-(exec|execdir|ok|okdir)$/.test(arg)) return false;
+    const value = findValued.has(arg) ? (args[++index] ?? "") : "x";
+    if (findSelectors.test(arg) && !/^(\*|\.\*)?$|^[*?]+$/.test(value)) return true;
+  }
+  return false;
 }
 
 /** Under xargs or parallel: operands holding the placeholder, and the operands appended from the input, are unknown. */
@@ -119,15 +129,22 @@ function removedByFind(invocation: Invocation): Removal | undefined {
   if (!deleteAction && removers.length === 0) return undefined;
   const force = deleteAction || removers.some((command) => command.name !== "rm" || readRm(command.args).force);
   const narrowed = primaries.some((primary) => findFilters.test(primary));
-  const filtered = !deleteAction && narrowed;
+  // `find . -name '*.o' -delete` deletes some files in the project; `-type f` alone, `-o` or `!` may still take everything.
+  const negated = primaries.some((primary) => /^-(o|or|not)$/.test(primary)) || args.includes("!");
+  const filtered = !negated && selectsSome(args);
+  const targets = findStartPaths(args);
+  return { targets: invocation.input === "stdin" ? withInput(invocation, targets) : targets, force, filtered, narrowed };
+}
+
+/** The folders find starts from (`.` when none is given). */
+export function findStartPaths(args: readonly string[]): string[] {
   const paths: string[] = [];
   for (const arg of args) {
     if (arg === "-H" || arg === "-L" || arg === "-P") continue;
     if (arg.startsWith("-") || arg === "(" || arg === "!") break;
     paths.push(arg);
   }
-  const targets = paths.length === 0 ? ["."] : paths;
-  return { targets: invocation.input === "stdin" ? withInput(invocation, targets) : targets, force, filtered, narrowed };
+  return paths.length === 0 ? ["."] : paths;
 }
 
 function firstDelete(facts: Facts, kinds: readonly TargetKind[], forcedOnly: boolean): Delete | undefined {

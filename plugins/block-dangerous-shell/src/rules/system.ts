@@ -1,6 +1,9 @@
 import { posix } from "node:path";
 import { classifyTarget } from "../paths.js";
-import { isCommandFlag, maskQuoted, shells, type Invocation } from "@toolgate/shell";
+import { isCommandFlag, maskQuoted, shells, unwrap, type Invocation } from "@toolgate/shell";
+import { findExpression, findStartPaths } from "./deletes.js";
+import { diskWritten } from "./devices.js";
+import { interpreterCode } from "./interpreter-code.js";
 import { firstMessage, hasFlag, positionals, show, type Facts, type Rule } from "./rule.js";
 
 const privilegeCommands = new Set(["sudo", "doas", "su", "pkexec", "run0"]);
@@ -8,7 +11,13 @@ const downloaders = new Set(["curl", "wget", "fetch", "http", "xh", "aria2c"]);
 const interpreters = /^(python(\d+(\.\d+)*)?|node|ruby|perl|php|bun|deno)$/;
 // `name(){ name|name& };name`, with any function name, optional spaces and the `function` keyword.
 const forkBomb = /(?:^|[\s;&|('"`])(?:function\s+)?([^\s(){};&|<>'"`]+)\s*(?:\(\s*\)\s*)?\{\s*\1\s*\|\s*\1\s*&?\s*;?\s*\}/;
-const diskDevice = /^\/dev\/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|md\d|dm-\d|mapper\/|loop\d)/;
+// The same function started twice with `&` between (`f(){ f & f; }`), or itself in the background in an endless loop.
+const forkBombBackground =
+  /(?:^|[\s;&|('"`])(?:function\s+)?([^\s(){};&|<>'"`]+)\s*(?:\(\s*\)\s*)?\{\s*\1\s*&\s*;?\s*\1\s*[&;]?\s*;?\s*\}|\bwhile\s+(?:true|:|\[\s*1\s*\])\s*;\s*do\s+(?:\$0|"\$0"|\$BASH_SOURCE|bash\s+"?\$0"?|sh\s+"?\$0"?)\s*&\s*;?\s*done/;
+
+function isShellForkBomb(masked: string): boolean {
+  return forkBomb.test(masked) || forkBombBackground.test(masked);
+}
 const writingRedirects = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
 
 const each = (check: (invocation: Invocation, facts: Facts) => string | undefined) => (facts: Facts) =>
@@ -19,20 +28,30 @@ export const systemRules: readonly Rule[] = [
     id: "fork-bomb",
     pack: "core",
     catastrophic: true,
-    summary: "fork bombs (`:(){ :|:& };:`, any function name)",
+    summary: "fork bombs (`:(){ :|:& };:`, any function name; `fork while fork` and endless fork loops in Python, Perl, Ruby, Node, PHP)",
     // On each script with its quoted text blanked: `echo ':(){ :|:& };:'` only prints one.
-    check: ({ analysis }) =>
-      analysis.scripts.some((script) => script.includes("|") && script.includes("{") && forkBomb.test(maskQuoted(script)))
-        ? "refusing to run a fork bomb (a function that pipes itself into itself in the background): it would exhaust the machine's processes. Run the command you actually need instead."
-        : undefined,
+    check: (facts) => {
+      if (
+        facts.analysis.scripts.some(
+          (script) => (script.includes("{") || script.includes("while")) && /[|&]/.test(script) && isShellForkBomb(maskQuoted(script)),
+        )
+      )
+        return "refusing to run a fork bomb (a function that starts itself twice, in the background): it would exhaust the machine's processes. Run the command you actually need instead.";
+      return firstMessage(facts.analysis.invocations, (invocation) =>
+        interpreterCode(invocation, facts)?.forkBomb
+          ? `refusing to run a fork bomb: ${show(invocation)} forks in an endless loop and would exhaust the machine's processes. Run the command you actually need instead.`
+          : undefined,
+      );
+    },
   },
   {
     id: "disk-overwrite",
     pack: "core",
     catastrophic: true,
-    summary: "raw writes to a disk device (`dd of=/dev/sda`, `> /dev/nvme0n1`, `shred /dev/sda`)",
-    check: each((invocation) =>
-      overwritesDisk(invocation)
+    summary:
+      "raw writes to a disk device by any program (`dd of=/dev/sda`, `> /dev/nvme0n1`, `tee`, `cp img /dev/sdb`, `shred`, one-liners opening it for writing)",
+    check: each((invocation, facts) =>
+      diskWritten(invocation, facts) !== undefined
         ? `refusing to write directly to a disk device: ${show(invocation)} would destroy the filesystem on it. Write to a regular file inside the project instead.`
         : undefined,
     ),
@@ -54,9 +73,13 @@ export const systemRules: readonly Rule[] = [
     id: "permissions-recursive",
     pack: "core",
     catastrophic: true,
-    summary: "recursive `chmod`/`chown` of `/`, a system folder or the home folder",
+    summary: "recursive `chmod`/`chown` of `/`, a system folder or the home folder, also through `find … -exec chmod`",
     check: (facts) =>
+      firstMessage(facts.named(["find"]), (invocation) => findChangesPermissions(invocation, facts)) ??
       firstMessage(facts.named(["chmod", "chown", "chgrp"]), (invocation) => {
+        // `find / | xargs chmod 777`: what find lists, the change reaches.
+        const finder = invocation.input === "stdin" ? invocation.upstream.find((other) => other.name === "find") : undefined;
+        if (finder !== undefined) return changesEverythingUnder(finder, invocation, facts);
         if (!hasFlag(invocation.args, "R", "--recursive")) return undefined;
         const hit = positionals(invocation.args)
           .slice(1)
@@ -118,9 +141,9 @@ export const systemRules: readonly Rule[] = [
   {
     id: "write-etc",
     pack: "core",
-    summary: "changes under `/etc` (redirects, `tee`, `cp`/`mv`, `sed -i`, …)",
-    check: each((invocation) =>
-      writesUnderEtc(invocation)
+    summary: "changes under `/etc` (redirects, `tee`, `cp`/`mv`, `sed -i`, `perl -i`, one-liners that open a file there for writing, …)",
+    check: each((invocation, facts) =>
+      writesUnderEtc(invocation) || interpreterCode(invocation, facts)?.writes.some((write) => isUnderEtc(write.target))
         ? `refusing to change system configuration in /etc: ${show(invocation)}. Write to a file inside the project instead, or ask the user to make the change.`
         : undefined,
     ),
@@ -169,6 +192,24 @@ function runsInputAsScript(invocation: Invocation): boolean {
     (invocation.placeholder !== undefined && script.includes(invocation.placeholder)) ||
     /\beval\b|\b(sh|bash|zsh|dash)\s+-c\s+["']?\$/.test(script)
   );
+}
+
+const permissionChangers = new Set(["chmod", "chown", "chgrp", "setfacl", "chattr"]);
+
+/** `find / -exec chmod 777 {} +`: find makes any change it runs recursive over the folders it starts from. */
+function findChangesPermissions(invocation: Invocation, facts: Facts): string | undefined {
+  const changes = findExpression(invocation.args).execs.some((command) => permissionChangers.has(unwrap(command).name));
+  return changes ? changesEverythingUnder(invocation, invocation, facts) : undefined;
+}
+
+/** The message when `find` walks `/`, a system folder or the home folder for a permission change made by `changer`. */
+function changesEverythingUnder(find: Invocation, changer: Invocation, facts: Facts): string | undefined {
+  const hit = findStartPaths(find.args)
+    .map((path) => classifyTarget(path, find.cwd, facts.context))
+    .find((target) => target.kind === "root" || target.kind === "system" || target.kind === "home");
+  return hit === undefined
+    ? undefined
+    : `refusing to change permissions of everything under ${hit.path}: ${show(changer)} can make the machine unusable or its files readable by anyone. Change the permissions of specific files inside the project instead.`;
 }
 
 /** What `mv` moves: every operand but the destination (`-t DIR` names the destination instead). */
@@ -240,6 +281,7 @@ const etcWriters = new Set([
   "rsync",
   "sed",
   "perl",
+  "ruby",
   "dd",
 ]);
 
@@ -267,6 +309,7 @@ function writesUnderEtc(invocation: Invocation): boolean {
       return isUnderEtc(targetOf(invocation.args, operands));
     case "sed":
     case "perl":
+    case "ruby":
       return invocation.args.some((arg) => /^(-[a-zA-Z]*i|--in-place)/.test(arg)) && operands.some(isUnderEtc);
     case "dd":
       return invocation.args.some((arg) => arg.startsWith("of=") && isUnderEtc(arg.slice(3)));
@@ -282,16 +325,4 @@ function targetOf(args: readonly string[], operands: readonly string[]): string 
   const long = args.find((arg) => arg.startsWith("--target-directory="));
   if (long) return long.slice("--target-directory=".length);
   return operands.length >= 2 ? operands[operands.length - 1]! : "";
-}
-
-function overwritesDisk(invocation: Invocation): boolean {
-  if (
-    invocation.redirects.length > 0 &&
-    invocation.redirects.some((redirect) => writingRedirects.has(redirect.operator) && diskDevice.test(redirect.target.text))
-  )
-    return true;
-  if (invocation.name === "dd") return invocation.args.some((arg) => arg.startsWith("of=") && diskDevice.test(arg.slice(3)));
-  if (invocation.name === "shred" || invocation.name === "wipefs" || invocation.name === "blkdiscard")
-    return invocation.args.some((arg) => diskDevice.test(arg));
-  return false;
 }

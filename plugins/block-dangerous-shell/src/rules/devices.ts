@@ -1,0 +1,119 @@
+import type { Invocation } from "@toolgate/shell";
+import { interpreterCode } from "./interpreter-code.js";
+import { firstMessage, hasFlag, positionals, show, type Facts, type Rule } from "./rule.js";
+
+// Block devices: whole disks, partitions, NVMe, SD cards, md/dm/loop/nbd devices, and the /dev/disk/by-* links to them.
+export const diskDevice =
+  /^\/dev\/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|md\d|md\/|dm-\d|mapper\/|loop\d|nbd\d|zd\d|mtdblock\d|ubd[a-z]|disk\/by-[\w-]+\/)/;
+const writingRedirects = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
+const isDevice = (path: string) => diskDevice.test(path);
+
+/** What an invocation writes to a block device, if anything: the device. */
+export function diskWritten(invocation: Invocation, facts: Facts): string | undefined {
+  const { name, args, redirects } = invocation;
+  const redirect = redirects.find((candidate) => writingRedirects.has(candidate.operator) && isDevice(candidate.target.text));
+  if (redirect) return redirect.target.text;
+  switch (name) {
+    case "dd":
+    case "dcfldd":
+    case "dc3dd":
+      return args.find((arg) => arg.startsWith("of=") && isDevice(arg.slice(3)))?.slice(3);
+    case "shred":
+    case "wipefs":
+    case "blkdiscard":
+    case "truncate":
+    case "tee":
+    case "sg_format":
+    case "nwipe":
+      return args.find(isDevice);
+    case "cp":
+    case "install":
+    case "mv":
+    case "rsync":
+    case "ddrescue":
+    case "pv":
+    case "cat": {
+      // The destination: `-t DIR`, `-o FILE` (pv), else the last operand (cp, ddrescue's second).
+      const flag = args.findIndex((arg) => arg === "-t" || arg === "--target-directory" || (name === "pv" && arg === "-o"));
+      if (flag !== -1) return isDevice(args[flag + 1] ?? "") ? args[flag + 1] : undefined;
+      if (name === "pv" || name === "cat") return undefined;
+      const operands = positionals(args);
+      const target = name === "ddrescue" ? operands[1] : operands.length >= 2 ? operands[operands.length - 1] : undefined;
+      return target !== undefined && isDevice(target) ? target : undefined;
+    }
+    case "badblocks":
+      return hasFlag(args, "w") || hasFlag(args, "n") ? args.find(isDevice) : undefined;
+    case "nvme":
+      return /^(format|sanitize|write-zeroes|write|write-uncor)$/.test(args[0] ?? "") ? (args.find(isDevice) ?? args[1]) : undefined;
+    case "cryptsetup":
+      return args.some((arg) => /^(luksFormat|erase|luksErase|reencrypt)$/.test(arg)) ? args.find(isDevice) : undefined;
+    case "mdadm":
+      return args.some((arg) => /^(--create|-C|--build|-B|--zero-superblock)$/.test(arg)) ? args.find(isDevice) : undefined;
+    case "pvcreate":
+    case "pvremove":
+    case "zpool":
+      return name !== "zpool" || /^(create|labelclear|add|replace|attach)$/.test(args[0] ?? "") ? args.find(isDevice) : undefined;
+    case "hdparm":
+      return args.some((arg) => /^--(security-erase|security-erase-enhanced|trim-sector-ranges|write-sector|make-bad-sector|dco-restore)/.test(arg))
+        ? args.find(isDevice)
+        : undefined;
+    default: {
+      const code = interpreterCode(invocation, facts);
+      return code?.writes.find((write) => isDevice(write.target))?.target;
+    }
+  }
+}
+
+const partitionToolNames = ["fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "cgdisk", "parted", "partx", "delpart", "addpart", "resizepart"];
+const partitionTools = new Set(partitionToolNames);
+// Flags that only read the partition table.
+const readOnlyFlags: Record<string, RegExp> = {
+  fdisk: /^(-l|--list|-x|--list-details|-V|--version|-h|--help|-s|--getsz)$/,
+  sfdisk:
+    /^(-l|--list|-d|--dump|-J|--json|-s|--show-size|-V|--verify|-g|--show-geometry|-F|--list-free|--list-types|-T|-r|--reorder-dry-run|-n|--no-act|--backup-pt-sectors|-h|--help|--version)$/,
+  gdisk: /^(-l)$/,
+  sgdisk: /^(-p|--print|-v|--verify|-i|--info|-O|--print-mbr|-P|--pretend|-b|--backup|-L|--list-types|-V|--version|-\?|--help)$/,
+  parted: /^(-l|--list|-v|--version|-h|--help)$/,
+  partx: /^(-s|--show|-l|--list|-r|--raw|-P|--pairs|-g|--noheadings|-o|--output|-b|--bytes)$/,
+};
+// parted commands that only read.
+const partedReads = /^(print|p|unit|help|version|quit|[kMGT]i?B|s|B|%|cyl|chs|compact|free|all|devices|list)$/i;
+
+/** fdisk, sfdisk, parted, gdisk, sgdisk, … pointed at a device, to change (not only print) its partition table. */
+function editsPartitions(invocation: Invocation): boolean {
+  const { name, args } = invocation;
+  if (!partitionTools.has(name)) return false;
+  const device = args.find((arg) => arg.startsWith("/dev/") || arg.startsWith("$"));
+  if (device === undefined) return false;
+  const readOnly = readOnlyFlags[name];
+  if (readOnly !== undefined && args.some((arg) => readOnly.test(arg) || (name === "sgdisk" && /^--(print|verify|info)/.test(arg)))) {
+    // `sgdisk -p -Z /dev/sda` still zaps: a read-only flag counts only when no writing flag is with it.
+    if (
+      name !== "sgdisk" ||
+      !args.some((arg) =>
+        /^-[ZzodnNcCtuUAxgmGefhjk]$|^--(zap|zap-all|clear|delete|new|largest-new|change-name|typecode|partition-guid|disk-guid|mbrtogpt|gpttombr|randomize-guids|replicate|load-backup|move-second-header)/.test(
+          arg,
+        ),
+      )
+    )
+      return false;
+  }
+  if (name === "parted") {
+    const words = positionals(args, ["-a", "--align"]).filter((arg) => arg !== device);
+    return words.length === 0 || !words.every((word) => partedReads.test(word));
+  }
+  return !(name === "partx" && args.every((arg) => arg === device || !arg.startsWith("-")));
+}
+
+export const partitionTableRule: Rule = {
+  id: "partition-table",
+  pack: "core",
+  catastrophic: true,
+  summary: "changing a disk's partition table (`fdisk /dev/sda`, `sfdisk`, `parted … mklabel`, `sgdisk -Z`, `gdisk`, `cfdisk`); listing it is fine",
+  check: (facts) =>
+    firstMessage(facts.named(partitionToolNames), (invocation) =>
+      editsPartitions(invocation)
+        ? `refusing to change a disk's partition table: ${show(invocation)} can make every filesystem on the disk unreadable. Only list partitions (\`fdisk -l\`, \`parted -l\`), or ask the user to do it.`
+        : undefined,
+    ),
+};

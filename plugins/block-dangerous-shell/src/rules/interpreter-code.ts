@@ -1,0 +1,22 @@
+import { interpreterEffects, stdinTexts, type Invocation, type InterpreterEffects } from "@toolgate/shell";
+import type { Facts } from "./rule.js";
+
+const interpreterNames = /^(python[\d.]*|pypy\d*|node|nodejs|bun|deno|ruby|perl|php|awk|gawk|mawk|nawk)$/;
+
+/**
+ * What an interpreter one-liner in the command does (`python3 -c`, `node -e`, `perl -e`, `ruby -e`, …):
+ * the files it writes and whether it is a fork bomb. Read once per invocation and decision, as several
+ * rules ask.
+ */
+export function interpreterCode(invocation: Invocation, facts: Facts): InterpreterEffects | undefined {
+  if (!interpreterNames.test(invocation.name)) return undefined;
+  let cache = facts.shared.get("interpreter-code") as Map<Invocation, InterpreterEffects | undefined> | undefined;
+  if (cache === undefined) {
+    cache = new Map();
+    facts.shared.set("interpreter-code", cache);
+  }
+  if (cache.has(invocation)) return cache.get(invocation);
+  const code = interpreterEffects(invocation, () => stdinTexts(invocation));
+  cache.set(invocation, code);
+  return code;
+}

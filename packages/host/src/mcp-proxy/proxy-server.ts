@@ -5,7 +5,7 @@ import type { HostLogger } from "../logger.js";
 import { isToolDeniedOutright } from "./denied-outright.js";
 import { forwardRequest, type DownstreamExtra } from "./forward.js";
 import type { Policy } from "./policy.js";
-import type { ToolCallGate } from "./tool-call-gate.js";
+import { droppedNotification, type ToolCallGate } from "./tool-call-gate.js";
 
 export interface ProxyServerOptions {
   upstream: Client;
@@ -40,7 +40,13 @@ export function createProxyServer({ upstream, gate, policy, logger }: ProxyServe
   };
   // The server's own requests to the client (roots/list, sampling, elicitation) go the other way.
   upstream.fallbackRequestHandler = (request, extra) => forwardRequest(server, request.method, request.params, extra);
-  server.fallbackNotificationHandler = (notification) => relay(() => upstream.notification(notification), notification, logger);
+  server.fallbackNotificationHandler = async (notification) => {
+    // No id, so no answer to carry a denial: a lenient server would run it all the same.
+    if (notification.method === "tools/call") return logger.warn(`mcp-proxy: ${droppedNotification(notification.params)}`);
+    return relay(() => upstream.notification(notification), notification, logger);
+  };
+  // What the SDK cannot read from the client (a batch, a line that is not JSON-RPC) it drops: say so.
+  server.onerror = (error) => logger.warn(`mcp-proxy: client connection: ${error.message}`);
   upstream.fallbackNotificationHandler = (notification) => relay(() => server.notification(notification), notification, logger);
   return server;
 }

@@ -51,7 +51,13 @@ function session(upstream: string[], lines: string[]): Promise<RawRun & { answer
     },
     // The initialize answer, the hello answer, and one more for a batch's error when there is one.
     lines.some((line) => line.startsWith("[")) && !upstream.includes("--url") ? 2 : 1,
-  ).then((run) => ({ ...run, answers: run.stdout.trim().split("\n").map((line) => JSON.parse(line)) }));
+  ).then((run) => ({
+    ...run,
+    answers: run.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line)),
+  }));
 }
 
 describe.each(Object.entries(upstreams))("every tools/call is gated, through %s", (_name, upstream) => {
@@ -82,7 +88,9 @@ describe.each(Object.entries(upstreams))("every tools/call is gated, through %s"
   it("the same call as a request is gated: blocked, and the server never sees it", async () => {
     const marker = project.path(`requested-${Date.now()}`);
     const run = await session(upstream(), [JSON.stringify({ jsonrpc: "2.0", id: 5, ...touch(marker) })]);
-    expect(run.answers.find((answer) => answer.id === 5)).toMatchObject({ result: { isError: true, content: [{ text: expect.stringContaining("no touching") }] } });
+    expect(run.answers.find((answer) => answer.id === 5)).toMatchObject({
+      result: { isError: true, content: [{ text: expect.stringContaining("no touching") }] },
+    });
     expect(existsSync(marker)).toBe(false);
   });
 });
@@ -91,7 +99,10 @@ describe("a JSON-RPC batch through the raw relay", () => {
   it("each request in it is answered with an Invalid Request error", async () => {
     const marker = project.path(`batched-${Date.now()}`);
     const run = await session(upstreams["a stdio upstream (the raw relay)"](), [
-      JSON.stringify([{ jsonrpc: "2.0", id: 7, ...touch(marker) }, { jsonrpc: "2.0", method: "notifications/progress" }]),
+      JSON.stringify([
+        { jsonrpc: "2.0", id: 7, ...touch(marker) },
+        { jsonrpc: "2.0", method: "notifications/progress" },
+      ]),
     ]);
     expect(run.answers).toContainEqual({ jsonrpc: "2.0", id: 7, error: { code: -32600, message: expect.stringContaining("does not relay JSON-RPC batches") } });
     expect(run.stderr).toContain("dropped a JSON-RPC batch of 2 message(s) from the client");

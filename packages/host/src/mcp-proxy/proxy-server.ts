@@ -2,7 +2,6 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { CallToolRequest, ListToolsResult, Notification, Result, ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import type { HostLogger } from "../logger.js";
-import { isToolDeniedOutright } from "./denied-outright.js";
 import { forwardRequest, type DownstreamExtra } from "./forward.js";
 import type { Policy } from "./policy.js";
 import { droppedNotification, type ToolCallGate } from "./tool-call-gate.js";
@@ -62,9 +61,8 @@ function passThroughCapabilities(capabilities: ServerCapabilities | undefined): 
 
 async function listVisibleTools(upstream: Client, policy: Policy, params: Parameters<typeof forwardRequest>[2], extra: DownstreamExtra): Promise<Result> {
   const page = (await forwardRequest(upstream, "tools/list", params, extra)) as ListToolsResult;
-  const host = policy.host;
-  if (host === undefined || !Array.isArray(page.tools)) return page;
-  const visible = page.tools.filter((tool) => !isToolDeniedOutright(host, tool.name));
+  if (!Array.isArray(page.tools)) return page;
+  const visible = page.tools.filter((tool) => !policy.deniedOutright(tool.name));
   return visible.length === page.tools.length ? page : { ...page, tools: visible };
 }
 

@@ -1,6 +1,5 @@
 import type { Result } from "@modelcontextprotocol/sdk/types.js";
 import type { HostLogger } from "../logger.js";
-import { isToolDeniedOutright } from "./denied-outright.js";
 import {
   asRpcError,
   errorLine,
@@ -178,10 +177,10 @@ export class RawRelay {
 
   /** The tools/list answer without the tools a deny rule forbids outright, or undefined when none is. */
   #visibleTools(message: RpcMessage): string | undefined {
-    const host = this.#policy?.host;
+    const policy = this.#policy;
     const page = message.result as { tools?: unknown } | undefined;
-    if (host === undefined || page === undefined || !Array.isArray(page.tools)) return undefined;
-    const visible = page.tools.filter((tool: { name?: unknown }) => !isToolDeniedOutright(host, String(tool.name)));
+    if (policy === undefined || page === undefined || !Array.isArray(page.tools)) return undefined;
+    const visible = page.tools.filter((tool: { name?: unknown }) => !policy.deniedOutright(String(tool.name)));
     return visible.length === page.tools.length ? undefined : resultLine(message.id!, { ...page, tools: visible });
   }
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -186,12 +186,18 @@ describe("toolgate serve at start", () => {
     }
   });
 
-  it("picks up a plugins/ folder created after it started", async () => {
+  it("picks up a plugins/ folder created after it started, and one created again after it was removed", async () => {
     const served = await serve();
     const check = () => post(`${served.url}/v1/check`, { call: { id: "c1", name: "Bash", args: { command: "ls" } } });
     expect((await check()).body.verdict.action).toBe("allow");
     mkdirSync(join(served.dir, "plugins"));
     writeFileSync(join(served.dir, "plugins/block.ts"), blockEverything);
     await eventually(async () => (await check()).body.verdict.message === "blocked by the late plugin", 10_000);
+    // Removed and created again: the new folder is the one watched.
+    rmSync(join(served.dir, "plugins"), { recursive: true });
+    await eventually(async () => (await check()).body.verdict.action === "allow", 10_000);
+    mkdirSync(join(served.dir, "plugins"));
+    writeFileSync(join(served.dir, "plugins/block.ts"), blockEverything.replace("late plugin", "second folder"));
+    await eventually(async () => (await check()).body.verdict.message === "blocked by the second folder", 10_000);
   });
 });

@@ -49,7 +49,8 @@ export interface RawRelayOptions {
  * notifications (progress, cancellation, list changes), and the server's requests to the client.
  * Only two messages are handled: a client's `tools/call` goes through the gate, and is forwarded under
  * the client's own id when allowed (so its progress and cancellation pass through as they are); a
- * `tools/list` answer is filtered when a deny rule hides a tool.
+ * `tools/list` answer is filtered when a deny rule hides a tool. Nothing else carries a tools/call to the
+ * upstream: one sent as a notification (no id) is dropped, and a batch is refused whole; both reported.
  */
 export class RawRelay {
   readonly #upstream: StdioUpstream;

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { request as httpRequest } from "node:http";
 import { mainPath, tsxLoader } from "../agents/hook-harness.js";
 
 export interface Served {
@@ -51,4 +52,33 @@ export async function eventually(probe: () => Promise<boolean>, timeoutMs = 8000
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`not true within ${timeoutMs} ms`);
+}
+
+export interface RawRequest {
+  method?: string | undefined;
+  path?: string | undefined;
+  /** Sent as they are; `host: undefined` sends no Host header at all, `host: ""` an empty one. */
+  headers?: Record<string, string | undefined>;
+  body?: string | undefined;
+}
+
+/** One request through node:http, which (unlike fetch) sends any Host, Origin or Sec-Fetch-* header, or none. */
+export function rawRequest(url: string, request: RawRequest): Promise<{ status: number; body: any }> {
+  const { hostname, port } = new URL(url);
+  const headers = request.headers ?? {};
+  // Node sets Host itself unless told not to; a test that names one (or none) gets exactly that.
+  const setHost = !("host" in headers);
+  const sent = Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(
+      { hostname: hostname.replace(/^\[|\]$/g, ""), port, method: request.method ?? "POST", path: request.path ?? "/v1/check", headers: sent, setHost },
+      (response) => {
+        let text = "";
+        response.on("data", (chunk: Buffer) => (text += chunk.toString()));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, body: text === "" ? undefined : JSON.parse(text) }));
+      },
+    );
+    outgoing.on("error", reject);
+    outgoing.end(request.body);
+  });
 }

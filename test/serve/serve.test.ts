@@ -73,7 +73,12 @@ describe("toolgate serve", () => {
     expect((await post(`${url}/v1/hooks/claude-code`, "garbage")).body.hookSpecificOutput.permissionDecision).toBe("deny");
     expect((await post(`${url}/v1/check`, { call: { id: 1, name: "x", args: {} } })).status).toBe(400);
     expect((await post(`${url}/v1/nothing`, {})).status).toBe(404);
-    const timed = await fetch(`${url}/v1/check`, { method: "POST", body: JSON.stringify({ call: { id: "1", name: "ls", args: {} } }) });
+    const timed = await fetch(`${url}/v1/check`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ call: { id: "1", name: "ls", args: {} } }),
+    });
+    expect(timed.status).toBe(200);
     expect(timed.headers.get("server-timing")).toMatch(/^toolgate;dur=\d+\.\d{3}$/);
   });
 

@@ -1,11 +1,27 @@
-import type { Host } from "../create-host.js";
+import { PermissionRules } from "../policies/permission-rules.js";
+import { resolveSettings } from "../settings.js";
+
+/** Whether a deny rule forbids the tool whatever its arguments: `tools/list` hides such a tool. */
+export type DeniedOutright = (toolName: string) => boolean;
+
+export const noneDeniedOutright: DeniedOutright = () => false;
 
 /**
- * Whether a deny rule forbids the tool whatever its arguments, so `tools/list` can hide it from the
- * client. The seam for permission rules (`permissions.deny` entries with a tool glob and no argument
- * condition); until they exist no tool is denied outright and every tool is listed. A tool that is
- * listed can still be blocked call by call by the plugins.
+ * The project's deny rules that name a tool with no argument condition (`permissions: { deny: ["exit",
+ * "delete_*"] }`): the model need not see a tool it can never call. A rule with a condition
+ * (`write_file:path=/etc/*`) hides nothing; the gate still blocks its calls one by one. The config is
+ * read again here (the host keeps its rules to itself); a config that cannot be read hides nothing, and
+ * the host that failed on it denies every call anyway.
  */
-export function isToolDeniedOutright(_host: Host, _name: string): boolean {
-  return false;
+export async function loadDeniedOutright(cwd: string): Promise<DeniedOutright> {
+  let deny: readonly string[];
+  try {
+    deny = (await resolveSettings({ cwd })).permissions.deny ?? [];
+  } catch {
+    return noneDeniedOutright;
+  }
+  if (deny.length === 0) return noneDeniedOutright;
+  const rules = new PermissionRules({ deny });
+  // With no arguments, a rule with any argument condition cannot match: only the bare tool globs do.
+  return (toolName) => rules.check(toolName, {}) !== undefined;
 }

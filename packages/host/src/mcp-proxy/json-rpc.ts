@@ -12,12 +12,20 @@ export type RpcId = string | number;
 
 /** The message in `line`, or undefined when the line is not a JSON object. */
 export function parseMessage(line: string): RpcMessage | undefined {
-  let value: unknown;
+  return asMessage(parseJson(line));
+}
+
+/** The JSON value in `line`, or undefined when the line is not JSON. */
+export function parseJson(line: string): unknown {
   try {
-    value = JSON.parse(line);
+    return JSON.parse(line) as unknown;
   } catch {
     return undefined;
   }
+}
+
+/** `value` when it is a JSON object (one message), else undefined: a batch (an array) is not one message. */
+export function asMessage(value: unknown): RpcMessage | undefined {
   return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as RpcMessage) : undefined;
 }
 

@@ -2,13 +2,17 @@ import type { ToolDefinition } from "@toolgate/plugin-sdk";
 import { createHost, type Host } from "../create-host.js";
 import { describeThrown } from "../errors.js";
 import type { HostLogger } from "../logger.js";
+import { loadDeniedOutright, noneDeniedOutright, type DeniedOutright } from "./denied-outright.js";
 
 /**
  * The project's plugins, ready to gate, or why they are not. A broken policy does not stop the proxy:
  * it keeps serving (lists, resources, prompts) and denies every tool call with `reason`, so the user
  * sees the cause in the client instead of a server that vanished.
  */
-export type Policy = { ok: true; host: Host } | { ok: false; reason: string; host?: Host };
+export type Policy = ({ ok: true; host: Host } | { ok: false; reason: string; host?: Host }) & {
+  /** The tools `tools/list` hides: a deny rule forbids them whatever their arguments. */
+  deniedOutright: DeniedOutright;
+};
 
 export interface PolicyOptions {
   cwd: string;
@@ -21,10 +25,11 @@ export async function openPolicy(options: PolicyOptions): Promise<Policy> {
   try {
     host = await createHost({ cwd: options.cwd, tools: options.tools, logger: options.logger });
   } catch (error) {
-    return { ok: false, reason: `the toolgate config could not be loaded: ${describeThrown(error)}` };
+    return { ok: false, reason: `the toolgate config could not be loaded: ${describeThrown(error)}`, deniedOutright: noneDeniedOutright };
   }
+  const deniedOutright = await loadDeniedOutright(options.cwd);
   const failed = host.plugins.filter((record) => record.status === "failed");
-  if (failed.length === 0) return { ok: true, host };
+  if (failed.length === 0) return { ok: true, host, deniedOutright };
   const causes = failed.map((record) => record.error ?? `plugin "${record.name}" failed to load`).join("; ");
-  return { ok: false, reason: `${failed.length === 1 ? "a plugin" : `${failed.length} plugins`} failed to load: ${causes}`, host };
+  return { ok: false, reason: `${failed.length === 1 ? "a plugin" : `${failed.length} plugins`} failed to load: ${causes}`, host, deniedOutright };
 }

@@ -2,10 +2,9 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { CallToolRequest, ListToolsResult, Notification, Result, ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import type { HostLogger } from "../logger.js";
-import { isToolDeniedOutright } from "./denied-outright.js";
 import { forwardRequest, type DownstreamExtra } from "./forward.js";
 import type { Policy } from "./policy.js";
-import type { ToolCallGate } from "./tool-call-gate.js";
+import { droppedNotification, type ToolCallGate } from "./tool-call-gate.js";
 
 export interface ProxyServerOptions {
   upstream: Client;
@@ -40,7 +39,13 @@ export function createProxyServer({ upstream, gate, policy, logger }: ProxyServe
   };
   // The server's own requests to the client (roots/list, sampling, elicitation) go the other way.
   upstream.fallbackRequestHandler = (request, extra) => forwardRequest(server, request.method, request.params, extra);
-  server.fallbackNotificationHandler = (notification) => relay(() => upstream.notification(notification), notification, logger);
+  server.fallbackNotificationHandler = async (notification) => {
+    // No id, so no answer to carry a denial: a lenient server would run it all the same.
+    if (notification.method === "tools/call") return logger.warn(`mcp-proxy: ${droppedNotification(notification.params)}`);
+    return relay(() => upstream.notification(notification), notification, logger);
+  };
+  // What the SDK cannot read from the client (a batch, a line that is not JSON-RPC) it drops: say so.
+  server.onerror = (error) => logger.warn(`mcp-proxy: client connection: ${error.message}`);
   upstream.fallbackNotificationHandler = (notification) => relay(() => server.notification(notification), notification, logger);
   return server;
 }
@@ -56,9 +61,8 @@ function passThroughCapabilities(capabilities: ServerCapabilities | undefined): 
 
 async function listVisibleTools(upstream: Client, policy: Policy, params: Parameters<typeof forwardRequest>[2], extra: DownstreamExtra): Promise<Result> {
   const page = (await forwardRequest(upstream, "tools/list", params, extra)) as ListToolsResult;
-  const host = policy.host;
-  if (host === undefined || !Array.isArray(page.tools)) return page;
-  const visible = page.tools.filter((tool) => !isToolDeniedOutright(host, tool.name));
+  if (!Array.isArray(page.tools)) return page;
+  const visible = page.tools.filter((tool) => !policy.deniedOutright(tool.name));
   return visible.length === page.tools.length ? page : { ...page, tools: visible };
 }
 

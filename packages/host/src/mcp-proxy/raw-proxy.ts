@@ -26,7 +26,7 @@ export async function runRawProxy(options: McpProxyOptions, target: { command: s
   const { logger } = options;
   const protocolOut = reserveStdoutForProtocol();
   const toClient = (line: string) => void protocolOut.write(`${line}\n`);
-  const input = readClient();
+  const input = readClient(logger);
   const first = await input.first;
   if (first === undefined) return 0;
   const name = describeUpstream(options.target);
@@ -55,7 +55,7 @@ export async function runRawProxy(options: McpProxyOptions, target: { command: s
   });
 }
 
-function readClient(): ClientInput {
+function readClient(logger: McpProxyOptions["logger"]): ClientInput {
   const held: string[] = [];
   let onLine: ((line: string) => void) | undefined;
   let resolveFirst: (first: { line: string; message: RpcMessage } | undefined) => void = () => {};
@@ -66,7 +66,7 @@ function readClient(): ClientInput {
     if (onLine !== undefined) return onLine(line);
     if (firstSeen) return void held.push(line);
     const message = parseMessage(line);
-    if (message === undefined) return;
+    if (message === undefined) return logger.warn(`mcp-proxy: dropped a line from the client that is not one JSON-RPC message: ${line.slice(0, 200)}`);
     firstSeen = true;
     resolveFirst({ line, message });
   });

@@ -1,11 +1,12 @@
 import type { Result } from "@modelcontextprotocol/sdk/types.js";
 import type { HostLogger } from "../logger.js";
-import { isToolDeniedOutright } from "./denied-outright.js";
 import {
   asRpcError,
   errorLine,
   isRequest,
   isResponse,
+  asMessage,
+  parseJson,
   parseMessage,
   requestLine,
   resultLine,
@@ -15,7 +16,13 @@ import {
 } from "./json-rpc.js";
 import type { Policy } from "./policy.js";
 import type { StdioUpstream } from "./stdio-upstream.js";
-import type { CallParams, ToolCallGate } from "./tool-call-gate.js";
+import { droppedNotification, type CallParams, type ToolCallGate } from "./tool-call-gate.js";
+
+/** The error each request of a client's batch gets. */
+const batchRefused = {
+  code: -32600,
+  message: "toolgate mcp-proxy does not relay JSON-RPC batches: send each message on its own line",
+} as const;
 
 /** A client's tools/call in flight through the gate. */
 export interface GatedCall {
@@ -42,7 +49,8 @@ export interface RawRelayOptions {
  * notifications (progress, cancellation, list changes), and the server's requests to the client.
  * Only two messages are handled: a client's `tools/call` goes through the gate, and is forwarded under
  * the client's own id when allowed (so its progress and cancellation pass through as they are); a
- * `tools/list` answer is filtered when a deny rule hides a tool.
+ * `tools/list` answer is filtered when a deny rule hides a tool. Nothing else carries a tools/call to the
+ * upstream: one sent as a notification (no id) is dropped, and a batch is refused whole; both reported.
  */
 export class RawRelay {
   readonly #upstream: StdioUpstream;
@@ -85,7 +93,10 @@ export class RawRelay {
   }
 
   fromClient(line: string): void {
-    const message = parseMessage(line);
+    const value = parseJson(line);
+    // A batch is never passed on as it came: the tools/call in it would reach the server ungated.
+    if (Array.isArray(value)) return this.#refuseBatch(value);
+    const message = asMessage(value);
     if (message === undefined) {
       this.#logger.warn(`mcp-proxy: dropped a line from the client that is not a JSON-RPC message: ${line.slice(0, 200)}`);
       return;
@@ -93,6 +104,10 @@ export class RawRelay {
     if (isRequest(message)) {
       if (message.method === "tools/call") return this.#gateCall(message.id!, message.params);
       if (message.method === "tools/list") this.#listings.add(message.id!);
+    } else if (message.method === "tools/call") {
+      // No id, so no answer to carry a denial: a lenient server would run it all the same.
+      this.#logger.warn(`mcp-proxy: ${droppedNotification(message.params)}`);
+      return;
     } else if (message.method === "notifications/cancelled") {
       this.#cancel((message.params as { requestId?: RpcId } | undefined)?.requestId);
     } else if (message.method === "notifications/initialized") {
@@ -130,6 +145,15 @@ export class RawRelay {
     );
   }
 
+  /** Each request in a batch gets an Invalid Request error; nothing in it reaches the upstream. */
+  #refuseBatch(batch: unknown[]): void {
+    const requests = batch.map(asMessage).filter((message): message is RpcMessage => message !== undefined && isRequest(message));
+    this.#logger.warn(
+      `mcp-proxy: dropped a JSON-RPC batch of ${batch.length} message(s) from the client: batches are not relayed (MCP since 2025-06-18 has none); ${requests.length} request(s) in it answered with an error`,
+    );
+    for (const request of requests) this.#toClient(errorLine(request.id!, batchRefused));
+  }
+
   /** The upstream's own line when the result is its answer, untouched; otherwise the result serialised. */
   #answerLine(id: RpcId, result: Result): string {
     const received = this.#answerLines.get(id);
@@ -154,10 +178,10 @@ export class RawRelay {
 
   /** The tools/list answer without the tools a deny rule forbids outright, or undefined when none is. */
   #visibleTools(message: RpcMessage): string | undefined {
-    const host = this.#policy?.host;
+    const policy = this.#policy;
     const page = message.result as { tools?: unknown } | undefined;
-    if (host === undefined || page === undefined || !Array.isArray(page.tools)) return undefined;
-    const visible = page.tools.filter((tool: { name?: unknown }) => !isToolDeniedOutright(host, String(tool.name)));
+    if (policy === undefined || page === undefined || !Array.isArray(page.tools)) return undefined;
+    const visible = page.tools.filter((tool: { name?: unknown }) => !policy.deniedOutright(String(tool.name)));
     return visible.length === page.tools.length ? undefined : resultLine(message.id!, { ...page, tools: visible });
   }
 }

@@ -107,6 +107,12 @@ export function createToolCallGate<Context>(forwardCall: ForwardToolCall<Context
   };
 }
 
+/** The stderr line for a tools/call the client sent as a notification (no id): it is never forwarded. */
+export function droppedNotification(params: unknown): string {
+  const name = (params as { name?: unknown } | undefined)?.name;
+  return `dropped a tools/call sent as a notification (no id)${typeof name === "string" ? ` for tool "${name}"` : ""}: a tool call needs an id to be gated and answered, so it is not forwarded`;
+}
+
 /** A blocked call as MCP: a tool result the model reads, never a protocol error. */
 function denied(text: string): Result {
   return { content: [{ type: "text", text }], isError: true };

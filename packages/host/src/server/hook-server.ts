@@ -6,13 +6,17 @@ import { answerHookRequest, loadFailure, readHookRequest } from "../agents/answe
 import type { AgentProtocol } from "../agents/agent-protocol.js";
 import { describeThrown, isToolgateError } from "../errors.js";
 import type { Generation, LiveHost } from "./live-host.js";
+import { allowedHosts, createRequestGuard, type RequestGuard } from "./request-guard.js";
 
 const maxBodyBytes = 1024 * 1024;
+const notListening = { status: 421, error: "the server is not listening yet" } as const;
 
 export interface HookServerOptions {
   live: LiveHost;
   /** Required as `Authorization: Bearer <token>` on every request when set. */
   token?: string | undefined;
+  /** The address given to `listen` (`--host`): a `Host` header naming it is accepted, besides the loopback names. */
+  host?: string | undefined;
 }
 
 class HttpError extends Error {
@@ -30,6 +34,9 @@ class HttpError extends Error {
  *   (Claude Code's `type: "http"` hooks post here);
  * - `POST /v1/check`: `{ "call": { id, name, args, kind? } }` in, `{ "verdict": … }` out;
  * - `GET /v1/health`: the plugins and whether the server can decide.
+ *
+ * Requests a web page could make are refused before anything else (see `RequestGuard`): the allowed
+ * `Host` values are fixed once the server listens, as they hold its port.
  */
 export function createHookServer(options: HookServerOptions): Server {
   const { live } = options;
@@ -89,14 +96,23 @@ export function createHookServer(options: HookServerOptions): Server {
     }
   }
 
-  return createServer((request, response) => {
+  let guard: RequestGuard | undefined;
+  // requireHostHeader off: a request without Host gets this server's own 421 and JSON, not Node's bare 400.
+  const server = createServer({ requireHostHeader: false }, (request, response) => {
     const started = performance.now();
+    const refusal = guard === undefined ? notListening : guard.refuse(request.method, request.headers);
+    if (refusal !== undefined) return refuse(response, refusal.status, refusal.error, started);
     if (expected !== undefined && !isAuthorized(request, expected)) return send(response, 401, { error: "missing or wrong bearer token" }, started);
     route(request).then(
       (value) => send(response, 200, value, started),
       (error: unknown) => send(response, error instanceof HttpError ? error.status : 500, { error: describeThrown(error) }, started),
     );
   });
+  server.on("listening", () => {
+    const address = server.address();
+    if (typeof address === "object" && address !== null) guard = createRequestGuard(allowedHosts(address.port, options.host));
+  });
+  return server;
 }
 
 function health(generation: Generation): unknown {
@@ -116,6 +132,12 @@ function send(response: ServerResponse, status: number, value: unknown, started:
   const timing = `toolgate;dur=${(performance.now() - started).toFixed(3)}`;
   response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), "server-timing": timing });
   response.end(body);
+}
+
+/** A refused request's body is not read: the connection closes after the answer rather than drain it. */
+function refuse(response: ServerResponse, status: number, error: string, started: number): void {
+  response.shouldKeepAlive = false;
+  send(response, status, { error }, started);
 }
 
 function parseJson(text: string): unknown {

@@ -18,7 +18,7 @@ export function registerServeCommand(program: Command): void {
     .option("--cwd <dir>", "the project folder (plugins/, toolgate.config.*)")
     .addHelpText(
       "after",
-      "\nEndpoints: POST /v1/hooks/<agent> (claude-code, gemini-cli, codex, copilot-cli), POST /v1/check, GET /v1/health.\nThe first line on stdout is `listening on <url>`.",
+      "\nEndpoints: POST /v1/hooks/<agent> (claude-code, gemini-cli, codex, copilot-cli), POST /v1/check, GET /v1/health.\nThe first line on stdout is `listening on <url>`.\nRefused: a Host other than 127.0.0.1, localhost, [::1] or --host with the port (421), a foreign Origin or a cross-site Sec-Fetch-Site (403), a POST body not sent as application/json (415).",
     )
     .action(async (options: ServeOptions) => {
       await serve(options);
@@ -29,6 +29,11 @@ async function serve(options: ServeOptions): Promise<void> {
   const port = Number(options.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port ${options.port} is not a port number`, exitCodes.usage);
   const token = options.token ?? process.env.TOOLGATE_SERVE_TOKEN;
+  if (token !== undefined && token.trim() === "")
+    throw new CliError(
+      `${options.token === undefined ? "TOOLGATE_SERVE_TOKEN" : "--token"} is empty: give a token, or unset it to serve loopback clients without one`,
+      exitCodes.usage,
+    );
   if (!isLoopback(options.host) && !token)
     throw new CliError(
       `--host ${options.host} is reachable from other machines: set --token (or TOOLGATE_SERVE_TOKEN) so that only clients holding it are answered`,
@@ -62,11 +67,18 @@ async function serve(options: ServeOptions): Promise<void> {
   );
   if (live.current.failure !== undefined) printNote(`[toolgate] could not load the project, denying every call until it is fixed: ${live.current.failure}`);
   watch();
-  const server = createHookServer({ live, token });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, options.host, resolve);
-  });
+  const server = createHookServer({ live, token, host: options.host });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, options.host, resolve);
+    });
+  } catch (error) {
+    // The watchers and the host would keep the process up with nothing to serve.
+    stopWatching();
+    await live.close();
+    throw new CliError(listenFailure(error, options.host, port), exitCodes.failure);
+  }
   const address = server.address();
   const shown =
     typeof address === "object" && address !== null
@@ -81,6 +93,14 @@ async function serve(options: ServeOptions): Promise<void> {
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
+}
+
+function listenFailure(error: unknown, host: string, port: number): string {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (code === "EADDRINUSE") return `port ${port} on ${host} is already in use: stop what holds it, or pick another port with --port (0 picks a free one)`;
+  if (code === "EACCES") return `port ${port} on ${host} needs privileges this process does not have: pick a port above 1023 with --port`;
+  if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND") return `cannot listen on ${host}: it is not an address of this machine`;
+  return `cannot listen on ${host}:${port}: ${error instanceof Error ? error.message : String(error)}`;
 }
 
 function isLoopback(host: string): boolean {

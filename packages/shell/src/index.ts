@@ -6,3 +6,4 @@ export { knownInputs, stdinTexts } from "./static-text.js";
 export { unwrap, type Unwrapped } from "./unwrap.js";
 export { gitWords, type GitWords } from "./git-alias.js";
 export { normalizePath } from "./normalize-path.js";
+export { simpleCommands, type SimpleCommands } from "./simple-commands.js";

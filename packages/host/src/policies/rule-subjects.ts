@@ -61,7 +61,7 @@ export function argvLine(argv: readonly string[]): string {
  * would run, as written (`sudo rm -rf /`, `rm -rf /` inside `sh -c '…'`). Deny and ask also see each of
  * those by its bare name and arguments (`rm -rf /` for `sudo env A=1 rm -rf /`, for `xargs rm` the `rm`)
  * and the bodies of functions never called. An allow needs every command as written and a line that
- * parses with no problem.
+ * parses with no problem. A line break inside a command (quoted) is read as a space.
  */
 export function shellSubjects(line: string, environment: AnalysisEnvironment): Subjects {
   const syntactic = simpleCommands(line);
@@ -83,5 +83,11 @@ export function shellSubjects(line: string, environment: AnalysisEnvironment): S
     // The analyzer is total by design; should it ever throw, no allow rule may vouch for the line.
     readable = false;
   }
-  return { any, all: readable && all.length > 0 ? all : undefined };
+  return { any: any.map(oneLine), all: readable && all.length > 0 ? all.map(oneLine) : undefined };
+}
+
+// A line break left inside one command is quoted text (`git commit -m "a<newline>b"`): a glob's `*` does not
+// cross it, so it would hide the command from a deny rule; it is matched as a space.
+function oneLine(command: string): string {
+  return command.includes("\n") || command.includes("\r") ? command.replaceAll(/\r\n|[\r\n]/g, " ") : command;
 }

@@ -323,3 +323,35 @@ describe("paths: matched normalised", () => {
     expect(writeFile({ deny: ["*:path=*.env"] }, "app/../.env")).toBe("block");
   });
 });
+
+describe("allow rules together: every command allowed by some allow rule", () => {
+  const twoRules = { ask: ["bash"], allow: ["bash:command=git status*", "bash:command=npm test*"] };
+
+  it.each([
+    ["git status && npm test", "allow"],
+    ["git status; npm test; git status -s", "allow"],
+    ["npm test | git status", "allow"],
+    ["git status && npm test && rm -rf ~", "ask"],
+    ["git status && npm test $(rm -rf ~)", "ask"],
+    ['git status && npm test "unterminated', "ask"],
+    ["git status && sudo npm test", "ask"],
+  ])("%j is %s", (command, expected) => {
+    expect(onCommand(twoRules, command)).toBe(expected);
+  });
+
+  it("names the rules that allowed it, the first as the source", () => {
+    const match = new PermissionRules(twoRules, where).check("bash", { command: "npm test && git status" }, "shell");
+    expect(match?.source).toEqual({ kind: "rule", name: "bash:command=npm test*" });
+    expect(match?.decision).toEqual({
+      action: "allow",
+      reason: 'every command is allowed by permission rules "bash:command=npm test*", "bash:command=git status*"',
+    });
+  });
+
+  it("a deny still wins, and a rule whose other conditions fail takes no part", () => {
+    expect(onCommand({ ...twoRules, deny: ["bash:command=npm test*"] }, "git status && npm test")).toBe("block");
+    const withCwd = { ask: ["bash"], allow: ["bash:command=git status*", "bash:command=npm test*:cwd=/safe/*"] };
+    expect(decide(withCwd, { command: "git status && npm test", cwd: "/other/x" })).toBe("ask");
+    expect(decide(withCwd, { command: "git status && npm test", cwd: "/safe/x" })).toBe("allow");
+  });
+});

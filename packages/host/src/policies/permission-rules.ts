@@ -71,9 +71,11 @@ const argCondition = /^([A-Za-z_$][\w$.-]*)=(.*)$/s;
 
 /**
  * Deny, ask and allow rules, matched case-insensitively on the tool name and on argument values
- * (strings as they are, other values as JSON). Deny > allow > ask: the first deny rule that matches
- * decides, else the first allow rule, else the first ask rule. So an allow rule carves an exception out
- * of a broader ask rule (`ask: ["bash"]`, `allow: ["bash:command=git status*"]`) but never out of a deny.
+ * (strings as they are, other values as JSON; arrays element by element; paths normalised; a shell
+ * tool's command line command by command). Deny > allow > ask: the first deny rule that matches decides,
+ * else the first allow rule (or allow rules that together cover every command of a shell line), else the
+ * first ask rule. So an allow rule carves an exception out of a broader ask rule (`ask: ["bash"]`,
+ * `allow: ["bash:command=git status*"]`) but never out of a deny.
  */
 export class PermissionRules {
   readonly #rules: readonly CompiledRule[];
@@ -104,7 +106,48 @@ export class PermissionRules {
    */
   check(toolName: string, args: ToolArgs, kind?: string): RuleMatch | undefined {
     const context: CheckContext = { args, shell: kind === "shell" || (kind === undefined && kindOfTool(toolName) === "shell") };
-    for (const rule of this.#rules) if (this.#matches(rule, toolName, context)) return { decision: decisionOf(rule), source: rule.source };
+    let triedTogether = false;
+    for (const rule of this.#rules) {
+      if (rule.effect === "ask" && !triedTogether) {
+        triedTogether = true;
+        const together = context.shell ? this.#allowedTogether(toolName, context) : undefined;
+        if (together) return together;
+      }
+      if (this.#matches(rule, toolName, context)) return { decision: decisionOf(rule), source: rule.source };
+    }
+    return triedTogether || !context.shell ? undefined : this.#allowedTogether(toolName, context);
+  }
+
+  /**
+   * A shell line no single allow rule covers, whose every command some allow rule covers
+   * (`git status && npm test` with `git status*` and `npm test*`): allowed, named after the first of them.
+   * Only rules whose shell conditions all read one argument, and whose other conditions hold, take part.
+   */
+  #allowedTogether(toolName: string, context: CheckContext): RuleMatch | undefined {
+    const byKey = new Map<string, { rule: CompiledRule; conditions: CompiledCondition[] }[]>();
+    for (const rule of this.#rules) {
+      const conditions = rule.args.filter((condition) => condition.shell);
+      const key = conditions[0]?.key;
+      if (rule.effect !== "allow" || key === undefined || !rule.tool(toolName)) continue;
+      if (conditions.some((condition) => condition.key !== key)) continue;
+      if (!rule.args.every((condition) => condition.shell || this.#holds(condition, "allow", context))) continue;
+      byKey.set(key, [...(byKey.get(key) ?? []), { rule, conditions }]);
+    }
+    for (const [key, rules] of byKey) {
+      const value = context.args[key];
+      if (rules.length < 2 || !(typeof value === "string" || isStrings(value))) continue;
+      const commands = this.#subjects(rules[0]!.conditions[0]!, value, context).all;
+      if (commands === undefined) continue;
+      const used = new Set<CompiledRule>();
+      const covered = commands.every((command) => {
+        const by = rules.find(({ conditions }) => conditions.every((condition) => condition.value(command)));
+        if (by) used.add(by.rule);
+        return by !== undefined;
+      });
+      if (!covered) continue;
+      const names = [...used].map((rule) => `"${rule.source.name}"`).join(", ");
+      return { decision: { action: "allow", reason: `every command is allowed by permission rules ${names}` }, source: [...used][0]!.source };
+    }
     return undefined;
   }
 

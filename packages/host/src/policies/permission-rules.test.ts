@@ -66,14 +66,23 @@ describe("a shell tool's command: an allow lifts only when every command is allo
     expect(onCommand(gitStatus, command)).toBe("ask");
   });
 
-  it.each(['echo "unterminated', "echo 'unterminated", "echo $(ls", "echo `ls", "(ls", "{ ls", `echo ${"$(".repeat(12)}ls${")".repeat(12)}`])(
-    "%j cannot be parsed: even allow-everything does not allow it",
-    (command) => {
-      expect(onCommand({ ask: ["bash"], allow: ["bash:command=*"] }, command)).toBe("ask");
-      // Without an ask rule the allow just does not apply: it never turns into a block by itself.
-      expect(onCommand({ allow: ["bash:command=*"] }, command)).toBe("none");
-    },
-  );
+  it.each([
+    'echo "unterminated',
+    "echo 'unterminated",
+    "echo $(ls",
+    "echo `ls",
+    "(ls",
+    "{ ls",
+    `echo ${"$(".repeat(12)}ls${")".repeat(12)}`,
+    "sh -c 'echo \"unterminated'",
+    "ls; bash -c 'ls $(pwd'",
+    "eval 'echo \"x'",
+    "cat <<EOF\n$(rm -rf ~\nEOF",
+  ])("%j cannot be parsed: even allow-everything does not allow it", (command) => {
+    expect(onCommand({ ask: ["bash"], allow: ["bash:command=*"] }, command)).toBe("ask");
+    // Without an ask rule the allow just does not apply: it never turns into a block by itself.
+    expect(onCommand({ allow: ["bash:command=*"] }, command)).toBe("none");
+  });
 
   it.each([
     ['git commit -m "a; rm -rf ~"', "git commit*"],

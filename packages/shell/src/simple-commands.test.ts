@@ -51,3 +51,19 @@ describe("simpleCommands", () => {
     expect(simpleCommands(`echo ${deep}`).problem).toMatch(/nested more than/);
   });
 });
+
+describe("simpleCommands: substitutions inside ${…}", () => {
+  it.each([
+    ["git status ${X:-$(rm x)}", ["git status ${X:-$(rm x)}", "rm x"]],
+    ['git status "${X:-`rm x`}"', ["git status ${X:-`rm x`}", "rm x"]],
+    ["echo ${X:=$(a $(b))}", ["echo ${X:=$(a $(b))}", "a $(b)", "b"]],
+  ])("%j is read as %j, with a problem", (source, commands) => {
+    const read = simpleCommands(source);
+    expect(read.commands).toEqual(commands);
+    expect(read.problem).toMatch(/parameter expansion/);
+  });
+
+  it("a parameter expansion with no substitution is no problem", () => {
+    expect(simpleCommands('echo "${HOME:-/root}" $((1 + 2))')).toEqual({ commands: ["echo ${HOME:-/root} $((1 + 2))"] });
+  });
+});

@@ -58,6 +58,8 @@ describe("a shell tool's command: an allow lifts only when every command is allo
     "git status | xargs rm",
     "git status; f() { rm -rf ~; }",
     "git status <<EOF\n$(rm -rf ~)\nEOF",
+    "git status ${X:-$(rm -rf ~)}",
+    'git status "${X:-`rm -rf ~`}"',
     "rm -rf ~; git status",
     "ls",
     "",
@@ -152,6 +154,7 @@ describe("a shell tool's command: a deny or ask matches when any command matches
     "X=rm; $X -rf /",
     "f() { rm x; }",
     "cat <<EOF\n$(rm x)\nEOF",
+    "echo ${X:-$(rm x)}",
     "python3 -c \"import shutil; shutil.rmtree('/x')\"",
   ])("deny rm* blocks %j", (command) => {
     expect(onCommand({ deny: ["bash:command=rm*"] }, command)).toBe("block");

@@ -213,6 +213,24 @@ describe("which calls and arguments are read as shell", () => {
   });
 
   it.each([
+    [["bash", "-lc", "git status"], "allow"],
+    [["/bin/sh", "-c", "git status -s"], "allow"],
+    [["zsh", "-e", "-c", "git status && git status"], "allow"],
+    [["bash", "-lc", "git status; rm -rf ~"], "ask"],
+    [["bash", "-lc", 'git status "unterminated'], "ask"],
+    [["bash", "-o", "pipefail", "-c", "git status"], "ask"],
+    [["bash", "-lc", "git status", "arg0"], "ask"],
+    [["sudo", "bash", "-c", "git status"], "ask"],
+  ])("an argv that runs a shell on a script is read as the script for allow: %j is %s", (argv, expected) => {
+    expect(onCommand(gitStatus, argv)).toBe(expected);
+  });
+
+  it("deny rules see an argv's shell and its script", () => {
+    expect(onCommand({ deny: ["bash:command=bash -lc*"] }, ["bash", "-lc", "git status"])).toBe("block");
+    expect(onCommand({ deny: ["bash:command=rm*"] }, ["bash", "-lc", "git status; rm -rf ~"])).toBe("block");
+  });
+
+  it.each([
     ["shell", "bash", "ask"],
     ["shell", "terminal", "ask"],
     [null, "bash", "ask"],

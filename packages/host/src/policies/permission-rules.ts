@@ -5,7 +5,7 @@ import { resolve } from "node:path";
 import type { AnalysisEnvironment } from "@toolgate/shell";
 import type picomatchModule from "picomatch";
 import { kindOfTool } from "../agents/tool-kinds.js";
-import { argvLine, expandHome, isPathKey, normalizedPath, shellKeys, shellSubjects, type Subjects } from "./rule-subjects.js";
+import { argvSubjects, expandHome, isPathKey, normalizedPath, shellKeys, shellSubjects, type Subjects } from "./rule-subjects.js";
 
 // Loaded when the first rule is compiled: a host without permission rules never pays for it.
 let picomatchLoaded: typeof picomatchModule | undefined;
@@ -171,17 +171,8 @@ export class PermissionRules {
 
   #subjects(condition: CompiledCondition, value: unknown, context: CheckContext): Subjects {
     if (context.shell && condition.shell) {
-      const line = typeof value === "string" ? value : isStrings(value) ? argvLine(value) : undefined;
-      if (line !== undefined) {
-        context.lines ??= new Map();
-        let subjects = context.lines.get(line);
-        if (subjects === undefined) {
-          this.#environment ??= { cwd: this.#cwd, home: this.#home, tmp: tmpdir() };
-          subjects = shellSubjects(line, this.#environment);
-          context.lines.set(line, subjects);
-        }
-        return subjects;
-      }
+      if (typeof value === "string") return this.#parsed(context, value, (environment) => shellSubjects(value, environment));
+      if (isStrings(value)) return this.#parsed(context, `argv:${JSON.stringify(value)}`, (environment) => argvSubjects(value, environment));
     }
     const text = (element: unknown) =>
       condition.path && typeof element === "string" ? normalizedPath(element, condition.absoluteGlob, this.#cwd, this.#home) : argText(element);
@@ -192,6 +183,18 @@ export class PermissionRules {
     }
     const subject = text(value);
     return { any: [subject], all: [subject] };
+  }
+
+  /** A shell line's subjects, read once per check whichever rules look at it. */
+  #parsed(context: CheckContext, key: string, read: (environment: AnalysisEnvironment) => Subjects): Subjects {
+    context.lines ??= new Map();
+    let subjects = context.lines.get(key);
+    if (subjects === undefined) {
+      this.#environment ??= { cwd: this.#cwd, home: this.#home, tmp: tmpdir() };
+      subjects = read(this.#environment);
+      context.lines.set(key, subjects);
+    }
+    return subjects;
   }
 }
 

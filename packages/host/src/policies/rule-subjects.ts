@@ -1,5 +1,5 @@
 import { posix } from "node:path";
-import { analyze, normalizePath, simpleCommands, type AnalysisEnvironment } from "@toolgate/shell";
+import { analyze, normalizePath, shells, simpleCommands, type AnalysisEnvironment } from "@toolgate/shell";
 
 /**
  * What one argument offers a rule condition to match. A deny or ask condition holds when its glob
@@ -53,6 +53,28 @@ export function normalizedPath(value: string, absoluteGlob: boolean, cwd: string
 /** An argv as the shell line that runs it: each element one word, quoted when it needs to be. */
 export function argvLine(argv: readonly string[]): string {
   return argv.map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`)).join(" ");
+}
+
+/**
+ * An argv's commands: those of the line it is. An argv that runs a shell on a script (`["bash", "-lc",
+ * "git status"]`, as OpenAI's local shell sends) is read as that script for allow rules, so the rule
+ * `git status*` applies to it; deny and ask rules see both.
+ */
+export function argvSubjects(argv: readonly string[], environment: AnalysisEnvironment): Subjects {
+  const whole = shellSubjects(argvLine(argv), environment);
+  const script = shellScriptOf(argv);
+  if (script === undefined) return whole;
+  const inner = shellSubjects(script, environment);
+  return { any: [...whole.any, ...inner.any], all: whole.all === undefined ? undefined : inner.all };
+}
+
+/** The script of `[shell, ...flags, script]` where a flag holds `c` (`-c`, `-lc`, `-e -c`); else undefined. */
+function shellScriptOf(argv: readonly string[]): string | undefined {
+  const [program = "", ...rest] = argv;
+  const options = rest.slice(0, -1);
+  if (!shells.has(program.slice(program.lastIndexOf("/") + 1)) || options.length === 0) return undefined;
+  if (!options.every((option) => /^-[A-Za-z]+$/.test(option)) || !options.some((option) => option.includes("c"))) return undefined;
+  return rest[rest.length - 1];
 }
 
 /**

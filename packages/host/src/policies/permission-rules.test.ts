@@ -220,6 +220,7 @@ describe("which calls and arguments are read as shell", () => {
     [["bash", "-lc", 'git status "unterminated'], "ask"],
     [["bash", "-o", "pipefail", "-c", "git status"], "ask"],
     [["bash", "-lc", "git status", "arg0"], "ask"],
+    [["bash", "-x", "git status"], "ask"],
     [["sudo", "bash", "-c", "git status"], "ask"],
   ])("an argv that runs a shell on a script is read as the script for allow: %j is %s", (argv, expected) => {
     expect(onCommand(gitStatus, argv)).toBe(expected);

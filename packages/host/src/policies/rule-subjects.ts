@@ -51,7 +51,7 @@ export function normalizedPath(value: string, absoluteGlob: boolean, cwd: string
 }
 
 /** An argv as the shell line that runs it: each element one word, quoted when it needs to be. */
-export function argvLine(argv: readonly string[]): string {
+function argvLine(argv: readonly string[]): string {
   return argv.map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`)).join(" ");
 }
 

@@ -163,10 +163,9 @@ export class PermissionRules {
     if (!Object.hasOwn(args, condition.key)) return false;
     const value = args[condition.key];
     if (value === undefined) return false;
-    const whole = argText(value);
-    const subjects = this.#subjects(condition, value, context);
-    if (effect !== "allow") return condition.value(whole) || subjects.any.some(condition.value);
-    return subjects.all?.every(condition.value) === true;
+    // Deny and ask also match the whole value, as rules always did: reading it closer only adds matches.
+    if (effect !== "allow") return condition.value(argText(value)) || this.#subjects(condition, value, context).any.some(condition.value);
+    return this.#subjects(condition, value, context).all?.every(condition.value) === true;
   }
 
   #subjects(condition: CompiledCondition, value: unknown, context: CheckContext): Subjects {

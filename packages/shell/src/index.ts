@@ -7,3 +7,4 @@ export { unwrap, type Unwrapped } from "./unwrap.js";
 export { gitWords, type GitWords } from "./git-alias.js";
 export { interpreterEffects, type CodeWrite, type InterpreterEffects } from "./interpreters.js";
 export { normalizePath } from "./normalize-path.js";
+export { simpleCommands, type SimpleCommands } from "./simple-commands.js";

@@ -174,7 +174,7 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
 
   /** Permission rules run before every plugin, and again on the final arguments (`conclude`). */
   function checkRules(rules: PermissionRules, run: PolicyRun, args: ToolArgs): void {
-    const matched = rules.check(run.call.name, args);
+    const matched = rules.check(run.call.name, args, run.call.kind);
     if (matched === undefined) return;
     addDecision(run.aggregate, matched.decision, rulesParticipant, matched.source);
     if (run.trace) run.trace.push(explainDecision(matched.decision, rulesParticipant, run));

@@ -54,7 +54,7 @@ export function installPolicies(settings: HostSettings, deps: PolicyDependencies
     const timeoutMs = hook.config.timeout === undefined ? settings.hookTimeoutMs : Math.round(hook.config.timeout * 1000);
     return installHook(hook, firstOrder + index, deadlinesFor(timeoutMs), settings.cwd, deps);
   });
-  const rules = new PermissionRules(settings.permissions);
+  const rules = new PermissionRules(settings.permissions, { cwd: settings.cwd });
   if (rules.size === 0) return { records, rules: undefined };
   const record: PluginRecord = {
     name: rulesParticipant,

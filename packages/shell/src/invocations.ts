@@ -1,4 +1,16 @@
-import { assign, changeDirectory, copy, expand, maxVariants, setVar, type AnalysisEnvironment, type ShellState } from "./shell-state.js";
+import {
+  assign,
+  assignBoth,
+  changeDirectory,
+  copy,
+  expand,
+  maxVariants,
+  setPositional,
+  setVar,
+  valuesOf,
+  type AnalysisEnvironment,
+  type ShellState,
+} from "./shell-state.js";
 import { knownInputs, staticInput, staticOutput, stdinTexts } from "./static-text.js";
 import { gitWords } from "./git-alias.js";
 import { analyzeInterpreter } from "./interpreters.js";
@@ -114,6 +126,7 @@ const shellWords =
   /(?:^|[;&|`(]|\n)\s*(?:sudo\s+)?(?:rm|git|dd|mkfs[.\w]*|wipefs|shred|chmod|chown|mv|find|sudo|doas|curl|wget|sh|bash|zsh|eval|xargs|psql|mysql|docker|kubectl|aws|gcloud|az|terraform)\s/;
 // What `staticOutput` knows how to read; other substitutions are not parsed a second time.
 const printsText = /^\s*(echo|printf|cat)\b/;
+const emptyScript = /^\s*(?:true|:)?\s*$/;
 const maxKnownOutputs = 16;
 const maxInvocations = 5_000;
 // Shared by every command first in its pipeline: never written to.
@@ -212,10 +225,20 @@ class Collector {
       this.problem(`the command runs more than ${maxInvocations} commands`);
       return;
     }
-    if (command.words.length > 0 && command.words[0]!.text.includes("=") && command.words.every((word) => isAssignment(word.text))) {
-      for (const word of command.words) assign(word.text, state, this.environment);
+    let expansionState = state;
+    if (command.words.length > 0 && command.words[0]!.text.includes("=") && isAssignment(command.words[0]!.text)) {
+      if (command.words.every((word) => isAssignment(word.text))) {
+        for (const word of command.words) assign(word.text, state, this.environment);
+      } else {
+        // `TMPDIR=/Users rm -rf $TMPDIR/x`: the words may see the old value or the new one; read both.
+        expansionState = copy(state);
+        for (const word of command.words) {
+          if (!isAssignment(word.text)) break;
+          assignBoth(word.text, expansionState, this.environment);
+        }
+      }
     }
-    const argvs = this.expandWords(command.words, state);
+    const argvs = this.expandWords(command.words, expansionState);
     for (let variant = 0; variant < argvs.length; variant++) {
       const argv = argvs[variant]!;
       if (this.overBudget()) break;
@@ -411,6 +434,8 @@ class Collector {
 
   staticOutputOf(script: string, state: ShellState): string | undefined {
     // `$(echo $(echo $(…)))`: each level is read by parsing the next, so the depth is bounded here.
+    // `$()`, `$(true)`, `$(:)`: nothing is printed.
+    if (emptyScript.test(script)) return "";
     if (this.staticDepth >= maxDepth || !printsText.test(script)) return undefined;
     const { script: parsed } = parseScript(script);
     if (parsed.length !== 1 || parsed[0]!.length !== 1) return undefined;
@@ -487,13 +512,20 @@ class Collector {
     const expanded = text.includes("$") ? expand(text, state, this.environment) : [text];
     if (expanded === undefined) this.problem(`a word takes more than ${maxVariants} values (a long loop), too many to check each`);
     const values = expanded ?? [text];
-    // Quoted, the value is one word; unquoted, it splits on spaces. Which it is is not kept, so both are read.
+    const separators = state.vars.has("IFS") ? ifsOf(valuesOf("IFS", state, this.environment)) : undefined;
+    // Quoted, the value is one word; unquoted, it splits on spaces (on IFS, when the line set it), and an
+    // empty value is no word at all. Which it is is not kept, so both are read.
     const result: string[][] = [];
     for (const value of values) {
       result.push([value]);
       if (value !== word.text) {
+        if (value === "") result.push([]);
         const split = splitOnSpace(value);
         if (split !== undefined) result.push(split);
+        if (separators !== undefined) {
+          const fields = splitOn(value, separators);
+          if (fields !== undefined) result.push(fields);
+        }
       }
     }
     return result;
@@ -511,6 +543,11 @@ class Collector {
       if (name === "export" || args.includes("-x")) state.exported = [...(state.exported ?? []), ...args.filter(isAssignment)];
     } else if (name === "for" && args[1] === "in") {
       setVar(state, args[0]!, args.slice(2));
+    } else if (name === "unset") {
+      // `unset X`: X is empty from here on (`unset -f f` forgets a function, not a variable).
+      if (!args.includes("-f")) for (const arg of args) if (/^[A-Za-z_]\w*$/.test(arg)) setVar(state, arg, [""]);
+    } else if (name === "set" && (args[0] === "--" || (args[0] !== undefined && !/^[-+]/.test(args[0])))) {
+      setPositional(state, args[0] === "--" ? args.slice(1) : args);
     } else if (name === "read" || name === "mapfile" || name === "readarray") {
       for (const arg of args.filter((candidate) => /^[A-Za-z_]\w*$/.test(candidate))) setVar(state, arg, null);
     }
@@ -552,6 +589,30 @@ function splitOnSpace(value: string): string[] | undefined {
     start = index + 1;
   }
   return parts;
+}
+
+/** The characters of the IFS values that are not whitespace (those split as `splitOnSpace` does); undefined when none or unknown. */
+function ifsOf(values: readonly string[] | undefined): string | undefined {
+  if (values === undefined) return undefined;
+  const chars = values.join("").replace(/\s/g, "");
+  return chars === "" ? undefined : chars;
+}
+
+/** `value` split at any of `separators` (and at whitespace), when it holds one; else undefined. */
+function splitOn(value: string, separators: string): string[] | undefined {
+  let found = false;
+  for (const char of separators) if (value.includes(char)) found = true;
+  if (!found) return undefined;
+  const fields: string[] = [];
+  let field = "";
+  for (const char of value) {
+    if (separators.includes(char) || isSpace(char.charCodeAt(0))) {
+      if (field !== "") fields.push(field);
+      field = "";
+    } else field += char;
+  }
+  if (field !== "") fields.push(field);
+  return fields;
 }
 
 /** The characters of `\s`. */

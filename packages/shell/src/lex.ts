@@ -1,3 +1,6 @@
+import { decodeAnsiC } from "./ansi-c.js";
+import { expandBraces, maxBraceWords, mayExpandBraces } from "./brace-expansion.js";
+
 /**
  * A POSIX-ish shell lexer: enough to tell a command word from a quoted argument, see through `$(…)`,
  * backticks and `<(…)`, and keep heredoc bodies out of the command stream. It never throws and never
@@ -165,13 +168,37 @@ export function lex(source: string): LexResult {
       if (delimiterFor) {
         heredocs.push({ token: delimiterFor, delimiter: word.text, stripTabs: delimiterFor.operator === "<<-" });
         delimiterFor = undefined;
+        tokens.push(word);
+      } else if (word.text.includes("{") && mayExpandBraces(source.slice(i, next))) {
+        pushBraceWords(lexer, source.slice(i, next), word, tokens);
+      } else {
+        tokens.push(word);
       }
-      tokens.push(word);
       i = next;
     }
   }
   if (heredocs.length > 0) readHeredocBodies(lexer, source.length, heredocs);
   return lexer.problem === undefined ? { tokens } : { tokens, problem: lexer.problem };
+}
+
+/** `{rm,-rf,/}` is three words to bash: each alternative is read as a word of its own. */
+function pushBraceWords(lexer: Lexer, raw: string, word: WordToken, tokens: Token[]): void {
+  const expanded = expandBraces(raw);
+  if (expanded === undefined) {
+    tokens.push(word);
+    return;
+  }
+  if (expanded === "too many") {
+    lexer.fail(`a brace expansion makes more than ${maxBraceWords} words, too many to check each`);
+    tokens.push(word);
+    return;
+  }
+  for (const alternative of expanded) {
+    if (alternative === "") continue; // an empty alternative (`{,x}`) makes no word
+    const inner = new Lexer(alternative);
+    tokens.push(readWord(inner, 0));
+    if (inner.problem !== undefined) lexer.fail(inner.problem);
+  }
 }
 
 function isProcessSubstitution(source: string, index: number): boolean {
@@ -309,7 +336,7 @@ function readDollarOrBacktick(lexer: Lexer, start: number, word: Word): number {
     let end = start + 2;
     while (end < source.length && source[end] !== "'") end += source[end] === "\\" ? 2 : 1;
     if (end >= source.length) lexer.fail("a $'…' quote is never closed");
-    word.text += source.slice(start + 2, end).replace(/\\(.)/g, "$1");
+    word.text += decodeAnsiC(source.slice(start + 2, end));
     return end + 1;
   }
   word.text += "$";

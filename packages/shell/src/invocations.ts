@@ -13,6 +13,8 @@ import {
 } from "./shell-state.js";
 import { knownInputs, staticInput, staticOutput, stdinTexts } from "./static-text.js";
 import { gitWords } from "./git-alias.js";
+import { normalizePath } from "./normalize-path.js";
+import { transformNames, transformText } from "./transforms.js";
 import { analyzeInterpreter } from "./interpreters.js";
 import { parseScript, type Command, type FunctionCommand, type Redirect, type Script, type Word } from "./parse.js";
 import { inputWrappers, isAssignment, unwrap } from "./unwrap.js";
@@ -172,6 +174,8 @@ class Collector {
   dormant = false;
   /** Above 0 while reading text that is probably not shell (interpreter code): what cannot be parsed there is no problem. */
   quiet = 0;
+  /** Files the line writes (`echo … > x.sh`), by path: what they hold, or null when that cannot be known. */
+  readonly written = new Map<string, string | null>();
 
   constructor(
     readonly analysis: Analysis,
@@ -251,6 +255,7 @@ class Collector {
     const first = out.length > start ? out[start] : undefined;
     // Substitutions do not depend on a loop variable's value: read them once, under the first variant.
     if (first) this.substitutions(first, command.words, command.redirects, depth, state, out);
+    if (first && (command.redirects.length > 0 || first.name === "tee")) this.recordWrites(first);
     this.track(first, state);
   }
 
@@ -321,6 +326,14 @@ class Collector {
       return [];
     }
     const { name, via } = invocation;
+    if (this.written.size > 0) {
+      // `echo 'rm -rf /' > s.sh; chmod +x s.sh; ./s.sh`: a script the line wrote, run by its path.
+      const path = invocation instanceof RecordedInvocation ? invocation.argv[invocation.argv.length - invocation.args.length - 1] : undefined;
+      if (path?.includes("/")) {
+        for (const [script, how] of this.writtenScript(path, invocation.cwd))
+          this.source(script, depth + 1, copy(state, false), [...via, how], invocation.nested);
+      }
+    }
     // Most commands run nothing of their own: no script, no `-exec`, no code.
     if (!mayRunMore.has(name) && name.charCodeAt(0) !== 112) return invocation.nested; // `p`: python3.12, pypy3
     const interpreter = isInterpreter(name);
@@ -370,7 +383,7 @@ class Collector {
     if (!runsScripts.has(name) && !isShell(name)) return [];
     const withStatic = (text: string) => this.substituteStatic(text, words, state);
     if (name === "eval") return [[withStatic(args.join(" ")), "eval"]];
-    if ((name === "source" || name === ".") && args[0] !== undefined) return this.fileScripts(args[0], name, words, state);
+    if ((name === "source" || name === ".") && args[0] !== undefined) return this.fileScripts(args[0], name, words, state, invocation);
     if (name === "su" || name === "script" || name === "runuser") {
       const flag = args.findIndex((arg) => arg === "-c" || arg === "--command");
       return flag === -1 || args[flag + 1] === undefined ? [] : [[withStatic(args[flag + 1]!), `${name} -c`]];
@@ -407,14 +420,87 @@ class Collector {
       return scripts;
     }
     const file = args.find((arg) => !arg.startsWith("-") && arg !== "-");
-    if (file !== undefined) return this.fileScripts(file, name, words, state);
+    if (file !== undefined) return this.fileScripts(file, name, words, state, invocation);
+    return this.stdinScripts(invocation, name);
+  }
+
+  /**
+   * What a shell reads on its standard input: heredocs, here-strings, and what the pipeline sends it, through
+   * filters it can follow (`tr`, `rev`, `base64 -d`, …). Text from a command whose output cannot be known is
+   * a problem: the script is unknown (a downloaded one has its own rule).
+   */
+  stdinScripts(invocation: Invocation, name: string): [string, string][] {
+    const scripts: [string, string][] = [];
     for (const text of stdinTexts(invocation)) scripts.push([text, `${name} (stdin)`]);
+    const upstream = lastUpstream(invocation);
+    if (upstream === undefined || invocation.redirects.some((redirect) => staticInput(redirect) !== undefined)) return scripts;
+    const output = this.outputOf(upstream, 0);
+    if (output !== undefined) {
+      if (!scripts.some(([text]) => text === output)) scripts.push([output, `${upstream.name} | ${name}`]);
+    } else if (!readsFiles(upstream)) {
+      this.problem(`${name} runs the output of ${upstream.name} as a script, and what that prints cannot be known here`);
+    }
     return scripts;
   }
 
-  /** A script file: only `<(…)` with text known in advance (`bash <(echo …)`) can be read. */
-  fileScripts(file: string, name: string, words: readonly Word[], state: ShellState): [string, string][] {
-    if (!/^[<>]\(/.test(file)) return [];
+  /** What an invocation prints, when it follows from the line: `echo`, `printf`, `cat <<EOF`, and known text through a filter. */
+  outputOf(invocation: Invocation, depth: number): string | undefined {
+    const direct = staticOutput(invocation, staticInput);
+    if (direct !== undefined || depth > maxDepth || !transformNames.has(invocation.name)) return direct;
+    let input: string | undefined;
+    for (const redirect of invocation.redirects) input ??= staticInput(redirect);
+    if (input === undefined) {
+      const upstream = lastUpstream(invocation);
+      input = upstream === undefined ? undefined : this.outputOf(upstream, depth + 1);
+    }
+    return input === undefined ? undefined : transformText(invocation.name, invocation.args, input);
+  }
+
+  /** Remembers the files an invocation writes (`>`, `>>`, `&>`, `tee`) and what they hold, when that is known. */
+  recordWrites(invocation: Invocation): void {
+    const targets: [string, boolean][] = [];
+    for (const redirect of invocation.redirects) {
+      const { operator } = redirect;
+      if (operator === ">" || operator === ">|" || operator === "&>" || operator === ">>" || operator === "&>>")
+        targets.push([redirect.target.text, operator.endsWith(">>")]);
+    }
+    if (invocation.name === "tee") {
+      const append = invocation.args.includes("-a") || invocation.args.includes("--append");
+      for (const arg of invocation.args) if (!arg.startsWith("-")) targets.push([arg, append]);
+    }
+    if (targets.length === 0) return;
+    const output = this.outputOf(invocation, 0) ?? null;
+    for (const [target, append] of targets) {
+      const key = this.writtenKey(target, invocation.cwd);
+      if (key.startsWith("/dev/")) continue;
+      const before = this.written.get(key);
+      this.written.set(key, !append || before === undefined ? output : before === null || output === null ? null : before + output);
+    }
+  }
+
+  writtenKey(path: string, cwd: string | undefined): string {
+    const { home } = this.environment;
+    const expanded = path === "~" || path.startsWith("~/") ? home + path.slice(1) : path;
+    if (expanded.startsWith("/")) return normalizePath(expanded);
+    return cwd === undefined ? expanded : normalizePath(`${cwd}/${expanded}`);
+  }
+
+  /** A file the line wrote earlier, run as a script: its text, or a problem when what it holds is not known. */
+  writtenScript(file: string, cwd: string | undefined): [string, string][] {
+    if (this.written.size === 0) return [];
+    const text = this.written.get(this.writtenKey(file, cwd));
+    if (text === undefined) return [];
+    if (text === null) {
+      this.problem(`the line writes ${file} and runs it, and what it writes there cannot be known here`);
+      return [];
+    }
+    return [[text, file]];
+  }
+
+  /** A script file: `/dev/stdin`, a file the line wrote, or `<(…)` with text known in advance (`bash <(echo …)`). */
+  fileScripts(file: string, name: string, words: readonly Word[], state: ShellState, invocation: Invocation): [string, string][] {
+    if (file === "/dev/stdin" || file === "/dev/fd/0" || file === "/proc/self/fd/0") return this.stdinScripts(invocation, name);
+    if (!/^[<>]\(/.test(file)) return this.writtenScript(file, invocation.cwd);
     const word = words.find((candidate) => candidate.text === file);
     const output = word?.substitutions.length === 1 ? this.staticOutputOf(word.substitutions[0]!, state) : undefined;
     return output === undefined ? [] : [[output, `${name} <(…)`]];
@@ -567,6 +653,22 @@ function gitScripts(invocation: Invocation): [string, string][] {
     if (assignment.startsWith("GIT_SSH_COMMAND=")) scripts.push([assignment.slice("GIT_SSH_COMMAND=".length), "GIT_SSH_COMMAND"]);
   }
   return scripts;
+}
+
+/** The command just before this one in its pipeline (same level, not inside its substitutions). */
+function lastUpstream(invocation: Invocation): Invocation | undefined {
+  for (let index = invocation.upstream.length - 1; index >= 0; index--) {
+    const candidate = invocation.upstream[index]!;
+    if (candidate.via.length === invocation.via.length) return candidate;
+  }
+  return undefined;
+}
+
+/** `cat script.sh | sh`, `< file`: a file read as it is, like `sh script.sh` (files the line did not write are not read). */
+function readsFiles(invocation: Invocation): boolean {
+  return (
+    (invocation.name === "cat" && invocation.args.some((arg) => !arg.startsWith("-"))) || invocation.redirects.some((redirect) => redirect.operator === "<")
+  );
 }
 
 /** Whether a word holds a `$` or a backtick: a loop over its characters beats two searches on these short strings. */

@@ -188,14 +188,36 @@ function isHelpFor(name: string, next: string): boolean {
   return name !== "!" && (next === "--help" || next === "--version");
 }
 
-/** `env -S 'rm -rf /'` splits its string into words: do the same, so the command is seen. */
+/**
+ * `env -S 'rm -rf /'` splits its string into words: do the same, so the command is seen. Every spelling:
+ * `-S '…'`, `-S'…'`, `-vS '…'`, `--split-string '…'`, `--split-string='…'` (and its abbreviations).
+ */
 function splitEnvString(words: readonly string[]): readonly string[] {
-  if (!words.includes("-S") && !words.includes("--split-string")) return words;
+  if (!words.some(mayBeSplitString)) return words;
   const env = words.findIndex((word) => baseName(word) === "env");
   if (env === -1) return words;
-  const split = words.findIndex((word, index) => index > env && (word === "-S" || word === "--split-string"));
-  if (split === -1 || split + 1 >= words.length) return words;
-  return [...words.slice(0, split), ...words[split + 1]!.split(/\s+/).filter(Boolean), ...words.slice(split + 2)];
+  for (let index = env + 1; index < words.length; index++) {
+    const word = words[index]!;
+    if (!word.startsWith("-") || word === "--") break;
+    let text: string | undefined;
+    let used = 1;
+    const long = /^--sp(?:l(?:i(?:t(?:-(?:s(?:t(?:r(?:i(?:ng?)?)?)?)?)?)?)?)?)?(=|$)/.exec(word);
+    if (long) {
+      text = long[1] === "=" ? word.slice(word.indexOf("=") + 1) : words[index + 1];
+      used = long[1] === "=" ? 1 : 2;
+    } else if (/^-[iv0]*S/.test(word) && !word.startsWith("--")) {
+      const rest = word.slice(word.indexOf("S") + 1);
+      text = rest !== "" ? rest : words[index + 1];
+      used = rest !== "" ? 1 : 2;
+    } else continue;
+    if (text === undefined) return words;
+    return [...words.slice(0, index), ...text.split(/\s+/).filter(Boolean), ...words.slice(index + used)];
+  }
+  return words;
+}
+
+function mayBeSplitString(word: string): boolean {
+  return word.startsWith("--sp") || (word.startsWith("-") && !word.startsWith("--") && word.includes("S"));
 }
 
 /** Skips `-x`, `--long`, `-x value`, `--long=value` and `A=1` words; returns the index of the first other word. */

@@ -89,6 +89,11 @@ export interface Analysis {
   problems: string[];
   /** What the bodies of functions defined but never called would run: only catastrophic deletes count there. */
   uncalled: Invocation[];
+  /**
+   * Commands whose name is only known at run time (`$CMD -rf /`, `"$(cat cmd.txt)" x`, `/bin/r? x`): what they
+   * run cannot be checked. `$EDITOR`, `$VISUAL`, `$PAGER` and `$SHELL` are the user's own tools, not listed.
+   */
+  unresolved: Invocation[];
 }
 
 export const shells = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh", "rbash"]);
@@ -129,13 +134,14 @@ const shellWords =
 // What `staticOutput` knows how to read; other substitutions are not parsed a second time.
 const printsText = /^\s*(echo|printf|cat)\b/;
 const emptyScript = /^\s*(?:true|:)?\s*$/;
+const locatesProgram = /^\s*(?:which|command\s+-v|type\s+-P)\s+([\w.+-]+)\s*$/;
 const maxKnownOutputs = 16;
 const maxInvocations = 5_000;
 // Shared by every command first in its pipeline: never written to.
 const noUpstream: Invocation[] = [];
 
 export function analyze(source: string, environment: AnalysisEnvironment): Analysis {
-  const analysis: Analysis = { source, scripts: [], invocations: [], problems: [], uncalled: [] };
+  const analysis: Analysis = { source, scripts: [], invocations: [], problems: [], uncalled: [], unresolved: [] };
   const collector = new Collector(analysis, environment);
   collector.source(source, 0, { cwd: environment.cwd, vars: new Map(), ownsVars: true }, [], []);
   collector.uncalledFunctions();
@@ -297,6 +303,7 @@ class Collector {
     if (placeholder !== undefined) invocation.placeholder = placeholder;
     if (inputFromFile) invocation.inputFromFile = true;
     (this.dormant ? this.analysis.uncalled : this.analysis.invocations).push(invocation);
+    if (!this.dormant && this.quiet === 0 && isUnresolvedName(name)) this.analysis.unresolved.push(invocation);
     return invocation;
   }
 
@@ -446,7 +453,9 @@ class Collector {
   /** What an invocation prints, when it follows from the line: `echo`, `printf`, `cat <<EOF`, and known text through a filter. */
   outputOf(invocation: Invocation, depth: number): string | undefined {
     const direct = staticOutput(invocation, staticInput);
-    if (direct !== undefined || depth > maxDepth || !transformNames.has(invocation.name)) return direct;
+    // echo ends its line (`echo a > f; echo b >> f` writes two lines), unless told not to.
+    if (direct !== undefined) return invocation.name === "echo" && !invocation.args.some((arg) => /^-[eE]*n[neE]*$/.test(arg)) ? `${direct}\n` : direct;
+    if (depth > maxDepth || !transformNames.has(invocation.name)) return undefined;
     let input: string | undefined;
     for (const redirect of invocation.redirects) input ??= staticInput(redirect);
     if (input === undefined) {
@@ -522,6 +531,9 @@ class Collector {
     // `$(echo $(echo $(…)))`: each level is read by parsing the next, so the depth is bounded here.
     // `$()`, `$(true)`, `$(:)`: nothing is printed.
     if (emptyScript.test(script)) return "";
+    // `$(which node)`, `$(command -v node)`: a path to that program (only its name matters here).
+    const lookup = locatesProgram.exec(script);
+    if (lookup !== null) return lookup[1]!;
     if (this.staticDepth >= maxDepth || !printsText.test(script)) return undefined;
     const { script: parsed } = parseScript(script);
     if (parsed.length !== 1 || parsed[0]!.length !== 1) return undefined;
@@ -653,6 +665,21 @@ function gitScripts(invocation: Invocation): [string, string][] {
     if (assignment.startsWith("GIT_SSH_COMMAND=")) scripts.push([assignment.slice("GIT_SSH_COMMAND=".length), "GIT_SSH_COMMAND"]);
   }
   return scripts;
+}
+
+// Variables that name the user's own programs: running them is the user's choice, known or not.
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's own `${EDITOR}`, as written in a command
+const userPrograms = new Set(["$editor", "${editor}", "$visual", "${visual}", "$pager", "${pager}", "$shell", "${shell}", "$git_editor", "$manpager"]);
+
+/** A command name that still holds an expansion or a glob after static evaluation: bash decides it at run time. */
+function isUnresolvedName(name: string): boolean {
+  if (name === "[" || name === "[[") return false; // `test`
+  for (let index = 0; index < name.length; index++) {
+    const code = name.charCodeAt(index);
+    // `$`, backtick, `*`, `?`, `[`
+    if (code === 36 || code === 96 || code === 42 || code === 63 || code === 91) return !userPrograms.has(name);
+  }
+  return false;
 }
 
 /** The command just before this one in its pipeline (same level, not inside its substitutions). */

@@ -54,7 +54,7 @@ export function checkCommand(command: string, guard: Guard, cwd?: string): Check
   }
   const unresolved = analysis.unresolved[0];
   if (unresolved !== undefined && guard.onUnresolvedCommand === "block") {
-    const message = `refusing ${show(unresolved)}: the command it runs (${unresolved.name}) is only known when it runs, so what it does cannot be checked. Write the command name out literally.`;
+    const message = `refusing ${show(unresolved)}: the name of the command it runs is only known when it runs, so what it does cannot be checked. Write the command name out literally.`;
     return { analysis, deletes, violation: { rule: "unresolved-command", message } };
   }
   return { analysis, deletes };

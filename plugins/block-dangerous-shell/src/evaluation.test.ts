@@ -271,7 +271,9 @@ describe("onUnresolvedCommand", () => {
     expect(checkCommand("$CMD build", disabled).violation).toBeUndefined();
   });
   it("the message names the command and says what to do", () => {
-    expect(checkCommand("$CMD build", defaults).violation?.message).toMatch(/\$CMD build.*only known when it runs.*Write the command name out literally/);
+    expect(checkCommand("$CMD build", defaults).violation?.message).toMatch(
+      /`\$CMD build`: the name of the command it runs is only known when it runs.*Write the command name out literally/,
+    );
   });
   it("rejects a value other than block or allow", () => {
     expect(() => resolveOptions({ onUnresolvedCommand: "open" }, environment)).toThrow(

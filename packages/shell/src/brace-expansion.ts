@@ -5,7 +5,7 @@
  */
 
 /** Past this many words, a brace expansion is not spelled out (the caller reports it). */
-export const maxBraceWords = 256;
+export const maxBraceWords = 1024;
 
 /** Whether a word as written may hold a brace expansion: a cheap test before `expandBraces`. */
 export function mayExpandBraces(raw: string): boolean {

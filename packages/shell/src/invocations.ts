@@ -133,6 +133,7 @@ const shellWords =
   /(?:^|[;&|`(]|\n)\s*(?:sudo\s+)?(?:rm|git|dd|mkfs[.\w]*|wipefs|shred|chmod|chown|mv|find|sudo|doas|curl|wget|sh|bash|zsh|eval|xargs|psql|mysql|docker|kubectl|aws|gcloud|az|terraform)\s/;
 // What `staticOutput` knows how to read; other substitutions are not parsed a second time.
 const printsText = /^\s*(echo|printf|cat)\b/;
+const positionalNames = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "@", "*", "#"];
 const emptyScript = /^\s*(?:true|:)?\s*$/;
 const locatesProgram = /^\s*(?:which|command\s+-v|type\s+-P)\s+([\w.+-]+)\s*$/;
 const maxKnownOutputs = 16;
@@ -271,7 +272,17 @@ class Collector {
     if (this.calling.has(fn) || depth > maxDepth) return;
     this.calling.add(fn);
     const start = out.length;
+    // The body sees the call's words as `$1`, `$2`, … and the caller's come back after it.
+    const saved = positionalNames.map((key) => [key, state.vars.has(key) ? state.vars.get(key)! : undefined] as const);
+    setPositional(state, invocation.args);
     this.command(fn.body, [], depth + 1, state, [...invocation.via, `${fn.name}()`], out);
+    for (const [key, value] of saved) {
+      if (value !== undefined) setVar(state, key, value);
+      else if (state.vars.has(key)) {
+        if (!state.ownsVars) setVar(state, key, null);
+        state.vars.delete(key);
+      }
+    }
     this.calling.delete(fn);
     appendFrom(invocation.nested, out, start);
   }
@@ -295,15 +306,19 @@ class Collector {
   }
 
   invocation(argv: string[], redirects: Redirect[], upstream: Invocation[], state: ShellState, via: readonly string[]): Invocation {
-    const { name, args, wrappers, assignments, placeholder, inputFromFile } = unwrap(argv);
+    const { name, args, wrappers, assignments, placeholder, inputFromFile, chdir } = unwrap(argv);
     // What `export` set earlier reaches this command's environment too, before its own `NAME=value` words.
     const environment = state.exported === undefined ? assignments : [...state.exported, ...assignments];
-    const invocation = new RecordedInvocation(argv, name, args, wrappers, environment, redirects, upstream, state.cwd, via);
+    // `env --chdir=/ rm -rf *`, `sudo -D / …`: the command runs in that folder.
+    const cwd = chdir === undefined ? state.cwd : changeDirectory(state.cwd, [chdir], this.environment);
+    const invocation = new RecordedInvocation(argv, name, args, wrappers, environment, redirects, upstream, cwd, via);
     if (wrappers.length > 0 && wrappers.some((wrapper) => inputWrappers.has(wrapper))) invocation.input = "stdin";
     if (placeholder !== undefined) invocation.placeholder = placeholder;
     if (inputFromFile) invocation.inputFromFile = true;
     (this.dormant ? this.analysis.uncalled : this.analysis.invocations).push(invocation);
-    if (!this.dormant && this.quiet === 0 && isUnresolvedName(name)) this.analysis.unresolved.push(invocation);
+    // `xargs -I{} {} -rf /`: the command is the input.
+    const fromInput = placeholder !== undefined && name === placeholder;
+    if (!this.dormant && this.quiet === 0 && (fromInput || isUnresolvedName(name))) this.analysis.unresolved.push(invocation);
     return invocation;
   }
 
@@ -348,6 +363,15 @@ class Collector {
     const scripts = this.scriptsRunBy(invocation, words, state);
     // A new shell (`sh -c f`) does not know this one's functions; `eval` and `source` run in this one.
     const inner = scripts.length > 0 || interpreter ? copy(state, sameShell.has(name)) : state;
+    // `sh -c '"$@"' _ rm -rf /`: the words after the script are its `$0`, `$1`, …
+    if (scripts.length > 0 && isShell(name)) {
+      const flag = invocation.args.findIndex(isCommandFlag);
+      const script = flag === -1 ? -1 : invocation.args.findIndex((arg, index) => index > flag && (!arg.startsWith("-") || arg.length === 1));
+      if (script !== -1) {
+        setVar(inner, "0", invocation.args[script + 1] === undefined ? [name] : [invocation.args[script + 1]!]);
+        setPositional(inner, invocation.args.slice(script + 2));
+      }
+    }
     for (const [script, how] of scripts) {
       this.source(script, depth + 1, inner, [...via, how], invocation.nested);
     }
@@ -439,6 +463,8 @@ class Collector {
   stdinScripts(invocation: Invocation, name: string): [string, string][] {
     const scripts: [string, string][] = [];
     for (const text of stdinTexts(invocation)) scripts.push([text, `${name} (stdin)`]);
+    // `bash < x.sh` after the line wrote x.sh.
+    for (const redirect of invocation.redirects) if (redirect.operator === "<") scripts.push(...this.writtenScript(redirect.target.text, invocation.cwd));
     const upstream = lastUpstream(invocation);
     if (upstream === undefined || invocation.redirects.some((redirect) => staticInput(redirect) !== undefined)) return scripts;
     const output = this.outputOf(upstream, 0);

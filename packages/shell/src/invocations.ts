@@ -132,7 +132,7 @@ function isInterpreter(name: string): boolean {
 const shellWords =
   /(?:^|[;&|`(]|\n)\s*(?:sudo\s+)?(?:rm|git|dd|mkfs[.\w]*|wipefs|shred|chmod|chown|mv|find|sudo|doas|curl|wget|sh|bash|zsh|eval|xargs|psql|mysql|docker|kubectl|aws|gcloud|az|terraform)\s/;
 // What `staticOutput` knows how to read; other substitutions are not parsed a second time.
-const printsText = /^\s*(echo|printf|cat)\b/;
+const printsText = /^\s*(echo|printf|cat|tr|rev|tac|sed)\b/;
 const positionalNames = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "@", "*", "#"];
 const emptyScript = /^\s*(?:true|:)?\s*$/;
 const locatesProgram = /^\s*(?:which|command\s+-v|type\s+-P)\s+([\w.+-]+)\s*$/;
@@ -263,6 +263,7 @@ class Collector {
     // Substitutions do not depend on a loop variable's value: read them once, under the first variant.
     if (first) this.substitutions(first, command.words, command.redirects, depth, state, out);
     if (first && (command.redirects.length > 0 || first.name === "tee")) this.recordWrites(first);
+    if (first && this.written.size > 0 && (first.name === "cp" || first.name === "mv")) this.recordCopy(first);
     this.track(first, state);
   }
 
@@ -470,7 +471,7 @@ class Collector {
     const output = this.outputOf(upstream, 0);
     if (output !== undefined) {
       if (!scripts.some(([text]) => text === output)) scripts.push([output, `${upstream.name} | ${name}`]);
-    } else if (!readsFiles(upstream)) {
+    } else if (!readsFiles(upstream) || this.catWritten(upstream) === null) {
       this.problem(`${name} runs the output of ${upstream.name} as a script, and what that prints cannot be known here`);
     }
     return scripts;
@@ -481,6 +482,8 @@ class Collector {
     const direct = staticOutput(invocation, staticInput);
     // echo ends its line (`echo a > f; echo b >> f` writes two lines), unless told not to.
     if (direct !== undefined) return invocation.name === "echo" && !invocation.args.some((arg) => /^-[eE]*n[neE]*$/.test(arg)) ? `${direct}\n` : direct;
+    const written = this.catWritten(invocation);
+    if (written !== undefined) return written ?? undefined;
     if (depth > maxDepth || !transformNames.has(invocation.name)) return undefined;
     let input: string | undefined;
     for (const redirect of invocation.redirects) input ??= staticInput(redirect);
@@ -513,6 +516,28 @@ class Collector {
     }
   }
 
+  /** `cp x.sh y.sh`, `mv x.sh y.sh` of a file the line wrote: the copy holds the same text. */
+  recordCopy(invocation: Invocation): void {
+    const paths = invocation.args.filter((arg) => !arg.startsWith("-"));
+    if (paths.length !== 2) return;
+    const from = this.written.get(this.writtenKey(paths[0]!, invocation.cwd));
+    if (from !== undefined) this.written.set(this.writtenKey(paths[1]!, invocation.cwd), from);
+  }
+
+  /** What `cat a b` prints when the line wrote every file it reads: their text; null when one holds unknown text; undefined when one was not written here. */
+  catWritten(invocation: Invocation): string | null | undefined {
+    if (invocation.name !== "cat" || this.written.size === 0) return undefined;
+    const files = invocation.args.filter((arg) => !arg.startsWith("-"));
+    if (files.length === 0) return undefined;
+    let text = "";
+    for (const file of files) {
+      const content = this.written.get(this.writtenKey(file, invocation.cwd));
+      if (content === undefined || content === null) return content;
+      text += content;
+    }
+    return text;
+  }
+
   writtenKey(path: string, cwd: string | undefined): string {
     const { home } = this.environment;
     const expanded = path === "~" || path.startsWith("~/") ? home + path.slice(1) : path;
@@ -538,7 +563,12 @@ class Collector {
     if (!/^[<>]\(/.test(file)) return this.writtenScript(file, invocation.cwd);
     const word = words.find((candidate) => candidate.text === file);
     const output = word?.substitutions.length === 1 ? this.staticOutputOf(word.substitutions[0]!, state) : undefined;
-    return output === undefined ? [] : [[output, `${name} <(…)`]];
+    if (output !== undefined) return [[output, `${name} <(…)`]];
+    // `bash <(cat script.sh)` reads a file as it is, like `bash script.sh`; other output is an unknown script.
+    if (word?.substitutions.length !== 1 || !/^\s*cat\s+[^|;&<>$`]+$/.test(word.substitutions[0]!)) {
+      this.problem(`${name} runs the output of ${file}, and what that prints cannot be known here`);
+    }
+    return [];
   }
 
   /** `$(cat <<EOF … EOF)` or `$(echo …)` inside a script argument: its output is known, so use it. */
@@ -562,27 +592,35 @@ class Collector {
     if (lookup !== null) return lookup[1]!;
     if (this.staticDepth >= maxDepth || !printsText.test(script)) return undefined;
     const { script: parsed } = parseScript(script);
-    if (parsed.length !== 1 || parsed[0]!.length !== 1) return undefined;
-    const command = parsed[0]![0]!;
-    if (command.type !== "simple") return undefined;
-    this.staticDepth++;
-    const argv = this.expandWords(command.words, state)[0] ?? [];
-    this.staticDepth--;
-    const { name, args, wrappers } = unwrap(argv);
-    const probe: Invocation = {
-      name,
-      args,
-      wrappers,
-      redirects: command.redirects,
-      upstream: [],
-      nested: [],
-      cwd: state.cwd,
-      via: [],
-      input: undefined,
-      text: "",
-      assignments: [],
-    };
-    return staticOutput(probe, (redirect) => staticInput(redirect));
+    // One pipeline of a few simple commands: `echo …`, `cat <<EOF`, `cat file-written-here`, then filters.
+    if (parsed.length !== 1 || parsed[0]!.length > 8) return undefined;
+    let output: string | undefined;
+    for (const command of parsed[0]!) {
+      if (command.type !== "simple") return undefined;
+      this.staticDepth++;
+      const argv = this.expandWords(command.words, state)[0] ?? [];
+      this.staticDepth--;
+      const { name, args, wrappers } = unwrap(argv);
+      const probe: Invocation = {
+        name,
+        args,
+        wrappers,
+        redirects: command.redirects,
+        upstream: [],
+        nested: [],
+        cwd: state.cwd,
+        via: [],
+        input: undefined,
+        text: "",
+        assignments: [],
+      };
+      let input = output;
+      for (const redirect of command.redirects) input = staticInput(redirect) ?? input;
+      output = staticOutput(probe, staticInput) ?? this.catWritten(probe) ?? undefined;
+      if (output === undefined && input !== undefined && transformNames.has(name)) output = transformText(name, args, input);
+      if (output === undefined) return undefined;
+    }
+    return output;
   }
 
   /**
@@ -667,6 +705,14 @@ class Collector {
       if (name === "export" || args.includes("-x")) state.exported = [...(state.exported ?? []), ...args.filter(isAssignment)];
     } else if (name === "for" && args[1] === "in") {
       setVar(state, args[0]!, args.slice(2));
+    } else if (name === "shift") {
+      const count = state.vars.get("#");
+      if (count === undefined) return;
+      const positional: string[] = [];
+      for (let index = 1; count !== null && index <= Number(count[0]); index++) positional.push(state.vars.get(String(index))?.[0] ?? "");
+      const by = Number(args[0] ?? 1);
+      if (count === null || !Number.isInteger(by)) for (const key of positionalNames) setVar(state, key, null);
+      else setPositional(state, positional.slice(by));
     } else if (name === "unset") {
       // `unset X`: X is empty from here on (`unset -f f` forgets a function, not a variable).
       if (!args.includes("-f")) for (const arg of args) if (/^[A-Za-z_]\w*$/.test(arg)) setVar(state, arg, [""]);

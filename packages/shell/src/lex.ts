@@ -270,7 +270,8 @@ function readWord(lexer: Lexer, start: number): WordToken {
     } else if (char === '"') {
       i = readDoubleQuoted(lexer, i + 1, word);
     } else if (char === "\\") {
-      word.text += source[i + 1] ?? "";
+      // A backslash-newline joins the lines: `r\<newline>m` is `rm`.
+      if (source[i + 1] !== "\n") word.text += source[i + 1] ?? "";
       i += 2;
     } else if (char === "$" || char === "`") {
       i = readDollarOrBacktick(lexer, i, word);

@@ -32,8 +32,19 @@ function mapLines(input: string, each: (line: string) => string, reverse = false
   return `${(reverse ? mapped.reverse() : mapped).join("\n")}\n`;
 }
 
+const classes: Record<string, string> = {
+  "[:upper:]": "A-Z",
+  "[:lower:]": "a-z",
+  "[:digit:]": "0-9",
+  "[:alpha:]": "A-Za-z",
+  "[:alnum:]": "0-9A-Za-z",
+  "[:space:]": " \\t\\n\\r",
+};
+
 /** A `tr` set, ranges (`a-z`) and escapes (`\n`) spelled out; undefined for classes (`[:upper:]`) and the like. */
 function trSet(spec: string): string[] | undefined {
+  const named = classes[spec];
+  if (named !== undefined) return trSet(named);
   if (spec.includes("[:") || spec.includes("[=") || /\[.\*/.test(spec)) return undefined;
   const chars: string[] = [];
   const escapes: Record<string, string> = { n: "\n", t: "\t", r: "\r", "\\": "\\" };

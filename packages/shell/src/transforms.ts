@@ -73,6 +73,11 @@ function translate(args: readonly string[], input: string): string | undefined {
     if (sets.length !== 1 || squeeze) return undefined;
     return [...input].filter((char) => !from.includes(char)).join("");
   }
+  if (squeeze && sets.length === 1) {
+    let out = "";
+    for (const char of input) if (!(out.endsWith(char) && from.includes(char))) out += char;
+    return out;
+  }
   const to = sets[1] === undefined ? undefined : trSet(sets[1]);
   if (to === undefined || to.length === 0 || sets.length !== 2) return undefined;
   let out = "";

@@ -451,8 +451,10 @@ class Collector {
       else scripts.push([withStatic(script), `${name} -c`]);
       return scripts;
     }
-    const file = args.find((arg) => !arg.startsWith("-") && arg !== "-");
-    if (file !== undefined) return this.fileScripts(file, name, words, state, invocation);
+    const fileAt = args.findIndex((arg) => !arg.startsWith("-") && arg !== "-");
+    // `bash -s -- a b`: the script is standard input, the words after it are its arguments.
+    const fromStdin = args.slice(0, fileAt === -1 ? args.length : fileAt).some((arg) => /^-[A-Za-z]*s[A-Za-z]*$/.test(arg));
+    if (fileAt !== -1 && !fromStdin) return this.fileScripts(args[fileAt]!, name, words, state, invocation);
     return this.stdinScripts(invocation, name);
   }
 

@@ -179,6 +179,9 @@ table("here-strings, heredocs and /dev/stdin into a shell or source", [
   ['sh <<<"rm -rf ~"', "rm-home"],
   ["bash -s <<< 'rm -rf /'", "rm-root"],
   ["bash - <<< 'rm -rf /'", "rm-root"],
+  ["echo 'rm -rf /' | bash -s -- x", "rm-root"], // -s: the script is stdin, x is its $1
+  ["echo 'rm -rf ~' | sh -xs arg", "rm-home"],
+  ["bash -s build <<< 'rm -rf /'", "rm-root"],
   ["zsh <<EOF\nrm -rf ~\nEOF", "rm-home"],
   ["bash <<'X'\nrm -rf /\nX", "rm-root"],
   ["echo 'rm -rf /' | bash /dev/stdin", "rm-root"],

@@ -741,6 +741,7 @@ function gitScripts(invocation: Invocation): [string, string][] {
   return scripts;
 }
 
+const arrayAssignment = /^[A-Za-z_]\w*\[[^\]]*\]\+?=/;
 // Variables that name the user's own programs: running them is the user's choice, known or not.
 // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's own `${EDITOR}`, as written in a command
 const userPrograms = new Set(["$editor", "${editor}", "$visual", "${visual}", "$pager", "${pager}", "$shell", "${shell}", "$git_editor", "$manpager"]);
@@ -748,6 +749,7 @@ const userPrograms = new Set(["$editor", "${editor}", "$visual", "${visual}", "$
 /** A command name that still holds an expansion or a glob after static evaluation: bash decides it at run time. */
 function isUnresolvedName(name: string): boolean {
   if (name === "[" || name === "[[") return false; // `test`
+  if (name.includes("]=") || name.includes("]+=")) return !arrayAssignment.test(name); // `a[$i]=x` sets an array element
   for (let index = 0; index < name.length; index++) {
     const code = name.charCodeAt(index);
     // `$`, backtick, `*`, `?`, `[`

@@ -297,6 +297,9 @@ table("a command name only known at run time", [
   ["cat cmds.txt | xargs -I{} {} -rf /", "unresolved-command"],
   ["rm -rf {a..z}{a..z}", "allow"],
   ["for c in ls pwd; do $c; done", "allow"],
+  ["arr[0]=foo; echo ${arr[0]}", "allow"],
+  ["i=1; arr[$i]=x", "allow"],
+  ["m[key]+=v", "allow"],
   ['"$EDITOR" file', "allow"], // the user's own tools: $EDITOR, $VISUAL, $PAGER, $SHELL
   ["$EDITOR README.md", "allow"],
   ["$PAGER log.txt", "allow"],

@@ -634,9 +634,11 @@ class Collector {
     // Only words that may expand get a list of values; the others stand for themselves.
     let values: (string[][] | undefined)[] | undefined;
     let count = 1;
+    // `HOME=/usr; rm -r ~/lib`: `~` is what the line set HOME to.
+    const homeSet = state.vars.has("HOME");
     for (let index = 0; index < words.length; index++) {
       const { text, plain } = words[index]!;
-      if (plain === true || !mayExpand(text)) continue;
+      if (!(homeSet && isTilde(text)) && (plain === true || !mayExpand(text))) continue;
       values ??= new Array<string[][] | undefined>(words.length);
       const choices = this.expandWord(words[index]!, state);
       values[index] = choices;
@@ -665,7 +667,8 @@ class Collector {
    * known), and `$W` with `W='rm -rf ~'` runs `rm -rf ~` when unquoted.
    */
   expandWord(word: Word, state: ShellState): string[][] {
-    let text = word.text;
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's own `${HOME}`, expanded below
+    let text = isTilde(word.text) && state.vars.has("HOME") ? "${HOME}" + word.text.slice(1) : word.text;
     // Past a few, substitutions stay unread (unknown values): replacing each in a long word would be quadratic.
     const known = Math.min(word.substitutions.length, maxKnownOutputs);
     for (let index = 0; index < known; index++) {
@@ -772,6 +775,11 @@ function readsFiles(invocation: Invocation): boolean {
   return (
     (invocation.name === "cat" && invocation.args.some((arg) => !arg.startsWith("-"))) || invocation.redirects.some((redirect) => redirect.operator === "<")
   );
+}
+
+/** `~` or `~/…` (not `~user`). */
+function isTilde(text: string): boolean {
+  return text.charCodeAt(0) === 126 && (text.length === 1 || text.charCodeAt(1) === 47);
 }
 
 /** Whether a word holds a `$` or a backtick: a loop over its characters beats two searches on these short strings. */

@@ -156,6 +156,11 @@ table("variables assigned on the line hold any value they may hold", [
   ["TMPDIR=/Users rm -rf $TMPDIR/x", "rm-home"],
   ['TMPDIR=/ rm -rf "$TMPDIR"', "rm-root"],
   ["HOME=/tmp/x rm -rf $HOME", "rm-home"],
+  ["HOME=/usr; rm -r ~/lib", "rm-system"], // `~` is the HOME the line set
+  ["HOME=/; rm -rf ~", "rm-root"],
+  ["HOME=/usr rm -r ~/lib", "rm-system"],
+  ["export HOME=/etc; rm -r ~/ssh", "rm-system"],
+  ["HOME=/tmp/h; rm -rf ~/cache", "allow"],
   ["X=/ rm -rf $X", "rm-unknown-target"], // the old X is not known
   ["X=build; X=/ rm -rf $X", "rm-root"],
   ["X=build rm -rf $X", "rm-unknown-target"],

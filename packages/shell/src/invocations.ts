@@ -667,8 +667,7 @@ class Collector {
    * known), and `$W` with `W='rm -rf ~'` runs `rm -rf ~` when unquoted.
    */
   expandWord(word: Word, state: ShellState): string[][] {
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's own `${HOME}`, expanded below
-    let text = isTilde(word.text) && state.vars.has("HOME") ? "${HOME}" + word.text.slice(1) : word.text;
+    let text = isTilde(word.text) && state.vars.has("HOME") ? `$HOME${word.text.slice(1)}` : word.text;
     // Past a few, substitutions stay unread (unknown values): replacing each in a long word would be quadratic.
     const known = Math.min(word.substitutions.length, maxKnownOutputs);
     for (let index = 0; index < known; index++) {

@@ -219,6 +219,15 @@ table("env's options, long and short", [
   ["sudo -C 3 ls", "allow"], // -C is sudo's close-from, not a folder
   ["env --ignore-environment --unset=A rm -rf /", "rm-root"],
   ["env -u A -i rm -rf ~", "rm-home"],
+  ["env --unset A rm -rf /", "rm-root"],
+  ["env --unset=A --unset=B rm -rf /", "rm-root"],
+  ["env -uA rm -rf ~", "rm-home"],
+  ["env - rm -rf /", "rm-root"],
+  ["env --debug rm -rf ~", "rm-home"],
+  ["env --null --ignore-environment A=1 rm -rf /", "rm-root"],
+  ["env --default-signal=PIPE rm -rf /", "rm-root"],
+  ["env --ignore-signal=INT --block-signal=HUP rm -rf ~", "rm-home"],
+  ["env -i PATH=/bin sh -c 'rm -rf /'", "rm-root"],
   ["env -S 'ls -la'", "allow"],
   ["env --chdir=/tmp ls", "allow"],
 ]);

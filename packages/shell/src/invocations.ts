@@ -181,8 +181,22 @@ class Collector {
   dormant = false;
   /** Above 0 while reading text that is probably not shell (interpreter code): what cannot be parsed there is no problem. */
   quiet = 0;
-  /** Files the line writes (`echo … > x.sh`), by path: what they hold, or null when that cannot be known. */
-  readonly written = new Map<string, string | null>();
+  /** Commands that write files (`echo … > x.sh`, `tee`, `cp`, `mv`), in the order the line runs them. */
+  readonly writes: Invocation[] = [];
+  /** What `writes` made of the files, by path, up to `applied`: the text, or null when it cannot be known. */
+  readonly #written = new Map<string, string | null>();
+  #applied = 0;
+
+  /** Files the line writes, worked out only when a command may run or read one (most lines never ask). */
+  get written(): ReadonlyMap<string, string | null> {
+    // Each write is read once, in order: a later one sees the files the earlier ones made.
+    while (this.#applied < this.writes.length) {
+      const invocation = this.writes[this.#applied++]!;
+      if (invocation.name === "cp" || invocation.name === "mv") this.applyCopy(invocation);
+      else this.applyWrites(invocation);
+    }
+    return this.#written;
+  }
 
   constructor(
     readonly analysis: Analysis,
@@ -263,7 +277,7 @@ class Collector {
     // Substitutions do not depend on a loop variable's value: read them once, under the first variant.
     if (first) this.substitutions(first, command.words, command.redirects, depth, state, out);
     if (first && (command.redirects.length > 0 || first.name === "tee")) this.recordWrites(first);
-    if (first && this.written.size > 0 && (first.name === "cp" || first.name === "mv")) this.recordCopy(first);
+    if (first && this.writes.length > 0 && (first.name === "cp" || first.name === "mv")) this.writes.push(first);
     this.track(first, state);
   }
 
@@ -349,7 +363,7 @@ class Collector {
       return [];
     }
     const { name, via } = invocation;
-    if (this.written.size > 0) {
+    if (this.writes.length > 0) {
       // `echo 'rm -rf /' > s.sh; chmod +x s.sh; ./s.sh`: a script the line wrote, run by its path.
       const path = invocation instanceof RecordedInvocation ? invocation.argv[invocation.argv.length - invocation.args.length - 1] : undefined;
       if (path?.includes("/")) {
@@ -498,12 +512,12 @@ class Collector {
 
   /** Remembers the files an invocation writes (`>`, `>>`, `&>`, `tee`) and what they hold, when that is known. */
   recordWrites(invocation: Invocation): void {
+    if (invocation.name === "tee" || invocation.redirects.some(writesFile)) this.writes.push(invocation);
+  }
+
+  applyWrites(invocation: Invocation): void {
     const targets: [string, boolean][] = [];
-    for (const redirect of invocation.redirects) {
-      const { operator } = redirect;
-      if (operator === ">" || operator === ">|" || operator === "&>" || operator === ">>" || operator === "&>>")
-        targets.push([redirect.target.text, operator.endsWith(">>")]);
-    }
+    for (const redirect of invocation.redirects) if (writesFile(redirect)) targets.push([redirect.target.text, redirect.operator.endsWith(">>")]);
     if (invocation.name === "tee") {
       const append = invocation.args.includes("-a") || invocation.args.includes("--append");
       for (const arg of invocation.args) if (!arg.startsWith("-")) targets.push([arg, append]);
@@ -513,22 +527,22 @@ class Collector {
     for (const [target, append] of targets) {
       const key = this.writtenKey(target, invocation.cwd);
       if (key.startsWith("/dev/")) continue;
-      const before = this.written.get(key);
-      this.written.set(key, !append || before === undefined ? output : before === null || output === null ? null : before + output);
+      const before = this.#written.get(key);
+      this.#written.set(key, !append || before === undefined ? output : before === null || output === null ? null : before + output);
     }
   }
 
   /** `cp x.sh y.sh`, `mv x.sh y.sh` of a file the line wrote: the copy holds the same text. */
-  recordCopy(invocation: Invocation): void {
+  applyCopy(invocation: Invocation): void {
     const paths = invocation.args.filter((arg) => !arg.startsWith("-"));
     if (paths.length !== 2) return;
-    const from = this.written.get(this.writtenKey(paths[0]!, invocation.cwd));
-    if (from !== undefined) this.written.set(this.writtenKey(paths[1]!, invocation.cwd), from);
+    const from = this.#written.get(this.writtenKey(paths[0]!, invocation.cwd));
+    if (from !== undefined) this.#written.set(this.writtenKey(paths[1]!, invocation.cwd), from);
   }
 
   /** What `cat a b` prints when the line wrote every file it reads: their text; null when one holds unknown text; undefined when one was not written here. */
   catWritten(invocation: Invocation): string | null | undefined {
-    if (invocation.name !== "cat" || this.written.size === 0) return undefined;
+    if (invocation.name !== "cat" || this.writes.length === 0) return undefined;
     const files = invocation.args.filter((arg) => !arg.startsWith("-"));
     if (files.length === 0) return undefined;
     let text = "";
@@ -549,7 +563,7 @@ class Collector {
 
   /** A file the line wrote earlier, run as a script: its text, or a problem when what it holds is not known. */
   writtenScript(file: string, cwd: string | undefined): [string, string][] {
-    if (this.written.size === 0) return [];
+    if (this.writes.length === 0) return [];
     const text = this.written.get(this.writtenKey(file, cwd));
     if (text === undefined) return [];
     if (text === null) {
@@ -750,15 +764,20 @@ const userPrograms = new Set(["$editor", "${editor}", "$visual", "${visual}", "$
 
 /** A command name that still holds an expansion or a glob after static evaluation: bash decides it at run time. */
 function isUnresolvedName(name: string): boolean {
-  if (name === "[" || name === "[[") return false; // `test`
-  if (name.includes("]=") || name.includes("]+=")) return !arrayAssignment.test(name); // `a[$i]=x` sets an array element
   for (let index = 0; index < name.length; index++) {
     const code = name.charCodeAt(index);
-    // `$`, backtick, `*`, `?`, `[`
-    if (code === 36 || code === 96 || code === 42 || code === 63 || code === 91) return !userPrograms.has(name);
+    if (code < 128 && runTimeName[code] === 1) {
+      if (name === "[" || name === "[[") return false; // `test`
+      if (name.includes("]=") || name.includes("]+=")) return !arrayAssignment.test(name); // `a[$i]=x` sets an array element
+      return !userPrograms.has(name);
+    }
   }
   return false;
 }
+
+// `$`, backtick, `*`, `?`, `[`: a name with one of these is decided at run time.
+const runTimeName = new Uint8Array(128);
+for (const char of "$`*?[") runTimeName[char.charCodeAt(0)] = 1;
 
 /** The command just before this one in its pipeline (same level, not inside its substitutions). */
 function lastUpstream(invocation: Invocation): Invocation | undefined {
@@ -774,6 +793,12 @@ function readsFiles(invocation: Invocation): boolean {
   return (
     (invocation.name === "cat" && invocation.args.some((arg) => !arg.startsWith("-"))) || invocation.redirects.some((redirect) => redirect.operator === "<")
   );
+}
+
+/** `>`, `>|`, `>>`, `&>`, `&>>`: the redirects that write a file. */
+function writesFile(redirect: Redirect): boolean {
+  const { operator } = redirect;
+  return operator === ">" || operator === ">|" || operator === "&>" || operator === ">>" || operator === "&>>";
 }
 
 /** `~` or `~/…` (not `~user`). */

@@ -87,9 +87,9 @@ function operatorAt(source: string, index: number): string | undefined {
 const wordBreak = new Uint8Array(128);
 for (const char of " \t\r\n;&|()<>") wordBreak[char.charCodeAt(0)] = 1;
 
-// Characters that end a run of plain word characters: breaks, quotes, escapes and expansions.
+// Characters that end a run of plain word characters: breaks, quotes, escapes, expansions and `{` (brace expansion).
 const special = new Uint8Array(128);
-for (const char of " \t\r\n;&|()<>'\"\\$`") special[char.charCodeAt(0)] = 1;
+for (const char of " \t\r\n;&|()<>'\"\\$`{") special[char.charCodeAt(0)] = 1;
 // Inside double quotes only these matter.
 const specialInDoubleQuotes = new Uint8Array(128);
 for (const char of '"\\$`') specialInDoubleQuotes[char.charCodeAt(0)] = 1;
@@ -118,6 +118,8 @@ interface PendingHeredoc {
 class Lexer {
   problem: string | undefined;
   wordEnd = 0;
+  /** Set by `readWord` when the word holds a `{` outside quotes: it may brace-expand. */
+  sawBrace = false;
 
   constructor(readonly source: string) {}
 
@@ -169,7 +171,7 @@ export function lex(source: string): LexResult {
         heredocs.push({ token: delimiterFor, delimiter: word.text, stripTabs: delimiterFor.operator === "<<-" });
         delimiterFor = undefined;
         tokens.push(word);
-      } else if (word.text.includes("{") && mayExpandBraces(source.slice(i, next))) {
+      } else if (lexer.sawBrace && mayExpandBraces(source.slice(i, next))) {
         pushBraceWords(lexer, source.slice(i, next), word, tokens);
       } else {
         tokens.push(word);
@@ -242,10 +244,12 @@ function readWord(lexer: Lexer, start: number): WordToken {
   const run = plainRun(source, start, special);
   if (run > start && (run === source.length || wordBreak[source.charCodeAt(run)] === 1)) {
     lexer.wordEnd = run;
+    lexer.sawBrace = false;
     return { kind: "word", text: source.slice(start, run), substitutions: noSubstitutions, plain: true };
   }
   // Most words hold no substitution: they share one empty list until they get one of their own.
   const word: WordToken = { kind: "word", text: "", substitutions: noSubstitutions, plain: false };
+  lexer.sawBrace = false;
   let i = start;
   if (isProcessSubstitution(source, i)) {
     const end = skipNested(lexer, i + 2, "paren");
@@ -276,6 +280,7 @@ function readWord(lexer: Lexer, start: number): WordToken {
     } else if (char === "$" || char === "`") {
       i = readDollarOrBacktick(lexer, i, word);
     } else {
+      if (char === "{") lexer.sawBrace = true;
       word.text += char;
       i++;
     }

@@ -133,6 +133,8 @@ const shellWords =
   /(?:^|[;&|`(]|\n)\s*(?:sudo\s+)?(?:rm|git|dd|mkfs[.\w]*|wipefs|shred|chmod|chown|mv|find|sudo|doas|curl|wget|sh|bash|zsh|eval|xargs|psql|mysql|docker|kubectl|aws|gcloud|az|terraform)\s/;
 // What `staticOutput` knows how to read; other substitutions are not parsed a second time.
 const printsText = /^\s*(echo|printf|cat|tr|rev|tac|sed)\b/;
+// Options that give an interpreter its code on the command line (then a file operand is data, not the program).
+const codeFlags = /^(-[A-Za-z]*[ceErmp]|--eval|--print|--command)$/;
 const positionalNames = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "@", "*", "#"];
 const emptyScript = /^\s*(?:true|:)?\s*$/;
 const locatesProgram = /^\s*(?:which|command\s+-v|type\s+-P)\s+([\w.+-]+)\s*$/;
@@ -403,7 +405,7 @@ class Collector {
         ),
       );
     }
-    const code = interpreter ? analyzeInterpreter(invocation, () => stdinTexts(invocation)) : undefined;
+    const code = interpreter ? (this.writtenCode(invocation) ?? analyzeInterpreter(invocation, () => stdinTexts(invocation))) : undefined;
     if (code) {
       for (const script of code.scripts) this.source(script, depth + 1, inner, [...via, code.how], invocation.nested);
       // Shell commands written straight into the code (`node -e "rm -rf /"`) are read too, quietly: it is code, not shell.
@@ -508,6 +510,34 @@ class Collector {
       input = upstream === undefined ? undefined : this.outputOf(upstream, depth + 1);
     }
     return input === undefined ? undefined : transformText(invocation.name, invocation.args, input);
+  }
+
+  /**
+   * `cat > x.py <<EOF … EOF; python3 x.py`: a program file the line wrote, read as the interpreter would read
+   * it on standard input. Undefined when the file was not written here (or the code comes from `-c`/`-e`).
+   */
+  writtenCode(invocation: Invocation): ReturnType<typeof analyzeInterpreter> {
+    if (this.writes.length === 0) return undefined;
+    const { args } = invocation;
+    const fileAt = args.findIndex((arg) => !arg.startsWith("-"));
+    if (fileAt === -1 || args.slice(0, fileAt).some((arg) => codeFlags.test(arg))) return undefined;
+    const file = args[fileAt]!;
+    const text = this.written.get(this.writtenKey(file, invocation.cwd));
+    if (text === undefined) return undefined;
+    if (text === null) {
+      this.problem(`the line writes ${file} and runs it, and what it writes there cannot be known here`);
+      return undefined;
+    }
+    const probe: Invocation = {
+      ...invocation,
+      name: invocation.name === "nodejs" ? "node" : invocation.name,
+      args: [],
+      redirects: [],
+      upstream: [],
+      nested: [],
+    };
+    const code = analyzeInterpreter(probe, () => [text]);
+    return code === undefined ? undefined : { ...code, how: `${invocation.name} ${file}` };
   }
 
   /** Remembers the files an invocation writes (`>`, `>>`, `&>`, `tee`) and what they hold, when that is known. */

@@ -767,7 +767,16 @@ class Collector {
     } else if (name === "set" && (args[0] === "--" || (args[0] !== undefined && !/^[-+]/.test(args[0])))) {
       setPositional(state, args[0] === "--" ? args.slice(1) : args);
     } else if (name === "read" || name === "mapfile" || name === "readarray") {
-      for (const arg of args.filter((candidate) => /^[A-Za-z_]\w*$/.test(candidate))) setVar(state, arg, null);
+      const names = args.filter((candidate) => /^[A-Za-z_]\w*$/.test(candidate));
+      for (const arg of names) setVar(state, arg, null);
+      // `read -r x y <<< 'rm -rf'`: the first line of a known input, split into the names (the last takes the rest).
+      let input: string | undefined;
+      for (const redirect of invocation.redirects) input ??= staticInput(redirect);
+      if (name !== "read" || input === undefined || names.length === 0 || args.some((arg) => /^-[A-Za-z]*[adnNpt]/.test(arg))) return;
+      const fields = (input.split("\n")[0] ?? "").trim().split(/\s+/);
+      for (let index = 0; index < names.length; index++) {
+        setVar(state, names[index]!, [index === names.length - 1 ? fields.slice(index).join(" ") : (fields[index] ?? "")]);
+      }
     }
   }
 }

@@ -323,6 +323,11 @@ table("a command name only known at run time", [
   ["x=$(cat f); $x", "unresolved-command"],
   ["printf -v x rm; $x -rf /", "rm-root"],
   ["read x <<< rm; $x -rf /", "rm-root"],
+  ["read -r x <<< rm; $x build", "allow"],
+  ["read -r x <<< /; rm -rf $x", "rm-root"],
+  ["read -r a b <<< 'rm -rf /'; $a $b", "rm-root"],
+  ["read -r x <<EOF\n/etc\nEOF\nrm -rf $x", "rm-system"],
+  ["read -r x; $x", "unresolved-command"],
   ["exec {fd}>log.txt", "allow"],
   ['eval "$(ssh-agent -s)"', "unresolved-command"], // eval of output not known here runs an unknown script
   ["cat cmds.txt | xargs -I{} {} -rf /", "unresolved-command"],

@@ -1,6 +1,20 @@
-import { assign, changeDirectory, copy, expand, maxVariants, setVar, type AnalysisEnvironment, type ShellState } from "./shell-state.js";
+import {
+  assign,
+  assignBoth,
+  changeDirectory,
+  copy,
+  expand,
+  maxVariants,
+  setPositional,
+  setVar,
+  valuesOf,
+  type AnalysisEnvironment,
+  type ShellState,
+} from "./shell-state.js";
 import { knownInputs, staticInput, staticOutput, stdinTexts } from "./static-text.js";
 import { gitWords } from "./git-alias.js";
+import { normalizePath } from "./normalize-path.js";
+import { transformNames, transformText } from "./transforms.js";
 import { analyzeInterpreter } from "./interpreters.js";
 import { parseScript, type Command, type FunctionCommand, type Redirect, type Script, type Word } from "./parse.js";
 import { inputWrappers, isAssignment, unwrap } from "./unwrap.js";
@@ -75,6 +89,11 @@ export interface Analysis {
   problems: string[];
   /** What the bodies of functions defined but never called would run: only catastrophic deletes count there. */
   uncalled: Invocation[];
+  /**
+   * Commands whose name is only known at run time (`$CMD -rf /`, `"$(cat cmd.txt)" x`, `/bin/r? x`): what they
+   * run cannot be checked. `$EDITOR`, `$VISUAL`, `$PAGER` and `$SHELL` are the user's own tools, not listed.
+   */
+  unresolved: Invocation[];
 }
 
 export const shells = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh", "rbash"]);
@@ -113,14 +132,19 @@ function isInterpreter(name: string): boolean {
 const shellWords =
   /(?:^|[;&|`(]|\n)\s*(?:sudo\s+)?(?:rm|git|dd|mkfs[.\w]*|wipefs|shred|chmod|chown|mv|find|sudo|doas|curl|wget|sh|bash|zsh|eval|xargs|psql|mysql|docker|kubectl|aws|gcloud|az|terraform)\s/;
 // What `staticOutput` knows how to read; other substitutions are not parsed a second time.
-const printsText = /^\s*(echo|printf|cat)\b/;
+const printsText = /^\s*(echo|printf|cat|tr|rev|tac|sed)\b/;
+// Options that give an interpreter its code on the command line (then a file operand is data, not the program).
+const codeFlags = /^(-[A-Za-z]*[ceErmp]|--eval|--print|--command)$/;
+const positionalNames = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "@", "*", "#"];
+const emptyScript = /^\s*(?:true|:)?\s*$/;
+const locatesProgram = /^\s*(?:which|command\s+-v|type\s+-P)\s+([\w.+-]+)\s*$/;
 const maxKnownOutputs = 16;
 const maxInvocations = 5_000;
 // Shared by every command first in its pipeline: never written to.
 const noUpstream: Invocation[] = [];
 
 export function analyze(source: string, environment: AnalysisEnvironment): Analysis {
-  const analysis: Analysis = { source, scripts: [], invocations: [], problems: [], uncalled: [] };
+  const analysis: Analysis = { source, scripts: [], invocations: [], problems: [], uncalled: [], unresolved: [] };
   const collector = new Collector(analysis, environment);
   collector.source(source, 0, { cwd: environment.cwd, vars: new Map(), ownsVars: true }, [], []);
   collector.uncalledFunctions();
@@ -159,6 +183,22 @@ class Collector {
   dormant = false;
   /** Above 0 while reading text that is probably not shell (interpreter code): what cannot be parsed there is no problem. */
   quiet = 0;
+  /** Commands that write files (`echo … > x.sh`, `tee`, `cp`, `mv`), in the order the line runs them. */
+  readonly writes: Invocation[] = [];
+  /** What `writes` made of the files, by path, up to `applied`: the text, or null when it cannot be known. */
+  readonly #written = new Map<string, string | null>();
+  #applied = 0;
+
+  /** Files the line writes, worked out only when a command may run or read one (most lines never ask). */
+  get written(): ReadonlyMap<string, string | null> {
+    // Each write is read once, in order: a later one sees the files the earlier ones made.
+    while (this.#applied < this.writes.length) {
+      const invocation = this.writes[this.#applied++]!;
+      if (invocation.name === "cp" || invocation.name === "mv") this.applyCopy(invocation);
+      else this.applyWrites(invocation);
+    }
+    return this.#written;
+  }
 
   constructor(
     readonly analysis: Analysis,
@@ -212,10 +252,20 @@ class Collector {
       this.problem(`the command runs more than ${maxInvocations} commands`);
       return;
     }
-    if (command.words.length > 0 && command.words[0]!.text.includes("=") && command.words.every((word) => isAssignment(word.text))) {
-      for (const word of command.words) assign(word.text, state, this.environment);
+    let expansionState = state;
+    if (command.words.length > 0 && command.words[0]!.text.includes("=") && isAssignment(command.words[0]!.text)) {
+      if (command.words.every((word) => isAssignment(word.text))) {
+        for (const word of command.words) assign(word.text, state, this.environment);
+      } else {
+        // `TMPDIR=/Users rm -rf $TMPDIR/x`: the words may see the old value or the new one; read both.
+        expansionState = copy(state);
+        for (const word of command.words) {
+          if (!isAssignment(word.text)) break;
+          assignBoth(word.text, expansionState, this.environment);
+        }
+      }
     }
-    const argvs = this.expandWords(command.words, state);
+    const argvs = this.expandWords(command.words, expansionState);
     for (let variant = 0; variant < argvs.length; variant++) {
       const argv = argvs[variant]!;
       if (this.overBudget()) break;
@@ -228,6 +278,8 @@ class Collector {
     const first = out.length > start ? out[start] : undefined;
     // Substitutions do not depend on a loop variable's value: read them once, under the first variant.
     if (first) this.substitutions(first, command.words, command.redirects, depth, state, out);
+    if (first && (command.redirects.length > 0 || first.name === "tee")) this.recordWrites(first);
+    if (first && this.writes.length > 0 && (first.name === "cp" || first.name === "mv")) this.writes.push(first);
     this.track(first, state);
   }
 
@@ -237,7 +289,17 @@ class Collector {
     if (this.calling.has(fn) || depth > maxDepth) return;
     this.calling.add(fn);
     const start = out.length;
+    // The body sees the call's words as `$1`, `$2`, … and the caller's come back after it.
+    const saved = positionalNames.map((key) => [key, state.vars.has(key) ? state.vars.get(key)! : undefined] as const);
+    setPositional(state, invocation.args);
     this.command(fn.body, [], depth + 1, state, [...invocation.via, `${fn.name}()`], out);
+    for (const [key, value] of saved) {
+      if (value !== undefined) setVar(state, key, value);
+      else if (state.vars.has(key)) {
+        if (!state.ownsVars) setVar(state, key, null);
+        state.vars.delete(key);
+      }
+    }
     this.calling.delete(fn);
     appendFrom(invocation.nested, out, start);
   }
@@ -261,14 +323,19 @@ class Collector {
   }
 
   invocation(argv: string[], redirects: Redirect[], upstream: Invocation[], state: ShellState, via: readonly string[]): Invocation {
-    const { name, args, wrappers, assignments, placeholder, inputFromFile } = unwrap(argv);
+    const { name, args, wrappers, assignments, placeholder, inputFromFile, chdir } = unwrap(argv);
     // What `export` set earlier reaches this command's environment too, before its own `NAME=value` words.
     const environment = state.exported === undefined ? assignments : [...state.exported, ...assignments];
-    const invocation = new RecordedInvocation(argv, name, args, wrappers, environment, redirects, upstream, state.cwd, via);
+    // `env --chdir=/ rm -rf *`, `sudo -D / …`: the command runs in that folder.
+    const cwd = chdir === undefined ? state.cwd : changeDirectory(state.cwd, [chdir], this.environment);
+    const invocation = new RecordedInvocation(argv, name, args, wrappers, environment, redirects, upstream, cwd, via);
     if (wrappers.length > 0 && wrappers.some((wrapper) => inputWrappers.has(wrapper))) invocation.input = "stdin";
     if (placeholder !== undefined) invocation.placeholder = placeholder;
     if (inputFromFile) invocation.inputFromFile = true;
     (this.dormant ? this.analysis.uncalled : this.analysis.invocations).push(invocation);
+    // `xargs -I{} {} -rf /`: the command is the input.
+    const fromInput = placeholder !== undefined && name === placeholder;
+    if (!this.dormant && this.quiet === 0 && (fromInput || isUnresolvedName(name))) this.analysis.unresolved.push(invocation);
     return invocation;
   }
 
@@ -298,6 +365,14 @@ class Collector {
       return [];
     }
     const { name, via } = invocation;
+    if (this.writes.length > 0) {
+      // `echo 'rm -rf /' > s.sh; chmod +x s.sh; ./s.sh`: a script the line wrote, run by its path.
+      const path = invocation instanceof RecordedInvocation ? invocation.argv[invocation.argv.length - invocation.args.length - 1] : undefined;
+      if (path?.includes("/")) {
+        for (const [script, how] of this.writtenScript(path, invocation.cwd))
+          this.source(script, depth + 1, copy(state, false), [...via, how], invocation.nested);
+      }
+    }
     // Most commands run nothing of their own: no script, no `-exec`, no code.
     if (!mayRunMore.has(name) && name.charCodeAt(0) !== 112) return invocation.nested; // `p`: python3.12, pypy3
     const interpreter = isInterpreter(name);
@@ -305,6 +380,15 @@ class Collector {
     const scripts = this.scriptsRunBy(invocation, words, state);
     // A new shell (`sh -c f`) does not know this one's functions; `eval` and `source` run in this one.
     const inner = scripts.length > 0 || interpreter ? copy(state, sameShell.has(name)) : state;
+    // `sh -c '"$@"' _ rm -rf /`: the words after the script are its `$0`, `$1`, …
+    if (scripts.length > 0 && isShell(name)) {
+      const flag = invocation.args.findIndex(isCommandFlag);
+      const script = flag === -1 ? -1 : invocation.args.findIndex((arg, index) => index > flag && (!arg.startsWith("-") || arg.length === 1));
+      if (script !== -1) {
+        setVar(inner, "0", invocation.args[script + 1] === undefined ? [name] : [invocation.args[script + 1]!]);
+        setPositional(inner, invocation.args.slice(script + 2));
+      }
+    }
     for (const [script, how] of scripts) {
       this.source(script, depth + 1, inner, [...via, how], invocation.nested);
     }
@@ -321,7 +405,7 @@ class Collector {
         ),
       );
     }
-    const code = interpreter ? analyzeInterpreter(invocation, () => stdinTexts(invocation)) : undefined;
+    const code = interpreter ? (this.writtenCode(invocation) ?? analyzeInterpreter(invocation, () => stdinTexts(invocation))) : undefined;
     if (code) {
       for (const script of code.scripts) this.source(script, depth + 1, inner, [...via, code.how], invocation.nested);
       // Shell commands written straight into the code (`node -e "rm -rf /"`) are read too, quietly: it is code, not shell.
@@ -347,7 +431,7 @@ class Collector {
     if (!runsScripts.has(name) && !isShell(name)) return [];
     const withStatic = (text: string) => this.substituteStatic(text, words, state);
     if (name === "eval") return [[withStatic(args.join(" ")), "eval"]];
-    if ((name === "source" || name === ".") && args[0] !== undefined) return this.fileScripts(args[0], name, words, state);
+    if ((name === "source" || name === ".") && args[0] !== undefined) return this.fileScripts(args[0], name, words, state, invocation);
     if (name === "su" || name === "script" || name === "runuser") {
       const flag = args.findIndex((arg) => arg === "-c" || arg === "--command");
       return flag === -1 || args[flag + 1] === undefined ? [] : [[withStatic(args[flag + 1]!), `${name} -c`]];
@@ -383,18 +467,154 @@ class Collector {
       else scripts.push([withStatic(script), `${name} -c`]);
       return scripts;
     }
-    const file = args.find((arg) => !arg.startsWith("-") && arg !== "-");
-    if (file !== undefined) return this.fileScripts(file, name, words, state);
+    const fileAt = args.findIndex((arg) => !arg.startsWith("-") && arg !== "-");
+    // `bash -s -- a b`: the script is standard input, the words after it are its arguments.
+    const fromStdin = args.slice(0, fileAt === -1 ? args.length : fileAt).some((arg) => /^-[A-Za-z]*s[A-Za-z]*$/.test(arg));
+    if (fileAt !== -1 && !fromStdin) return this.fileScripts(args[fileAt]!, name, words, state, invocation);
+    return this.stdinScripts(invocation, name);
+  }
+
+  /**
+   * What a shell reads on its standard input: heredocs, here-strings, and what the pipeline sends it, through
+   * filters it can follow (`tr`, `rev`, `base64 -d`, …). Text from a command whose output cannot be known is
+   * a problem: the script is unknown (a downloaded one has its own rule).
+   */
+  stdinScripts(invocation: Invocation, name: string): [string, string][] {
+    const scripts: [string, string][] = [];
     for (const text of stdinTexts(invocation)) scripts.push([text, `${name} (stdin)`]);
+    // `bash < x.sh` after the line wrote x.sh.
+    for (const redirect of invocation.redirects) if (redirect.operator === "<") scripts.push(...this.writtenScript(redirect.target.text, invocation.cwd));
+    const upstream = lastUpstream(invocation);
+    if (upstream === undefined || invocation.redirects.some((redirect) => staticInput(redirect) !== undefined)) return scripts;
+    const output = this.outputOf(upstream, 0);
+    if (output !== undefined) {
+      if (!scripts.some(([text]) => text === output)) scripts.push([output, `${upstream.name} | ${name}`]);
+    } else if (!readsFiles(upstream) || this.catWritten(upstream) === null) {
+      this.problem(`${name} runs the output of ${upstream.name} as a script, and what that prints cannot be known here`);
+    }
     return scripts;
   }
 
-  /** A script file: only `<(…)` with text known in advance (`bash <(echo …)`) can be read. */
-  fileScripts(file: string, name: string, words: readonly Word[], state: ShellState): [string, string][] {
-    if (!/^[<>]\(/.test(file)) return [];
+  /** What an invocation prints, when it follows from the line: `echo`, `printf`, `cat <<EOF`, and known text through a filter. */
+  outputOf(invocation: Invocation, depth: number): string | undefined {
+    const direct = staticOutput(invocation, staticInput);
+    // echo ends its line (`echo a > f; echo b >> f` writes two lines), unless told not to.
+    if (direct !== undefined) return invocation.name === "echo" && !invocation.args.some((arg) => /^-[eE]*n[neE]*$/.test(arg)) ? `${direct}\n` : direct;
+    const written = this.catWritten(invocation);
+    if (written !== undefined) return written ?? undefined;
+    if (depth > maxDepth || !transformNames.has(invocation.name)) return undefined;
+    let input: string | undefined;
+    for (const redirect of invocation.redirects) input ??= staticInput(redirect);
+    if (input === undefined) {
+      const upstream = lastUpstream(invocation);
+      input = upstream === undefined ? undefined : this.outputOf(upstream, depth + 1);
+    }
+    return input === undefined ? undefined : transformText(invocation.name, invocation.args, input);
+  }
+
+  /**
+   * `cat > x.py <<EOF … EOF; python3 x.py`: a program file the line wrote, read as the interpreter would read
+   * it on standard input. Undefined when the file was not written here (or the code comes from `-c`/`-e`).
+   */
+  writtenCode(invocation: Invocation): ReturnType<typeof analyzeInterpreter> {
+    if (this.writes.length === 0) return undefined;
+    const { args } = invocation;
+    const fileAt = args.findIndex((arg) => !arg.startsWith("-"));
+    if (fileAt === -1 || args.slice(0, fileAt).some((arg) => codeFlags.test(arg))) return undefined;
+    const file = args[fileAt]!;
+    const text = this.written.get(this.writtenKey(file, invocation.cwd));
+    if (text === undefined) return undefined;
+    if (text === null) {
+      this.problem(`the line writes ${file} and runs it, and what it writes there cannot be known here`);
+      return undefined;
+    }
+    const probe: Invocation = {
+      ...invocation,
+      name: invocation.name === "nodejs" ? "node" : invocation.name,
+      args: [],
+      redirects: [],
+      upstream: [],
+      nested: [],
+    };
+    const code = analyzeInterpreter(probe, () => [text]);
+    return code === undefined ? undefined : { ...code, how: `${invocation.name} ${file}` };
+  }
+
+  /** Remembers the files an invocation writes (`>`, `>>`, `&>`, `tee`) and what they hold, when that is known. */
+  recordWrites(invocation: Invocation): void {
+    if (invocation.name === "tee" || invocation.redirects.some(writesFile)) this.writes.push(invocation);
+  }
+
+  applyWrites(invocation: Invocation): void {
+    const targets: [string, boolean][] = [];
+    for (const redirect of invocation.redirects) if (writesFile(redirect)) targets.push([redirect.target.text, redirect.operator.endsWith(">>")]);
+    if (invocation.name === "tee") {
+      const append = invocation.args.includes("-a") || invocation.args.includes("--append");
+      for (const arg of invocation.args) if (!arg.startsWith("-")) targets.push([arg, append]);
+    }
+    if (targets.length === 0) return;
+    const output = this.outputOf(invocation, 0) ?? null;
+    for (const [target, append] of targets) {
+      const key = this.writtenKey(target, invocation.cwd);
+      if (key.startsWith("/dev/")) continue;
+      const before = this.#written.get(key);
+      this.#written.set(key, !append || before === undefined ? output : before === null || output === null ? null : before + output);
+    }
+  }
+
+  /** `cp x.sh y.sh`, `mv x.sh y.sh` of a file the line wrote: the copy holds the same text. */
+  applyCopy(invocation: Invocation): void {
+    const paths = invocation.args.filter((arg) => !arg.startsWith("-"));
+    if (paths.length !== 2) return;
+    const from = this.#written.get(this.writtenKey(paths[0]!, invocation.cwd));
+    if (from !== undefined) this.#written.set(this.writtenKey(paths[1]!, invocation.cwd), from);
+  }
+
+  /** What `cat a b` prints when the line wrote every file it reads: their text; null when one holds unknown text; undefined when one was not written here. */
+  catWritten(invocation: Invocation): string | null | undefined {
+    if (invocation.name !== "cat" || this.writes.length === 0) return undefined;
+    const files = invocation.args.filter((arg) => !arg.startsWith("-"));
+    if (files.length === 0) return undefined;
+    let text = "";
+    for (const file of files) {
+      const content = this.written.get(this.writtenKey(file, invocation.cwd));
+      if (content === undefined || content === null) return content;
+      text += content;
+    }
+    return text;
+  }
+
+  writtenKey(path: string, cwd: string | undefined): string {
+    const { home } = this.environment;
+    const expanded = path === "~" || path.startsWith("~/") ? home + path.slice(1) : path;
+    if (expanded.startsWith("/")) return normalizePath(expanded);
+    return cwd === undefined ? expanded : normalizePath(`${cwd}/${expanded}`);
+  }
+
+  /** A file the line wrote earlier, run as a script: its text, or a problem when what it holds is not known. */
+  writtenScript(file: string, cwd: string | undefined): [string, string][] {
+    if (this.writes.length === 0) return [];
+    const text = this.written.get(this.writtenKey(file, cwd));
+    if (text === undefined) return [];
+    if (text === null) {
+      this.problem(`the line writes ${file} and runs it, and what it writes there cannot be known here`);
+      return [];
+    }
+    return [[text, file]];
+  }
+
+  /** A script file: `/dev/stdin`, a file the line wrote, or `<(…)` with text known in advance (`bash <(echo …)`). */
+  fileScripts(file: string, name: string, words: readonly Word[], state: ShellState, invocation: Invocation): [string, string][] {
+    if (file === "/dev/stdin" || file === "/dev/fd/0" || file === "/proc/self/fd/0") return this.stdinScripts(invocation, name);
+    if (!/^[<>]\(/.test(file)) return this.writtenScript(file, invocation.cwd);
     const word = words.find((candidate) => candidate.text === file);
     const output = word?.substitutions.length === 1 ? this.staticOutputOf(word.substitutions[0]!, state) : undefined;
-    return output === undefined ? [] : [[output, `${name} <(…)`]];
+    if (output !== undefined) return [[output, `${name} <(…)`]];
+    // `bash <(cat script.sh)` reads a file as it is, like `bash script.sh`; other output is an unknown script.
+    if (word?.substitutions.length !== 1 || !/^\s*cat\s+[^|;&<>$`]+$/.test(word.substitutions[0]!)) {
+      this.problem(`${name} runs the output of ${file}, and what that prints cannot be known here`);
+    }
+    return [];
   }
 
   /** `$(cat <<EOF … EOF)` or `$(echo …)` inside a script argument: its output is known, so use it. */
@@ -411,29 +631,42 @@ class Collector {
 
   staticOutputOf(script: string, state: ShellState): string | undefined {
     // `$(echo $(echo $(…)))`: each level is read by parsing the next, so the depth is bounded here.
+    // `$()`, `$(true)`, `$(:)`: nothing is printed.
+    if (emptyScript.test(script)) return "";
+    // `$(which node)`, `$(command -v node)`: a path to that program (only its name matters here).
+    const lookup = locatesProgram.exec(script);
+    if (lookup !== null) return lookup[1]!;
     if (this.staticDepth >= maxDepth || !printsText.test(script)) return undefined;
     const { script: parsed } = parseScript(script);
-    if (parsed.length !== 1 || parsed[0]!.length !== 1) return undefined;
-    const command = parsed[0]![0]!;
-    if (command.type !== "simple") return undefined;
-    this.staticDepth++;
-    const argv = this.expandWords(command.words, state)[0] ?? [];
-    this.staticDepth--;
-    const { name, args, wrappers } = unwrap(argv);
-    const probe: Invocation = {
-      name,
-      args,
-      wrappers,
-      redirects: command.redirects,
-      upstream: [],
-      nested: [],
-      cwd: state.cwd,
-      via: [],
-      input: undefined,
-      text: "",
-      assignments: [],
-    };
-    return staticOutput(probe, (redirect) => staticInput(redirect));
+    // One pipeline of a few simple commands: `echo …`, `cat <<EOF`, `cat file-written-here`, then filters.
+    if (parsed.length !== 1 || parsed[0]!.length > 8) return undefined;
+    let output: string | undefined;
+    for (const command of parsed[0]!) {
+      if (command.type !== "simple") return undefined;
+      this.staticDepth++;
+      const argv = this.expandWords(command.words, state)[0] ?? [];
+      this.staticDepth--;
+      const { name, args, wrappers } = unwrap(argv);
+      const probe: Invocation = {
+        name,
+        args,
+        wrappers,
+        redirects: command.redirects,
+        upstream: [],
+        nested: [],
+        cwd: state.cwd,
+        via: [],
+        input: undefined,
+        text: "",
+        assignments: [],
+      };
+      let input = output;
+      for (const redirect of command.redirects) input = staticInput(redirect) ?? input;
+      output = staticOutput(probe, staticInput) ?? this.catWritten(probe) ?? undefined;
+      if (output === undefined && input !== undefined && transformNames.has(name)) output = transformText(name, args, input);
+      if (output === undefined) return undefined;
+    }
+    return output;
   }
 
   /**
@@ -445,9 +678,11 @@ class Collector {
     // Only words that may expand get a list of values; the others stand for themselves.
     let values: (string[][] | undefined)[] | undefined;
     let count = 1;
+    // `HOME=/usr; rm -r ~/lib`: `~` is what the line set HOME to.
+    const homeSet = state.vars.has("HOME");
     for (let index = 0; index < words.length; index++) {
       const { text, plain } = words[index]!;
-      if (plain === true || !mayExpand(text)) continue;
+      if (!(homeSet && isTilde(text)) && (plain === true || !mayExpand(text))) continue;
       values ??= new Array<string[][] | undefined>(words.length);
       const choices = this.expandWord(words[index]!, state);
       values[index] = choices;
@@ -476,7 +711,7 @@ class Collector {
    * known), and `$W` with `W='rm -rf ~'` runs `rm -rf ~` when unquoted.
    */
   expandWord(word: Word, state: ShellState): string[][] {
-    let text = word.text;
+    let text = isTilde(word.text) && state.vars.has("HOME") ? `$HOME${word.text.slice(1)}` : word.text;
     // Past a few, substitutions stay unread (unknown values): replacing each in a long word would be quadratic.
     const known = Math.min(word.substitutions.length, maxKnownOutputs);
     for (let index = 0; index < known; index++) {
@@ -487,13 +722,20 @@ class Collector {
     const expanded = text.includes("$") ? expand(text, state, this.environment) : [text];
     if (expanded === undefined) this.problem(`a word takes more than ${maxVariants} values (a long loop), too many to check each`);
     const values = expanded ?? [text];
-    // Quoted, the value is one word; unquoted, it splits on spaces. Which it is is not kept, so both are read.
+    const separators = state.vars.has("IFS") ? ifsOf(valuesOf("IFS", state, this.environment)) : undefined;
+    // Quoted, the value is one word; unquoted, it splits on spaces (on IFS, when the line set it), and an
+    // empty value is no word at all. Which it is is not kept, so both are read.
     const result: string[][] = [];
     for (const value of values) {
       result.push([value]);
       if (value !== word.text) {
+        if (value === "") result.push([]);
         const split = splitOnSpace(value);
         if (split !== undefined) result.push(split);
+        if (separators !== undefined) {
+          const fields = splitOn(value, separators);
+          if (fields !== undefined) result.push(fields);
+        }
       }
     }
     return result;
@@ -511,8 +753,30 @@ class Collector {
       if (name === "export" || args.includes("-x")) state.exported = [...(state.exported ?? []), ...args.filter(isAssignment)];
     } else if (name === "for" && args[1] === "in") {
       setVar(state, args[0]!, args.slice(2));
+    } else if (name === "shift") {
+      const count = state.vars.get("#");
+      if (count === undefined) return;
+      const positional: string[] = [];
+      for (let index = 1; count !== null && index <= Number(count[0]); index++) positional.push(state.vars.get(String(index))?.[0] ?? "");
+      const by = Number(args[0] ?? 1);
+      if (count === null || !Number.isInteger(by)) for (const key of positionalNames) setVar(state, key, null);
+      else setPositional(state, positional.slice(by));
+    } else if (name === "unset") {
+      // `unset X`: X is empty from here on (`unset -f f` forgets a function, not a variable).
+      if (!args.includes("-f")) for (const arg of args) if (/^[A-Za-z_]\w*$/.test(arg)) setVar(state, arg, [""]);
+    } else if (name === "set" && (args[0] === "--" || (args[0] !== undefined && !/^[-+]/.test(args[0])))) {
+      setPositional(state, args[0] === "--" ? args.slice(1) : args);
     } else if (name === "read" || name === "mapfile" || name === "readarray") {
-      for (const arg of args.filter((candidate) => /^[A-Za-z_]\w*$/.test(candidate))) setVar(state, arg, null);
+      const names = args.filter((candidate) => /^[A-Za-z_]\w*$/.test(candidate));
+      for (const arg of names) setVar(state, arg, null);
+      // `read -r x y <<< 'rm -rf'`: the first line of a known input, split into the names (the last takes the rest).
+      let input: string | undefined;
+      for (const redirect of invocation.redirects) input ??= staticInput(redirect);
+      if (name !== "read" || input === undefined || names.length === 0 || args.some((arg) => /^-[A-Za-z]*[adnNpt]/.test(arg))) return;
+      const fields = (input.split("\n")[0] ?? "").trim().split(/\s+/);
+      for (let index = 0; index < names.length; index++) {
+        setVar(state, names[index]!, [index === names.length - 1 ? fields.slice(index).join(" ") : (fields[index] ?? "")]);
+      }
     }
   }
 }
@@ -530,6 +794,55 @@ function gitScripts(invocation: Invocation): [string, string][] {
     if (assignment.startsWith("GIT_SSH_COMMAND=")) scripts.push([assignment.slice("GIT_SSH_COMMAND=".length), "GIT_SSH_COMMAND"]);
   }
   return scripts;
+}
+
+const arrayAssignment = /^[A-Za-z_]\w*\[[^\]]*\]\+?=/;
+// Variables that name the user's own programs: running them is the user's choice, known or not.
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's own `${EDITOR}`, as written in a command
+const userPrograms = new Set(["$editor", "${editor}", "$visual", "${visual}", "$pager", "${pager}", "$shell", "${shell}", "$git_editor", "$manpager"]);
+
+/** A command name that still holds an expansion or a glob after static evaluation: bash decides it at run time. */
+function isUnresolvedName(name: string): boolean {
+  for (let index = 0; index < name.length; index++) {
+    const code = name.charCodeAt(index);
+    if (code < 128 && runTimeName[code] === 1) {
+      if (name === "[" || name === "[[") return false; // `test`
+      if (name.includes("]=") || name.includes("]+=")) return !arrayAssignment.test(name); // `a[$i]=x` sets an array element
+      return !userPrograms.has(name);
+    }
+  }
+  return false;
+}
+
+// `$`, backtick, `*`, `?`, `[`: a name with one of these is decided at run time.
+const runTimeName = new Uint8Array(128);
+for (const char of "$`*?[") runTimeName[char.charCodeAt(0)] = 1;
+
+/** The command just before this one in its pipeline (same level, not inside its substitutions). */
+function lastUpstream(invocation: Invocation): Invocation | undefined {
+  for (let index = invocation.upstream.length - 1; index >= 0; index--) {
+    const candidate = invocation.upstream[index]!;
+    if (candidate.via.length === invocation.via.length) return candidate;
+  }
+  return undefined;
+}
+
+/** `cat script.sh | sh`, `< file`: a file read as it is, like `sh script.sh` (files the line did not write are not read). */
+function readsFiles(invocation: Invocation): boolean {
+  return (
+    (invocation.name === "cat" && invocation.args.some((arg) => !arg.startsWith("-"))) || invocation.redirects.some((redirect) => redirect.operator === "<")
+  );
+}
+
+/** `>`, `>|`, `>>`, `&>`, `&>>`: the redirects that write a file. */
+function writesFile(redirect: Redirect): boolean {
+  const { operator } = redirect;
+  return operator === ">" || operator === ">|" || operator === "&>" || operator === ">>" || operator === "&>>";
+}
+
+/** `~` or `~/…` (not `~user`). */
+function isTilde(text: string): boolean {
+  return text.charCodeAt(0) === 126 && (text.length === 1 || text.charCodeAt(1) === 47);
 }
 
 /** Whether a word holds a `$` or a backtick: a loop over its characters beats two searches on these short strings. */
@@ -552,6 +865,30 @@ function splitOnSpace(value: string): string[] | undefined {
     start = index + 1;
   }
   return parts;
+}
+
+/** The characters of the IFS values that are not whitespace (those split as `splitOnSpace` does); undefined when none or unknown. */
+function ifsOf(values: readonly string[] | undefined): string | undefined {
+  if (values === undefined) return undefined;
+  const chars = values.join("").replace(/\s/g, "");
+  return chars === "" ? undefined : chars;
+}
+
+/** `value` split at any of `separators` (and at whitespace), when it holds one; else undefined. */
+function splitOn(value: string, separators: string): string[] | undefined {
+  let found = false;
+  for (const char of separators) if (value.includes(char)) found = true;
+  if (!found) return undefined;
+  const fields: string[] = [];
+  let field = "";
+  for (const char of value) {
+    if (separators.includes(char) || isSpace(char.charCodeAt(0))) {
+      if (field !== "") fields.push(field);
+      field = "";
+    } else field += char;
+  }
+  if (field !== "") fields.push(field);
+  return fields;
 }
 
 /** The characters of `\s`. */

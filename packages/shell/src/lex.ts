@@ -1,3 +1,6 @@
+import { decodeAnsiC } from "./ansi-c.js";
+import { expandBraces, maxBraceWords, mayExpandBraces } from "./brace-expansion.js";
+
 /**
  * A POSIX-ish shell lexer: enough to tell a command word from a quoted argument, see through `$(…)`,
  * backticks and `<(…)`, and keep heredoc bodies out of the command stream. It never throws and never
@@ -84,9 +87,9 @@ function operatorAt(source: string, index: number): string | undefined {
 const wordBreak = new Uint8Array(128);
 for (const char of " \t\r\n;&|()<>") wordBreak[char.charCodeAt(0)] = 1;
 
-// Characters that end a run of plain word characters: breaks, quotes, escapes and expansions.
+// Characters that end a run of plain word characters: breaks, quotes, escapes, expansions and `{` (brace expansion).
 const special = new Uint8Array(128);
-for (const char of " \t\r\n;&|()<>'\"\\$`") special[char.charCodeAt(0)] = 1;
+for (const char of " \t\r\n;&|()<>'\"\\$`{") special[char.charCodeAt(0)] = 1;
 // Inside double quotes only these matter.
 const specialInDoubleQuotes = new Uint8Array(128);
 for (const char of '"\\$`') specialInDoubleQuotes[char.charCodeAt(0)] = 1;
@@ -115,6 +118,8 @@ interface PendingHeredoc {
 class Lexer {
   problem: string | undefined;
   wordEnd = 0;
+  /** Set by `readWord` when the word holds a `{` outside quotes: it may brace-expand. */
+  sawBrace = false;
 
   constructor(readonly source: string) {}
 
@@ -165,13 +170,37 @@ export function lex(source: string): LexResult {
       if (delimiterFor) {
         heredocs.push({ token: delimiterFor, delimiter: word.text, stripTabs: delimiterFor.operator === "<<-" });
         delimiterFor = undefined;
+        tokens.push(word);
+      } else if (lexer.sawBrace && mayExpandBraces(source.slice(i, next))) {
+        pushBraceWords(lexer, source.slice(i, next), word, tokens);
+      } else {
+        tokens.push(word);
       }
-      tokens.push(word);
       i = next;
     }
   }
   if (heredocs.length > 0) readHeredocBodies(lexer, source.length, heredocs);
   return lexer.problem === undefined ? { tokens } : { tokens, problem: lexer.problem };
+}
+
+/** `{rm,-rf,/}` is three words to bash: each alternative is read as a word of its own. */
+function pushBraceWords(lexer: Lexer, raw: string, word: WordToken, tokens: Token[]): void {
+  const expanded = expandBraces(raw);
+  if (expanded === undefined) {
+    tokens.push(word);
+    return;
+  }
+  if (expanded === "too many") {
+    lexer.fail(`a brace expansion makes more than ${maxBraceWords} words, too many to check each`);
+    tokens.push(word);
+    return;
+  }
+  for (const alternative of expanded) {
+    if (alternative === "") continue; // an empty alternative (`{,x}`) makes no word
+    const inner = new Lexer(alternative);
+    tokens.push(readWord(inner, 0));
+    if (inner.problem !== undefined) lexer.fail(inner.problem);
+  }
 }
 
 function isProcessSubstitution(source: string, index: number): boolean {
@@ -215,10 +244,12 @@ function readWord(lexer: Lexer, start: number): WordToken {
   const run = plainRun(source, start, special);
   if (run > start && (run === source.length || wordBreak[source.charCodeAt(run)] === 1)) {
     lexer.wordEnd = run;
+    lexer.sawBrace = false;
     return { kind: "word", text: source.slice(start, run), substitutions: noSubstitutions, plain: true };
   }
   // Most words hold no substitution: they share one empty list until they get one of their own.
   const word: WordToken = { kind: "word", text: "", substitutions: noSubstitutions, plain: false };
+  lexer.sawBrace = false;
   let i = start;
   if (isProcessSubstitution(source, i)) {
     const end = skipNested(lexer, i + 2, "paren");
@@ -243,11 +274,13 @@ function readWord(lexer: Lexer, start: number): WordToken {
     } else if (char === '"') {
       i = readDoubleQuoted(lexer, i + 1, word);
     } else if (char === "\\") {
-      word.text += source[i + 1] ?? "";
+      // A backslash-newline joins the lines: `r\<newline>m` is `rm`.
+      if (source[i + 1] !== "\n") word.text += source[i + 1] ?? "";
       i += 2;
     } else if (char === "$" || char === "`") {
       i = readDollarOrBacktick(lexer, i, word);
     } else {
+      if (char === "{") lexer.sawBrace = true;
       word.text += char;
       i++;
     }
@@ -309,7 +342,7 @@ function readDollarOrBacktick(lexer: Lexer, start: number, word: Word): number {
     let end = start + 2;
     while (end < source.length && source[end] !== "'") end += source[end] === "\\" ? 2 : 1;
     if (end >= source.length) lexer.fail("a $'…' quote is never closed");
-    word.text += source.slice(start + 2, end).replace(/\\(.)/g, "$1");
+    word.text += decodeAnsiC(source.slice(start + 2, end));
     return end + 1;
   }
   word.text += "$";

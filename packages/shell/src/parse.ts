@@ -102,6 +102,12 @@ class Parser {
   }
 
   command(depth: number): Command {
+    // `coproc cmd`, `coproc { …; }`, `coproc NAME { …; }`: the command runs (in the background) all the same.
+    if (isWord(this.peek(), "coproc") && this.tokens[this.position + 1] !== undefined) {
+      this.position++;
+      const after = this.tokens[this.position + 1];
+      if (this.peek()?.kind === "word" && (isWord(after, "{") || isOperator(after, "("))) this.position++; // the coprocess's NAME
+    }
     // `function name { … }` / `function name() { … }`: the name, then the body.
     if (isWord(this.peek(), "function") && this.tokens[this.position + 1]?.kind === "word") {
       const name = this.tokens[this.position + 1] as Extract<Token, { kind: "word" }>;

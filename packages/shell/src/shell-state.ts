@@ -49,10 +49,33 @@ export function assign(word: string, state: ShellState, environment: AnalysisEnv
   setVar(state, name, /\$\(|`/.test(value) ? null : (expand(value, state, environment) ?? null));
 }
 
+/**
+ * `NAME=value` before a command (`TMPDIR=/Users rm -rf $TMPDIR/x`): bash expands the old value in the words,
+ * the command sees the new one. Neither is trusted over the other: the variable may hold either.
+ */
+export function assignBoth(word: string, state: ShellState, environment: AnalysisEnvironment): void {
+  const equals = word.indexOf("=");
+  const name = word.slice(0, equals).replace(/\+$/, "");
+  const value = word.slice(equals + 1);
+  const before = valuesOf(name, state, environment);
+  const after = /\$\(|`/.test(value) ? undefined : expand(value, state, environment);
+  setVar(state, name, before === undefined || after === undefined ? null : [...new Set([...before, ...after])]);
+}
+
+/** `set -- a b c` (or `set a b c`): the positional parameters `$1`…, `$@`, `$*` and `$#`. */
+export function setPositional(state: ShellState, args: readonly string[]): void {
+  const previous = state.vars.get("#");
+  const before = previous?.length === 1 ? Number(previous[0]) : 9;
+  for (let index = 0; index < Math.max(args.length, before); index++) setVar(state, String(index + 1), index < args.length ? [args[index]!] : [""]);
+  setVar(state, "@", [args.join(" ")]);
+  setVar(state, "*", [args.join(" ")]);
+  setVar(state, "#", [String(args.length)]);
+}
+
 // A `$` that may start a variable (not `$(`, `$'`, a lone `$`): without one, nothing is expanded.
-const mayNameVariable = /\$[A-Za-z_{]/;
-// `$NAME`, `${NAME}`, and `${NAME:-default}` (a known NAME is never empty here, so its value wins).
-const variable = /\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?::?-[^}]*)?\}|([A-Za-z_][A-Za-z0-9_]*))/g;
+const mayNameVariable = /\$[A-Za-z_{0-9@*#]/;
+// `$NAME`, `$1`, `$@`, `${NAME}`, `${NAME:-default}`, `${NAME-default}` and `${NAME:=default}`.
+const variable = /\$(?:\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#])(?:(:?[-=])([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*|[0-9@*#]))/g;
 
 /**
  * A word with the variables whose values are known replaced; unknown ones stay as written. Undefined when
@@ -67,7 +90,7 @@ export function expand(text: string, state: ShellState, environment: AnalysisEnv
   let last = 0;
   variable.lastIndex = 0;
   for (let match = variable.exec(text); match !== null; match = variable.exec(text)) {
-    const known = valuesOf(match[1] ?? match[2]!, state, environment) ?? [match[0]];
+    const known = withDefault(valuesOf(match[1] ?? match[4]!, state, environment), match);
     literals.push(text.slice(last, match.index));
     values.push(known);
     if (known.length > count) count = known.length;
@@ -87,11 +110,27 @@ export function expand(text: string, state: ShellState, environment: AnalysisEnv
   return variants.map((variant) => variant + rest);
 }
 
-function valuesOf(name: string, state: ShellState, environment: AnalysisEnvironment): readonly string[] | undefined {
+/**
+ * The values of `${NAME:-default}`: the default where NAME is empty (`:-`) or unset; where NAME is not known,
+ * both what it may hold (left as written) and the default. Without a default, the values as they are.
+ */
+function withDefault(known: readonly string[] | undefined, match: RegExpExecArray): readonly string[] {
+  const operator = match[2];
+  if (operator === undefined) return known ?? [match[0]];
+  const fallback = match[3]!;
+  if (known === undefined) return [match[0], fallback];
+  // A variable this line unset reads as unset; an empty one gets the default only with `:`.
+  return known.map((value) => (value === "" && operator.startsWith(":") ? fallback : value));
+}
+
+/** What a variable may hold: what the line set, or `$HOME`, `$PWD`, `$TMPDIR` and `$IFS`; undefined when unknown. */
+export function valuesOf(name: string, state: ShellState, environment: AnalysisEnvironment): readonly string[] | undefined {
   if (state.vars.has(name)) return state.vars.get(name) ?? undefined;
   if (name === "HOME") return [environment.home];
   if (name === "PWD") return state.cwd === undefined ? undefined : [state.cwd];
   if (name === "TMPDIR") return [environment.tmp];
+  // bash sets IFS to space, tab and newline at start (an inherited IFS is ignored).
+  if (name === "IFS") return [" \t\n"];
   return undefined;
 }
 

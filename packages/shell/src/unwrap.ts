@@ -116,6 +116,8 @@ export interface Unwrapped {
   placeholder?: string;
   /** xargs reads its input from a file (`-a paths.txt`), not from standard input. */
   inputFromFile?: true;
+  /** The folder a wrapper runs the command in (`env -C dir`, `env --chdir=dir`, `sudo -D dir`). */
+  chdir?: string;
 }
 
 export function unwrap(words: readonly string[]): Unwrapped {
@@ -132,6 +134,7 @@ export function unwrap(words: readonly string[]): Unwrapped {
   const assignments: string[] = [];
   let placeholder: string | undefined;
   let inputFromFile = false;
+  let chdir: string | undefined;
   let index = 0;
   while (index < texts.length) {
     const word = texts[index]!;
@@ -160,13 +163,35 @@ export function unwrap(words: readonly string[]): Unwrapped {
     const end = skipOptions(texts, index + 1, valued);
     if (inputWrappers.has(name)) placeholder = placeholderOf(name, texts.slice(index + 1, end)) ?? placeholder;
     if (name === "xargs" && texts.slice(index + 1, end).some((option) => /^(-a|--arg-file)/.test(option))) inputFromFile = true;
+    const chdirFlag = chdirFlags.get(name);
+    if (chdirFlag !== undefined) chdir = chdirOf(texts.slice(index + 1, end), chdirFlag) ?? chdir;
     index = end + (positionalWords.get(name) ?? 0);
   }
   const name = index < texts.length ? baseName(texts[index]!) : "";
   const unwrapped: Unwrapped = { name, args: texts.slice(index + 1), wrappers, assignments };
   if (placeholder !== undefined) unwrapped.placeholder = placeholder;
   if (inputFromFile) unwrapped.inputFromFile = true;
+  if (chdir !== undefined) unwrapped.chdir = chdir;
   return unwrapped;
+}
+
+/** The short flag each wrapper takes for the folder to run in (`--chdir` for all of them). */
+const chdirFlags = new Map([
+  ["env", "-C"],
+  ["sudo", "-D"],
+  ["run0", "-D"],
+]);
+
+/** The folder of `-C dir`, `-Cdir`, `--chdir dir` or `--chdir=dir` among a wrapper's options (`-D` for sudo). */
+function chdirOf(options: readonly string[], flag: string): string | undefined {
+  let found: string | undefined;
+  for (let index = 0; index < options.length; index++) {
+    const option = options[index]!;
+    if (option === flag || option === "--chdir") found = options[index + 1] ?? found;
+    else if (option.startsWith("--chdir=")) found = option.slice("--chdir=".length);
+    else if (option.startsWith(flag) && option.length > 2) found = option.slice(2);
+  }
+  return found;
 }
 
 /** What xargs (`-I FOO`, `-IFOO`, `-i`, `--replace[=FOO]`) or parallel (`{}`, or `-I FOO`) replaces with each input. */
@@ -188,14 +213,36 @@ function isHelpFor(name: string, next: string): boolean {
   return name !== "!" && (next === "--help" || next === "--version");
 }
 
-/** `env -S 'rm -rf /'` splits its string into words: do the same, so the command is seen. */
+/**
+ * `env -S 'rm -rf /'` splits its string into words: do the same, so the command is seen. Every spelling:
+ * `-S '…'`, `-S'…'`, `-vS '…'`, `--split-string '…'`, `--split-string='…'` (and its abbreviations).
+ */
 function splitEnvString(words: readonly string[]): readonly string[] {
-  if (!words.includes("-S") && !words.includes("--split-string")) return words;
+  if (!words.some(mayBeSplitString)) return words;
   const env = words.findIndex((word) => baseName(word) === "env");
   if (env === -1) return words;
-  const split = words.findIndex((word, index) => index > env && (word === "-S" || word === "--split-string"));
-  if (split === -1 || split + 1 >= words.length) return words;
-  return [...words.slice(0, split), ...words[split + 1]!.split(/\s+/).filter(Boolean), ...words.slice(split + 2)];
+  for (let index = env + 1; index < words.length; index++) {
+    const word = words[index]!;
+    if (!word.startsWith("-") || word === "--") break;
+    let text: string | undefined;
+    let used = 1;
+    const long = /^--sp(?:l(?:i(?:t(?:-(?:s(?:t(?:r(?:i(?:ng?)?)?)?)?)?)?)?)?)?(=|$)/.exec(word);
+    if (long) {
+      text = long[1] === "=" ? word.slice(word.indexOf("=") + 1) : words[index + 1];
+      used = long[1] === "=" ? 1 : 2;
+    } else if (/^-[iv0]*S/.test(word) && !word.startsWith("--")) {
+      const rest = word.slice(word.indexOf("S") + 1);
+      text = rest !== "" ? rest : words[index + 1];
+      used = rest !== "" ? 1 : 2;
+    } else continue;
+    if (text === undefined) return words;
+    return [...words.slice(0, index), ...text.split(/\s+/).filter(Boolean), ...words.slice(index + used)];
+  }
+  return words;
+}
+
+function mayBeSplitString(word: string): boolean {
+  return word.startsWith("--sp") || (word.startsWith("-") && !word.startsWith("--") && word.includes("S"));
 }
 
 /** Skips `-x`, `--long`, `-x value`, `--long=value` and `A=1` words; returns the index of the first other word. */

@@ -1,7 +1,7 @@
 import { posix } from "node:path";
 import type { PathContext } from "./paths.js";
 import { collectDeletes } from "./rules/deletes.js";
-import { indexByName, type Delete, type Rule } from "./rules/rule.js";
+import { indexByName, show, type Delete, type Rule } from "./rules/rule.js";
 import { analyze, type Analysis } from "@toolgate/shell";
 
 const catastrophicKinds = new Set<string>(["root", "home", "system", "project"]);
@@ -13,10 +13,12 @@ export interface Guard {
   /** Temp folder that `$TMPDIR` stands for. */
   tmp: string;
   onUnparseable: "block" | "allow";
+  /** A command whose name is only known at run time (`$CMD -rf /`): refused unless `"allow"`. */
+  onUnresolvedCommand: "block" | "allow";
 }
 
 export interface Violation {
-  /** The rule id, or `"unparseable"`. */
+  /** The rule id, `"unparseable"` or `"unresolved-command"`. */
   rule: string;
   /** What the model reads: what was dangerous and what to do instead. */
   message: string;
@@ -31,7 +33,8 @@ export interface CheckResult {
 /**
  * Decides on one command line. `cwd` is where the shell starts (absolute, or relative to the project
  * root); rules are tried in order and the first that matches supplies the message. A line that cannot
- * be read with confidence is refused when `onUnparseable` is `"block"`, after the rules had their say.
+ * be read with confidence is refused when `onUnparseable` is `"block"`, after the rules had their say; one that
+ * runs a command whose name is only known at run time, when `onUnresolvedCommand` is `"block"`.
  */
 export function checkCommand(command: string, guard: Guard, cwd?: string): CheckResult {
   const { context } = guard;
@@ -48,6 +51,11 @@ export function checkCommand(command: string, guard: Guard, cwd?: string): Check
   if (analysis.problems.length > 0 && guard.onUnparseable === "block") {
     const message = `refusing a command that cannot be parsed with confidence (${analysis.problems[0]}), so what it would run cannot be checked. Fix the quoting, or split it into simpler commands.`;
     return { analysis, deletes, violation: { rule: "unparseable", message } };
+  }
+  const unresolved = analysis.unresolved[0];
+  if (unresolved !== undefined && guard.onUnresolvedCommand === "block") {
+    const message = `refusing ${show(unresolved)}: the name of the command it runs is only known when it runs, so what it does cannot be checked. Write the command name out literally.`;
+    return { analysis, deletes, violation: { rule: "unresolved-command", message } };
   }
   return { analysis, deletes };
 }

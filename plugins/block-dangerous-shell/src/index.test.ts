@@ -218,7 +218,7 @@ describe("block-dangerous-shell", () => {
       [{ tools: ["terminal", 3] }, 'block-dangerous-shell: option "tools.1": each entry of tools must be a string (got 3)'],
       [
         { disabled: ["sudo"] },
-        'block-dangerous-shell: option "disabled": is not an option of this plugin (tools, packs, disable, deleteOutsideProject, allowDeleteIn, onUnparseable, extraRules) (got "disabled")',
+        'block-dangerous-shell: option "disabled": is not an option of this plugin (tools, packs, disable, deleteOutsideProject, allowDeleteIn, onUnparseable, onUnresolvedCommand, extraRules) (got "disabled")',
       ],
       [{ disable: ["sudoo"] }, 'block-dangerous-shell: option "disable": unknown rule "sudoo" (rules that can be turned off: git, xargs-shell, pipe-to-shell,'],
       [

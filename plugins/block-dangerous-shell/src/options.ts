@@ -73,6 +73,13 @@ export interface BlockDangerousShellOptions {
    * @default "block"
    */
   onUnparseable?: "block" | "allow";
+  /**
+   * A command whose name is only known at run time (`$CMD -rf /`, `"$(cat cmd.txt)" x`, `/bin/r? x`):
+   * `"block"` refuses it (fail closed), `"allow"` lets it through when no rule matched. `$EDITOR`, `$VISUAL`,
+   * `$PAGER` and `$SHELL` always run.
+   * @default "block"
+   */
+  onUnresolvedCommand?: "block" | "allow";
   /** More rules, checked after the built-in ones. @default [] */
   extraRules?: ExtraRule[];
 }
@@ -91,7 +98,7 @@ const ExtraRuleSchema = v.strictObject(
   "is not a rule field (id, pattern, flags, message)",
 );
 
-const optionNames = ["tools", "packs", "disable", "deleteOutsideProject", "allowDeleteIn", "onUnparseable", "extraRules"];
+const optionNames = ["tools", "packs", "disable", "deleteOutsideProject", "allowDeleteIn", "onUnparseable", "onUnresolvedCommand", "extraRules"];
 
 const OptionsSchema = v.strictObject(
   {
@@ -101,6 +108,7 @@ const OptionsSchema = v.strictObject(
     deleteOutsideProject: v.optional(choice("deleteOutsideProject")),
     allowDeleteIn: v.optional(stringList("allowDeleteIn")),
     onUnparseable: v.optional(choice("onUnparseable")),
+    onUnresolvedCommand: v.optional(choice("onUnresolvedCommand")),
     extraRules: v.optional(v.array(ExtraRuleSchema, "extraRules must be an array of { id, pattern, message }")),
   },
   `is not an option of this plugin (${optionNames.join(", ")})`,
@@ -148,6 +156,7 @@ export function resolveOptions(input: unknown, environment: Environment): Resolv
       rules,
       tmp,
       onUnparseable: disabled.has("unparseable") ? "allow" : (options.onUnparseable ?? "block"),
+      onUnresolvedCommand: disabled.has("unresolved-command") ? "allow" : (options.onUnresolvedCommand ?? "block"),
       context: { projectRoot, home, tempDirs, allowDeleteIn: (options.allowDeleteIn ?? []).map(resolveFolder) },
     },
   };
@@ -166,7 +175,7 @@ function checkIds(all: readonly Rule[], disable: readonly string[]): void {
   for (const id of disable) {
     const rule = all.find((candidate) => candidate.id === id);
     if (rule?.catastrophic) throw new Error(`${pluginName}: option "disable": the rule "${id}" guards against catastrophic damage and cannot be turned off`);
-    if (!rule && id !== "git" && id !== "unparseable") {
+    if (!rule && id !== "git" && id !== "unparseable" && id !== "unresolved-command") {
       const known = ids.filter((candidate) => !all.find((other) => other.id === candidate)?.catastrophic);
       throw new Error(`${pluginName}: option "disable": unknown rule "${id}" (rules that can be turned off: git, ${known.join(", ")})`);
     }

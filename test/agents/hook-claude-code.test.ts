@@ -115,7 +115,9 @@ describe.concurrent("toolgate hook claude-code", () => {
     expect(run.code).toBe(0);
     const answer = specific(parseAnswer(run));
     expect(answer.permissionDecision).toBe("deny");
-    expect(answer.permissionDecisionReason).toMatch(/toolgate denied this call because it could not decide: plugin "broken" failed to load: .*broken\.mjs/);
+    expect(answer.permissionDecisionReason).toMatch(/^Tool call blocked by plugin "broken": plugin "broken" failed to load: .*broken\.mjs/);
+    // stdout is the answer alone; the host says once on stderr why every call is blocked.
+    expect(run.stderr).toContain("every tool call is blocked until the plugins load");
   });
 
   it("a config that does not validate denies", async () => {

@@ -12,6 +12,7 @@ import { DecisionMemo, type MemoLimits } from "./decision-memo.js";
 import { withExplainDetails, type PluginExplanation, type ToolCallExplanation } from "./explain.js";
 import { callView } from "./freeze-call.js";
 import { HookInvocationContext } from "./hook-context.js";
+import { pluginFailureVerdict } from "./plugin-failure.js";
 import { PolicyRun, type CallSnapshot } from "./policy-run.js";
 import { AskResolver } from "./resolve-ask.js";
 import { failure, HookFailure, PendingHook, runCallHook } from "./run-hook.js";
@@ -186,10 +187,12 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
   }
 
   /**
-   * The plugins' verdict on a call. With no `pre_tool_call` and no rules the call is allowed as it came,
+   * The plugins' verdict on a call. While a plugin has failed to load (`onPluginError: "block"`) every
+   * call is blocked with the cause. With no `pre_tool_call` and no rules the call is allowed as it came,
    * and nothing is remembered: a later `skipPreToolCallHook` call would be decided the same way again.
    */
   function verdictOn(snapshot: CallSnapshot, remember: boolean): Verdict | Promise<Verdict> {
+    if (runtime.pluginFailure) return pluginFailureVerdict(runtime.pluginFailure, snapshot.call.args);
     const hooks = runtime.registry.hooks("pre_tool_call");
     if (hooks.length > 0 || runtime.rules) return start(new PolicyRun(snapshot.call, snapshot.bytes, hooks, remember));
     return { action: "allow", args: snapshot.call.args };
@@ -220,7 +223,9 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
     },
     async explain(snapshot) {
       const plugins: PluginExplanation[] = [];
-      const verdict = await start(new PolicyRun(snapshot.call, snapshot.bytes, runtime.registry.hooks("pre_tool_call"), false, plugins));
+      const decided = await start(new PolicyRun(snapshot.call, snapshot.bytes, runtime.registry.hooks("pre_tool_call"), false, plugins));
+      // What the loaded plugins say is still shown; the verdict is the one every surface gives.
+      const verdict = runtime.pluginFailure ? pluginFailureVerdict(runtime.pluginFailure, snapshot.call.args) : decided;
       return { call: snapshot.call, verdict, plugins: await withExplainDetails(runtime, snapshot.call, plugins) };
     },
     close() {

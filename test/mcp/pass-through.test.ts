@@ -262,7 +262,9 @@ describe("the proxy process", () => {
       const result = (await connection.client.callTool({ name: "echo", arguments: { text: "hi" } })) as CallToolResult;
       expect(result.isError).toBe(true);
       // The host's own block, in the words every surface uses.
-      expect(result.content[0]).toMatchObject({ text: expect.stringMatching(/^Tool call blocked by plugin "broken": plugin "broken" failed to load: .*broken\.mjs/) });
+      expect(result.content[0]).toMatchObject({
+        text: expect.stringMatching(/^Tool call blocked by plugin "broken": plugin "broken" failed to load: .*broken\.mjs/),
+      });
       expect(connection.stderr()).toContain("every tool call is blocked until the plugins load");
     } finally {
       await connection.close();

@@ -131,7 +131,7 @@ describe.each(failures)("%s", (_case, failure) => {
 
   it.each(["host options", "the config file"])("with onPluginError allow (in %s) the plugins that loaded decide alone", async (where) => {
     const ran: string[] = [];
-    const configured = { ...files };
+    const configured: Record<string, string> = { ...files };
     let options: HostOptions = { ...failure.options };
     if (where === "host options") options = { ...options, onPluginError: "allow" };
     else {

@@ -61,6 +61,8 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
    */
   function advance(run: PolicyRun): PendingHook | undefined {
     const { hooks } = run;
+    // Each hook's time is measured from here or from the previous hook's return (`runCallHook`).
+    if (run.next < hooks.length) run.startedAt = performance.now();
     while (run.next < hooks.length) {
       const entry = hooks[run.next++]!;
       const outcome = invoke(entry, run);
@@ -96,7 +98,7 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
   function invoke(entry: HookEntry, run: PolicyRun): unknown {
     if (run.view.args !== run.aggregate.args) run.view = callView(run.call, run.aggregate.args);
     const ctx = (entry.spareContext ??= new HookInvocationContext(entry.plugin, runtime.session, entry.owner.options, entry.owner.log));
-    const outcome = runCallHook(entry, ctx, entry.deadlines ?? runtime.deadlines, run.view);
+    const outcome = runCallHook(entry, ctx, entry.deadlines ?? runtime.deadlines, run.view, run);
     // A pending hook may still be aborted through its ctx, so that ctx is never handed to another call.
     if (PendingHook.is(outcome)) entry.spareContext = undefined;
     return outcome;

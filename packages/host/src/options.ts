@@ -43,7 +43,8 @@ export interface ToolgateConfig {
   pluginsDir?: string | false;
   /**
    * How long each hook (and each plugin factory) may take, in whole milliseconds from 1 to 2147483647
-   * (Node's timer limit; a larger value would fire after 1 ms). `Infinity` means no timeout.
+   * (Node's timer limit; a larger value would fire after 1 ms). `Infinity` means no timeout. A
+   * synchronous hook that returns only after it has timed out too: its answer does not count.
    * @default 5000
    */
   hookTimeoutMs?: number;

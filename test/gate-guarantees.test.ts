@@ -176,7 +176,7 @@ describe("every hook sees a frozen call, all the way down", () => {
   ])("%s", async (_case, afterModify) => {
     const seen: Seen[] = [];
     const changes: string[][] = [];
-    const watcher = (where: string): Plugin["hooks"] => ({
+    const watcher = (where: string): NonNullable<Plugin["hooks"]> => ({
       pre_tool_call: (viewed) => {
         seen.push({ where, call: viewed });
         changes.push(tryToChange(viewed));

@@ -120,6 +120,14 @@ describe.concurrent("toolgate hook claude-code", () => {
     expect(run.stderr).toContain("every tool call is blocked until the plugins load");
   });
 
+  it("a project with no plugins and no rules: stdout is the answer alone, and stderr says so once", async () => {
+    const emptyDir = makeTempDir("repo", "hook-cc-empty-");
+    const run = await runHook("claude-code", pre(emptyDir, "Bash", { command: "ls" }));
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("{}\n");
+    expect(run.stderr.match(/no plugins and no permission rules/g)).toHaveLength(1);
+  });
+
   it("a config that does not validate denies", async () => {
     const badDir = project({ "toolgate.config.mjs": "export default { hookTimeoutMs: -1 };" });
     const run = await runHook("claude-code", pre(badDir, "Bash", { command: "ls" }));

@@ -176,6 +176,20 @@ describe("the failure is reported as before, and decided in one place", () => {
     expect(ran).toEqual([]);
   });
 
+  it("several failed plugins: the block names each, its file and its reason; the first is the source", async () => {
+    const dir = project({
+      "plugins/a-broken.mjs": "export default {",
+      "plugins/b-nameless.mjs": "export default { hooks: {} };",
+      "plugins/healthy.mjs": healthy,
+    }).dir;
+    const host = await open({ cwd: dir });
+    const verdict = await host.checkToolCall({ id: "c1", name: "Bash", args: {} });
+    expect(verdict).toMatchObject({ action: "block", plugin: "a-broken", source: { kind: "plugin", name: "a-broken" } });
+    expect(verdict.message).toMatch(
+      /^plugin "a-broken" failed to load: .*a-broken\.mjs: could not load the module.*; plugin "b-nameless" failed to load: .*b-nameless\.mjs: not a valid plugin: name is required \(every call is blocked until they load; onPluginError: "block"\)$/,
+    );
+  });
+
   it("explainToolCall gives the same block, and still lists what the loaded plugins said", async () => {
     const host = await open({ cwd: brokenProject().dir });
     const call = { id: "e1", name: "Bash", args: { command: "ls" } };

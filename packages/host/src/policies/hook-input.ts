@@ -34,7 +34,7 @@ export function createHookInput(event: HookInput["hook_event_name"], call: ToolC
  * process whose environment does not fit never starts (`spawn E2BIG`): a larger value is left out, and
  * the hook reads it from stdin, which has no such limit.
  */
-export const maxEnvValueLength = 8 * 1024;
+const maxEnvValueLength = 8 * 1024;
 
 /**
  * The same input as `TOOLGATE_*` variables, for hooks that read their environment; structured values are

@@ -28,7 +28,7 @@ export function registerDoctorCommand(program: Command): void {
 }
 
 /** The project's own policy, whatever agent runs it: a problem fails the doctor, a warning does not. */
-export interface ProjectDiagnosis {
+interface ProjectDiagnosis {
   /** Loaded plugins, configured hooks and the permission rules, as `toolgate list` counts them. */
   policies: number;
   /** A config that does not load, or plugins that failed (every call is then denied). */

@@ -23,7 +23,10 @@ import { ReservationLedger } from "./store/reservations.js";
 import type { PluginSource } from "./discovery/plugin-source.js";
 
 export interface Host {
-  /** Every plugin found, in discovery order, loaded or failed. */
+  /**
+   * Every plugin found, in discovery order, loaded or failed. While one has failed, every call is blocked
+   * with its error, unless `onPluginError` is `"allow"`.
+   */
   readonly plugins: readonly PluginRecord[];
   /**
    * Subscribe (`on`) and unsubscribe (`off`) to host events; only the host emits. Listeners observe;

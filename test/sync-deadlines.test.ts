@@ -55,6 +55,7 @@ const answers: [string, () => unknown][] = [
   ["a resolved promise", () => Promise.resolve({ action: "allow" })],
   ["a rejected promise", () => Promise.reject(new Error("rejected late"))],
   // A thenable that answers at once, inside `then`: settled before anyone waits, and still too late.
+  // biome-ignore lint/suspicious/noThenProperty: a thenable is the point
   ["a thenable that settles synchronously", () => ({ then: (onValue: (value: unknown) => void) => onValue({ action: "allow" }) })],
 ];
 

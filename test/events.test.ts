@@ -25,6 +25,8 @@ describe("events", () => {
       tools,
       hookTimeoutMs: 30,
       plugins: [policy, { description: "no name" } as never],
+      // The invalid plugin is here for plugin:error; the calls below are the policy's to decide.
+      onPluginError: "allow",
       on,
     });
     expect(seen.map((event) => event.type)).toEqual(["plugin:loaded", "plugin:error", "session:start"]);

@@ -102,7 +102,8 @@ describe("plugin package.json files fail that plugin only", () => {
     created.write({ "plugins/absolute-main/package.json": JSON.stringify({ main: created.path("elsewhere/evil.mjs") }) });
     symlinkSync(created.path("elsewhere/evil.mjs"), created.path("plugins/symlinked/entry.mjs"));
 
-    const host = await open({ cwd: created.dir, tools: { rm: { execute: () => "deleted" } } });
+    // onPluginError "allow": the healthy plugin decides alone (by default the failures would block every call).
+    const host = await open({ cwd: created.dir, onPluginError: "allow", tools: { rm: { execute: () => "deleted" } } });
     const errorOf = (folder: string) => host.plugins.find((record) => record.path?.includes(`/plugins/${folder}`))?.error;
     expect(host.plugins.filter((record) => record.status === "loaded").map((record) => record.name)).toEqual(["healthy"]);
     expect(errorOf("null-pkg")).toMatch(/null-pkg\/package\.json must hold a JSON object, got null/);
@@ -145,7 +146,8 @@ describe("hostile plugin modules on disk", () => {
       "plugins/proxy-loader.mjs": "import hostile from './proxy.cjs'; export default hostile;",
       "plugins/healthy.mjs": "export default { name: 'healthy', hooks: { pre_tool_call: () => ({ action: 'block', message: 'no' }) } };",
     });
-    const host = await open({ cwd: dir, tools: { rm: { execute: () => "deleted" } } });
+    // onPluginError "allow": the healthy plugin decides alone (by default the failures would block every call).
+    const host = await open({ cwd: dir, onPluginError: "allow", tools: { rm: { execute: () => "deleted" } } });
     const byFile = (file: string) => host.plugins.find((record) => record.path?.endsWith(file));
     expect(byFile("getters.mjs")?.error).toMatch(/getters\.mjs: not a valid plugin: reading name threw: name says no$/);
     expect(byFile("proxy-loader.mjs")).toMatchObject({ status: "failed", error: expect.stringContaining("proxy says no") });

@@ -106,7 +106,8 @@ describe("a plugin object that fights back at load fails alone; the host starts"
 
   it.each(["name", "version", "description", "order", "hooks", "tools"])("a `%s` getter that throws", async (field) => {
     const hostile = Object.defineProperty({ name: "hostile", hooks: {} }, field, { get: boom, enumerable: true });
-    const host = await open({ tools: terminal, plugins: [exporting(hostile), { name: "healthy", hooks: blockAll }] });
+    // onPluginError "allow": the healthy plugin decides alone (by default every call would be blocked for the failure).
+    const host = await open({ tools: terminal, onPluginError: "allow", plugins: [exporting(hostile), { name: "healthy", hooks: blockAll }] });
     expect(host.plugins[0]).toMatchObject({ status: "failed" });
     expect(host.plugins[0]?.error).toBe(`inline plugin #1: not a valid plugin: reading ${field} threw: boom from a getter`);
     expect(host.plugins[1]).toMatchObject({ name: "healthy", status: "loaded" });
@@ -139,6 +140,7 @@ describe("a plugin object that fights back at load fails alone; the host starts"
     const hooksProxy = new Proxy({}, { getOwnPropertyDescriptor: trap, getPrototypeOf: trap });
     const host = await open({
       tools: terminal,
+      onPluginError: "allow",
       plugins: [
         exporting(everyTrap),
         exporting(throwsProxy),
@@ -335,6 +337,7 @@ describe("what plugins and tools hand back reaches the model and the log intact 
       "[inline plugin #1] line one\\n[app] forged \\x1b[2J",
       'plugin "bad\\x1b[31m": unknown hook "pre_tool_cal"; did you mean "pre_tool_call"? It will never be called',
       'plugin "inline plugin #2" failed to load: inline plugin #2: the plugin factory failed: factory \\r\\u202e failed',
+      'a plugin failed to load: every tool call is blocked until the plugins load (onPluginError: "block")',
     ]);
   });
 });

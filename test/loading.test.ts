@@ -49,8 +49,8 @@ describe("broken plugins leave the host running with clear errors", () => {
   const brokenDir = join(fixtures, "broken");
   const plugin = (host: Host, file: string) => host.plugins.find((record) => record.path?.endsWith(file));
 
-  it("every failure is reported with the file and a one-line reason; the healthy plugin still gates", async () => {
-    const host = await open({ cwd: brokenDir, tools: { rm: { execute: () => "deleted" } } });
+  it("every failure is reported with the file and a one-line reason; with onPluginError allow the healthy plugin still gates", async () => {
+    const host = await open({ cwd: brokenDir, onPluginError: "allow", tools: { rm: { execute: () => "deleted" } } });
     const errors = host.plugins.filter((record) => record.status === "failed").map((record) => record.error!);
     for (const error of errors) expect(error).not.toContain("\n");
 

@@ -40,7 +40,8 @@ interface Surface {
   name: string;
   /** False where the framework's approval request has no text to carry the reason (ai-sdk, openai-agents). */
   askCarriesReason: boolean;
-  decide(args: Record<string, unknown>): Promise<Decision>;
+  /** `dir`: the project folder whose plugins and config decide. */
+  decide(args: Record<string, unknown>, dir: string): Promise<Decision>;
 }
 
 const files: Record<string, string> = {
@@ -64,20 +65,36 @@ const cases: [string, Record<string, unknown>][] = [
   ["an ask rule asks, naming the rule", { command: "git push origin main" }],
 ];
 
+/**
+ * The same project with one more guard, configured with a typo in its options: its factory throws, so it
+ * fails to load. Under the default `onPluginError: "block"` every call is blocked with that cause, the
+ * harmless ones too, whatever the plugins that did load would say.
+ */
+const failingFiles: Record<string, string> = {
+  ...files,
+  "guard.mjs": `export default (options) => { if (options.mode !== "strict") throw new Error("unknown mode " + JSON.stringify(options.mode)); return { name: "guard" }; };`,
+  "toolgate.config.mjs": `export default { plugins: [["./guard.mjs", { mode: "strcit" }]], permissions: { deny: ["Bash:command=*shutdown*"], ask: ["Bash:command=git push*"] } };`,
+};
+
 let project: TempProject;
+let failingProject: TempProject;
 const hosts: Host[] = [];
 beforeAll(() => {
   setTracingDisabled(true);
   project = createTempProject(files);
+  failingProject = createTempProject(failingFiles);
 });
 afterEach(async () => {
   await Promise.all(hosts.splice(0).map((host) => host.close()));
 });
-afterAll(() => project?.remove());
+afterAll(() => {
+  project?.remove();
+  failingProject?.remove();
+});
 
 /** A host on the project, as `toolgate` itself opens one: its plugins folder and its config. */
-async function projectHost(): Promise<Host> {
-  const host = await createHost({ cwd: project.dir, logger: false });
+async function projectHost(dir: string): Promise<Host> {
+  const host = await createHost({ cwd: dir, logger: false });
   hosts.push(host);
   return host;
 }
@@ -85,8 +102,8 @@ async function projectHost(): Promise<Host> {
 const hostCheck: Surface = {
   name: "host.checkToolCall",
   askCarriesReason: true,
-  async decide(args) {
-    const verdict = await (await projectHost()).checkToolCall({ name: "Bash", args });
+  async decide(args, dir) {
+    const verdict = await (await projectHost(dir)).checkToolCall({ name: "Bash", args });
     if (verdict.action === "block") return { action: "block", reason: blockMessage(verdict) };
     if (verdict.action === "ask") return { action: "ask", reason: askMessage(verdict) };
     return { action: "allow", args: { ...verdict.args } };
@@ -99,7 +116,7 @@ const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cache
 const aiSdk: Surface = {
   name: "@toolgate/ai-sdk",
   askCarriesReason: false,
-  async decide(args) {
+  async decide(args, dir) {
     let ranWith: Record<string, unknown> | undefined;
     let denial: string | undefined;
     const model = new MockLanguageModelV3({
@@ -117,7 +134,7 @@ const aiSdk: Surface = {
       },
     });
     const Bash = tool({ inputSchema: z.object({ command: z.string() }), execute: async (input) => ((ranWith = input), "ok") });
-    const result = await generateText({ model, tools: gateTools({ Bash }, await projectHost()), prompt: "go", stopWhen: stepCountIs(3) });
+    const result = await generateText({ model, tools: gateTools({ Bash }, await projectHost(dir)), prompt: "go", stopWhen: stepCountIs(3) });
     if (result.content.some((part) => part.type === "tool-approval-request")) return { action: "ask" };
     if (denial !== undefined) return { action: "block", reason: denial };
     if (ranWith !== undefined) return { action: "allow", args: ranWith };
@@ -129,7 +146,7 @@ const aiSdk: Surface = {
 const openaiAgents: Surface = {
   name: "@toolgate/openai-agents",
   askCarriesReason: false,
-  async decide(args) {
+  async decide(args, dir) {
     let ranWith: Record<string, unknown> | undefined;
     let output: unknown;
     const Bash = agentTool({
@@ -145,7 +162,7 @@ const openaiAgents: Surface = {
         return [say("done")];
       },
     ]);
-    const result = await runAgent(new Agent({ name: "ops", model, tools: gateAgentTools([Bash], await projectHost()) }), "go");
+    const result = await runAgent(new Agent({ name: "ops", model, tools: gateAgentTools([Bash], await projectHost(dir)) }), "go");
     if ((result.interruptions ?? []).length > 0) return { action: "ask" };
     if (ranWith !== undefined) return { action: "allow", args: ranWith };
     // The SDK hands the model a function tool's string output as `{ type: "text", text }`.
@@ -162,7 +179,7 @@ const openaiAgents: Surface = {
 const openaiAgentsShell: Surface = {
   name: "@toolgate/openai-agents (shellTool)",
   askCarriesReason: false,
-  async decide(args) {
+  async decide(args, dir) {
     let ran: string[] | undefined;
     let output: unknown;
     const Bash = shellTool({ name: "Bash", shell: { run: async (action) => ((ran = action.commands), { output: [] }) } });
@@ -173,7 +190,7 @@ const openaiAgentsShell: Surface = {
         return [say("done")];
       },
     ]);
-    const result = await runAgent(new Agent({ name: "ops", model, tools: gateAgentTools([Bash], await projectHost()) }), "go");
+    const result = await runAgent(new Agent({ name: "ops", model, tools: gateAgentTools([Bash], await projectHost(dir)) }), "go");
     if ((result.interruptions ?? []).length > 0) return { action: "ask" };
     // A shell action holds a list of command lines, where the other surfaces hold one `command`.
     if (ran !== undefined) return { action: "allow", args: { command: ran.join("\n") } };
@@ -188,7 +205,7 @@ const openaiAgentsShell: Surface = {
 const langchain: Surface = {
   name: "@toolgate/langchain",
   askCarriesReason: true,
-  async decide(args) {
+  async decide(args, dir) {
     let ranWith: Record<string, unknown> | undefined;
     const Bash = langchainTool(async (input) => ((ranWith = input), "ok"), {
       name: "Bash",
@@ -199,7 +216,7 @@ const langchain: Surface = {
     const agent = createAgent({
       model,
       tools: [Bash],
-      middleware: [toolgateMiddleware(await projectHost(), { ask: "interrupt" })],
+      middleware: [toolgateMiddleware(await projectHost(dir), { ask: "interrupt" })],
       checkpointer: new MemorySaver(),
     });
     const result = await agent.invoke({ messages: [{ role: "user", content: "go" }] }, { configurable: { thread_id: "t1" } });
@@ -224,11 +241,11 @@ function decisionOfPreToolUse(answer: Record<string, unknown>, args: Record<stri
   return { action: "allow", args: specific.updatedInput ?? args };
 }
 
-const preToolUse = (args: Record<string, unknown>): PreToolUseHookInput => ({
+const preToolUse = (args: Record<string, unknown>, dir: string): PreToolUseHookInput => ({
   hook_event_name: "PreToolUse",
   session_id: "s1",
   transcript_path: "",
-  cwd: project.dir,
+  cwd: dir,
   tool_name: "Bash",
   tool_input: args,
   tool_use_id: "toolu_1",
@@ -238,9 +255,9 @@ const preToolUse = (args: Record<string, unknown>): PreToolUseHookInput => ({
 const claudeAgentSdk: Surface = {
   name: "@toolgate/claude-agent-sdk",
   askCarriesReason: true,
-  async decide(args) {
-    const callback = toolgateHooks(await projectHost()).PreToolUse[0]!.hooks[0]!;
-    const output = await callback(preToolUse(args), "toolu_1", { signal: new AbortController().signal });
+  async decide(args, dir) {
+    const callback = toolgateHooks(await projectHost(dir)).PreToolUse[0]!.hooks[0]!;
+    const output = await callback(preToolUse(args, dir), "toolu_1", { signal: new AbortController().signal });
     return decisionOfPreToolUse(output as Record<string, unknown>, args);
   },
 };
@@ -249,17 +266,18 @@ const claudeAgentSdk: Surface = {
 const hookClaudeCode: Surface = {
   name: "toolgate hook claude-code",
   askCarriesReason: true,
-  async decide(args) {
-    const run = await runHook("claude-code", preToolUse(args), { cwd: project.dir });
+  async decide(args, dir) {
+    const run = await runHook("claude-code", preToolUse(args, dir), { cwd: dir });
     if (run.code !== 0) throw new Error(`toolgate hook claude-code exited with ${run.code}: ${run.stderr}`);
     return decisionOfPreToolUse(parseAnswer(run), args);
   },
 };
 
 const bashServer = fileURLToPath(new URL("./fixtures/bash-server.mjs", import.meta.url));
-let proxy: Promise<Connection> | undefined;
+/** One proxy process per project folder, started on first use. */
+const proxies = new Map<string, Promise<Connection>>();
 afterAll(async () => {
-  await (await proxy)?.close();
+  await Promise.all([...proxies.values()].map(async (proxy) => (await proxy).close()));
 });
 
 // MCP has no approval step, and the proxy no approver: an ask comes back as the host's block of an ask
@@ -270,9 +288,9 @@ const unansweredAsk = /^Tool call blocked by (.*?): (.*) \(needs approval, and t
 const mcpProxy: Surface = {
   name: "toolgate mcp-proxy",
   askCarriesReason: true,
-  async decide(args) {
-    proxy ??= connectThroughProxy(project.dir, ["--", process.execPath, bashServer]);
-    const { client } = await proxy;
+  async decide(args, dir) {
+    if (!proxies.has(dir)) proxies.set(dir, connectThroughProxy(dir, ["--", process.execPath, bashServer]));
+    const { client } = await proxies.get(dir)!;
     const result = await client.callTool({ name: "Bash", arguments: args });
     const text = (result.content as { type: string; text?: string }[]).map((part) => part.text ?? "").join("");
     if (result.isError !== true) return { action: "allow", args: (JSON.parse(text) as { ran: Record<string, unknown> }).ran };
@@ -294,7 +312,7 @@ describe("one set of plugins and rules, the same decision and reason on every su
   it.each(cases)(
     "%s",
     async (_case, args) => {
-      const decisions = await Promise.all(surfaces.map(async (surface) => [surface, await surface.decide(args)] as const));
+      const decisions = await Promise.all(surfaces.map(async (surface) => [surface, await surface.decide(args, project.dir)] as const));
       const [, reference] = decisions[0]!;
       for (const [surface, decision] of decisions) expect(decision, surface.name).toEqual(expectedOn(surface, reference));
     },
@@ -302,7 +320,7 @@ describe("one set of plugins and rules, the same decision and reason on every su
   );
 
   it("the reference decisions are the plugins' and rules' own", async () => {
-    const reference = await Promise.all(cases.map(([, args]) => hostCheck.decide(args)));
+    const reference = await Promise.all(cases.map(([, args]) => hostCheck.decide(args, project.dir)));
     expect(reference).toEqual([
       { action: "block", reason: 'Tool call blocked by plugin "no-root-delete": refusing destructive root delete' },
       { action: "allow", args: { command: "echo hello" } },
@@ -318,4 +336,23 @@ describe("one set of plugins and rules, the same decision and reason on every su
       { action: "ask", reason: 'Approval needed (permission rule "Bash:command=git push*"): this call needs approval (ask rule "Bash:command=git push*")' },
     ]);
   });
+});
+
+describe("a plugin that fails to load: every surface blocks every call, with the same reason", () => {
+  it.each(cases)(
+    "%s",
+    async (_case, args) => {
+      const decisions = await Promise.all(surfaces.map(async (surface) => [surface, await surface.decide(args, failingProject.dir)] as const));
+      for (const [surface, decision] of decisions)
+        expect(decision, surface.name).toEqual({
+          action: "block",
+          reason: expect.stringMatching(
+            /^Tool call blocked by plugin "\.\/guard\.mjs": plugin "\.\/guard\.mjs" failed to load: \/.*\/guard\.mjs: the plugin factory failed: unknown mode "strcit" \(every call is blocked until it loads; onPluginError: "block"\)$/,
+          ),
+        });
+      const reasons = new Set(decisions.map(([, decision]) => (decision as { reason: string }).reason));
+      expect(reasons.size).toBe(1);
+    },
+    60_000,
+  );
 });

@@ -115,7 +115,17 @@ describe.concurrent("toolgate hook claude-code", () => {
     expect(run.code).toBe(0);
     const answer = specific(parseAnswer(run));
     expect(answer.permissionDecision).toBe("deny");
-    expect(answer.permissionDecisionReason).toMatch(/toolgate denied this call because it could not decide: plugin "broken" failed to load: .*broken\.mjs/);
+    expect(answer.permissionDecisionReason).toMatch(/^Tool call blocked by plugin "broken": plugin "broken" failed to load: .*broken\.mjs/);
+    // stdout is the answer alone; the host says once on stderr why every call is blocked.
+    expect(run.stderr).toContain("every tool call is blocked until the plugins load");
+  });
+
+  it("a project with no plugins and no rules: stdout is the answer alone, and stderr says so once", async () => {
+    const emptyDir = makeTempDir("repo", "hook-cc-empty-");
+    const run = await runHook("claude-code", pre(emptyDir, "Bash", { command: "ls" }));
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("{}\n");
+    expect(run.stderr.match(/no plugins and no permission rules/g)).toHaveLength(1);
   });
 
   it("a config that does not validate denies", async () => {

@@ -124,18 +124,28 @@ describe("toolgate doctor", () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/claude-code +installed, does not answer/);
     expect(run.stdout).toMatch(/gemini-cli +not installed/);
-    // A project whose plugin does not load: the hook answers, but it cannot decide, and doctor says why.
+    // A project whose plugin does not load: the hook answers (it blocks every call), and doctor says why.
     writeFiles(dir, { "plugins/broken.mjs": "export default {" });
     await runCli(["init", "claude-code", "--cwd", dir]);
     const failing = await runCli(["doctor", "--cwd", dir, "--json"]);
     expect(failing.code).toBe(1);
-    const claude = (JSON.parse(failing.stdout) as { agents: { agent: string; answers: boolean; problem: string }[] }).agents[0]!;
-    expect(claude).toMatchObject({ agent: "claude-code", answers: false });
-    expect(claude.problem).toMatch(/toolgate denied this call because it could not decide: plugin "broken" failed to load/);
+    const report = JSON.parse(failing.stdout) as { project: { problem: string }; agents: { agent: string; answers: boolean; answer: string }[] };
+    expect(report.project.problem).toMatch(/plugin "broken" failed to load: .*broken\.mjs/);
+    expect(report.agents[0]).toMatchObject({ agent: "claude-code", answers: true });
+    expect(report.agents[0]!.answer).toMatch(/Tool call blocked by plugin \\"broken\\": plugin \\"broken\\" failed to load/);
     rmSync(join(dir, "plugins"), { recursive: true });
     writeFileSync(join(dir, ".claude/settings.json"), "{}");
     const clean = await runCli(["doctor", "--cwd", dir, "--json"]);
     expect(clean.code).toBe(0);
     expect((JSON.parse(clean.stdout) as { agents: { installed: boolean }[] }).agents.every((agent) => !agent.installed)).toBe(true);
+    // Nothing guards the calls any more: a warning, not a failure.
+    expect((JSON.parse(clean.stdout) as { project: unknown }).project).toEqual({
+      policies: 0,
+      problem: null,
+      warning: expect.stringMatching(/^no plugins and no permission rules: every tool call is allowed/),
+    });
+    const text = await runCli(["doctor", "--cwd", dir]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^project +warning: no plugins and no permission rules/m);
   });
 });

@@ -49,6 +49,13 @@ describe("the CLI never prints a plugin's control characters raw", () => {
 
   it("run: call ids, tool names, arguments and block messages are escaped, on stdout and stderr", async () => {
     const cwd = project();
+    // By default the failed factory blocks every call, and its error is the block message: escaped too.
+    const blocked = await runCli(["run", join(cwd, "calls.jsonl"), "--cwd", cwd]);
+    expect(blocked.stdout).not.toMatch(controlCharacters);
+    expect(blocked.stdout).toContain('BLOCK by factory: plugin "factory" failed to load: ');
+    expect(blocked.stdout).toContain("the plugin factory failed: bad\\x1b]0;pwned\\x07 \\x9b31m");
+    // With onPluginError "allow" the evil plugin decides, and its words are escaped.
+    writeFiles(cwd, { "toolgate.config.mjs": `export default { onPluginError: "allow" };` });
     const human = await runCli(["run", join(cwd, "calls.jsonl"), "--cwd", cwd]);
     expect(human.stdout).not.toMatch(controlCharacters);
     expect(human.stderr).not.toMatch(controlCharacters);

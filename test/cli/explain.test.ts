@@ -173,6 +173,21 @@ describe("Plugin.explain", () => {
     await host.close();
   });
 
+  it("while a plugin fails to load, the verdict is BLOCK with the cause, as every surface decides (exit 1)", async () => {
+    const failing = makeTempDir("os", "explain-failing-");
+    writeFiles(failing, { "plugins/policy.mjs": policyPlugin, "plugins/typo.mjs": "export default { name: 'typo', hooks: { pre_tool_call( } };" });
+    const text = await runCli(["explain", "read_file", '{"path": "a.txt"}', "--cwd", failing]);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toMatch(/ALLOW +policy: reads are fine/);
+    expect(text.stdout).toMatch(/FAILED +typo: .*typo\.mjs/);
+    expect(text.stdout).toMatch(/^verdict: BLOCK by typo: plugin "typo" failed to load: .*typo\.mjs: could not load the module/m);
+    const json = await runCli(["explain", "read_file", '{"path": "a.txt"}', "--cwd", failing, "--json"]);
+    expect(json.code).toBe(1);
+    const explanation = JSON.parse(json.stdout) as JsonExplanation;
+    expect(explanation.verdict).toMatchObject({ action: "block", plugin: "typo", message: expect.stringContaining('plugin "typo" failed to load') });
+    expect(explanation.failedPlugins).toEqual([{ plugin: "typo", error: expect.stringContaining("typo.mjs") }]);
+  });
+
   it("a throwing explain is reported as details.error, and the verdict is unaffected", async () => {
     const host = await createHost({
       pluginsDir: false,

@@ -127,14 +127,15 @@ describe("toolgate run", () => {
     expect(stderr).toContain("Allowed choices are openai, responses, anthropic, mcp, ai-sdk");
   });
 
-  it("still replays the calls but exits 1 when a plugin failed to load", async () => {
+  it("still replays the calls, every one blocked for the plugin that failed to load, and exits 1", async () => {
     const project = makeTempDir("os");
     writeFiles(project, { "plugins/policy.mjs": policyPlugin, "plugins/broken.mjs": "export default 42;\n", "calls.jsonl": jsonl([calls[0]]) });
 
     const { code, stdout, stderr } = await runCli(["run", join(project, "calls.jsonl"), "--cwd", project]);
 
     expect(code).toBe(1);
-    expect(stdout).toContain("BLOCK by policy");
+    expect(stdout).toContain("BLOCK by broken");
+    expect(stdout).toContain('plugin "broken" failed to load');
     expect(stderr).toContain(`${project}/plugins/broken.mjs`);
     expect(stderr).toContain("error: 1 plugin failed to load (broken)");
   });

@@ -261,8 +261,11 @@ describe("the proxy process", () => {
       expect((await connection.client.listTools()).tools.map((tool) => tool.name)).toContain("echo");
       const result = (await connection.client.callTool({ name: "echo", arguments: { text: "hi" } })) as CallToolResult;
       expect(result.isError).toBe(true);
-      expect(result.content[0]).toMatchObject({ text: expect.stringMatching(/denies every tool call: a plugin failed to load: .*broken\.mjs/) });
-      expect(connection.stderr()).toContain("every tool call will be denied");
+      // The host's own block, in the words every surface uses.
+      expect(result.content[0]).toMatchObject({
+        text: expect.stringMatching(/^Tool call blocked by plugin "broken": plugin "broken" failed to load: .*broken\.mjs/),
+      });
+      expect(connection.stderr()).toContain("every tool call is blocked until the plugins load");
     } finally {
       await connection.close();
       broken.remove();

@@ -53,6 +53,21 @@ describe("toolgate.config.json and toolgate.config.yaml", () => {
     expect((error as Error).message).toContain(keyPath);
   });
 
+  it.each(["*", " * ", "", ".*"])("a matcher of %j is accepted and matches every tool, as in Claude Code's settings", async (matcher) => {
+    const dir = project({ "toolgate.config.json": JSON.stringify({ hooks: { pre_tool_call: [{ matcher, command: "exit 2" }] } }) }).dir;
+    const host = await createHost({ cwd: dir, pluginsDir: false, tools: echo, logger: false });
+    for (const name of ["echo", "Bash", "mcp__fs__write_file"])
+      expect(await host.checkToolCall({ id: name, name, args: {} })).toMatchObject({ action: "block", source: { kind: "command", name: "exit 2" } });
+    await host.close();
+  });
+
+  it.each(["(", "**", "[a-"])("a matcher of %j that is neither * nor a regular expression is refused, saying what would do", async (matcher) => {
+    const dir = project({ "toolgate.config.json": JSON.stringify({ hooks: { pre_tool_call: [{ matcher, command: "exit 2" }] } }) }).dir;
+    await expect(createHost({ cwd: dir, pluginsDir: false, logger: false })).rejects.toThrow(
+      /hooks\.pre_tool_call\[0\]\.matcher must be "\*" or a valid regular expression over the tool name/,
+    );
+  });
+
   it("YAML that does not parse names the file", async () => {
     const dir = project({ "toolgate.config.yaml": "permissions: [unclosed" }).dir;
     await expect(createHost({ cwd: dir, pluginsDir: false, logger: false })).rejects.toThrow(/toolgate\.config\.yaml .*could not be parsed/);

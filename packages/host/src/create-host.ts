@@ -10,7 +10,8 @@ import { HookDeadlines } from "./gate/hook-deadlines.js";
 import { guardLogger, type HostRuntime } from "./host-runtime.js";
 import { runObservers } from "./gate/run-observers.js";
 import { loadPlugins } from "./loading/load-plugins.js";
-import { resolveHostLogger } from "./logger.js";
+import { type HostLogger, resolveHostLogger } from "./logger.js";
+import { pluginFailureOf } from "./gate/plugin-failure.js";
 import type { HostOptions } from "./options.js";
 import { installPolicies } from "./policies/install-policies.js";
 import { type Denial, DenialLog } from "./policies/denials.js";
@@ -22,7 +23,10 @@ import { ReservationLedger } from "./store/reservations.js";
 import type { PluginSource } from "./discovery/plugin-source.js";
 
 export interface Host {
-  /** Every plugin found, in discovery order, loaded or failed. */
+  /**
+   * Every plugin found, in discovery order, loaded or failed. While one has failed, every call is blocked
+   * with its error, unless `onPluginError` is `"allow"`.
+   */
   readonly plugins: readonly PluginRecord[];
   /**
    * Subscribe (`on`) and unsubscribe (`off`) to host events; only the host emits. Listeners observe;
@@ -88,6 +92,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     deadlines: new HookDeadlines(settings.hookTimeoutMs),
     onHookError: settings.onHookError,
     rules: policies.rules,
+    pluginFailure: undefined,
     denials: new DenialLog(),
     closeSignal: closeController.signal,
     closed: false,
@@ -101,6 +106,8 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   const store = { backend, ledger };
   const loaded = await loadPlugins(await collectSources(settings), { ...runtime, runtime: runtime.deadlines, cwd: settings.cwd, store });
   const plugins = [...policies.records, ...loaded];
+  runtime.pluginFailure = pluginFailureOf(loaded, settings.onPluginError);
+  reportPolicyState(plugins, settings, logger);
   const gate = createGate(runtime, { onAsk: options.onAsk });
   // A call blocked at the gate never runs: what it reserved is released now. Any other may run
   // elsewhere (the next hook process, another replica): its reservations become findable by call id.
@@ -143,6 +150,22 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     denials: () => runtime.denials.recent(),
     close: () => (closing ??= close()),
   };
+}
+
+/**
+ * Said once, when the host starts (through its logger: stderr by default, never stdout): the plugins
+ * that failed and what that means for every call, or that nothing at all guards the calls.
+ */
+function reportPolicyState(plugins: readonly PluginRecord[], settings: HostSettings, logger: HostLogger): void {
+  const failed = plugins.filter((record) => record.status === "failed").length;
+  if (failed > 0) {
+    const which = failed === 1 ? "a plugin failed" : `${failed} plugins failed`;
+    if (settings.onPluginError === "block") logger.error(`${which} to load: every tool call is blocked until the plugins load (onPluginError: "block")`);
+    else logger.warn(`${which} to load: the plugins that loaded decide alone (onPluginError: "allow")`);
+  } else if (plugins.length === 0)
+    logger.warn(
+      `no plugins and no permission rules in ${settings.cwd}: every tool call is allowed (add a plugin to ${settings.pluginsDir === false ? "the plugins option" : settings.pluginsDir}, or rules to toolgate.config; see toolgate doctor)`,
+    );
 }
 
 async function collectSources(settings: HostSettings): Promise<PluginSource[]> {

@@ -1,6 +1,7 @@
 import type { SessionInfo } from "@toolgate/plugin-sdk";
 import type { EventBus } from "./events.js";
 import type { HookDeadlines } from "./gate/hook-deadlines.js";
+import type { PluginFailure } from "./gate/plugin-failure.js";
 import type { HostLogger } from "./logger.js";
 import type { DenialLog } from "./policies/denials.js";
 import type { PermissionRules } from "./policies/permission-rules.js";
@@ -18,6 +19,11 @@ export interface HostRuntime {
   readonly onHookError: "block" | "allow";
   /** The `permissions` rules: checked before every plugin and again on the final arguments after a `modify`. */
   readonly rules: PermissionRules | undefined;
+  /**
+   * Set once after loading when a plugin failed and `onPluginError` is `"block"`: the gate then blocks
+   * every call with it, before any hook runs.
+   */
+  pluginFailure: PluginFailure | undefined;
   /** Recent blocked calls, for `host.denials()`. */
   readonly denials: DenialLog;
   /** Aborted by `host.close()`; tools receive it as `ctx.signal`. */

@@ -43,12 +43,21 @@ export interface ToolgateConfig {
   pluginsDir?: string | false;
   /**
    * How long each hook (and each plugin factory) may take, in whole milliseconds from 1 to 2147483647
-   * (Node's timer limit; a larger value would fire after 1 ms). `Infinity` means no timeout.
+   * (Node's timer limit; a larger value would fire after 1 ms). `Infinity` means no timeout. A
+   * synchronous hook that returns only after it has timed out too: its answer does not count.
    * @default 5000
    */
   hookTimeoutMs?: number;
-  /** @default "block" */
+  /** What a `pre_tool_call` that throws, rejects or times out means: `"block"` fails closed, `"allow"` fails open. @default "block" */
   onHookError?: "block" | "allow";
+  /**
+   * What a plugin that failed to load or validate (a configured one or one dropped in the plugins folder)
+   * means for every call: `"block"` blocks every call with the cause (the plugin, its file and the
+   * reason) until it loads, on every surface; `"allow"` lets the plugins that did load decide alone.
+   * The failure is reported either way (`host.plugins`, `plugin:error`).
+   * @default "block"
+   */
+  onPluginError?: "block" | "allow";
   session?: SessionOptions;
   /**
    * Where `api.store` keeps plugin state: `"memory"` (this process only), `"file"` (files under
@@ -125,6 +134,7 @@ const configEntries = {
   pluginsDir: v.optional(v.union([v.pipe(v.string(), v.nonEmpty()), v.literal(false)], "must be a path or false")),
   hookTimeoutMs: v.optional(v.custom<number>(isHookTimeout, `must be a whole number of milliseconds from 1 to ${maxTimerMs}, or Infinity for no timeout`)),
   onHookError: v.optional(v.picklist(["block", "allow"], 'must be "block" or "allow"')),
+  onPluginError: v.optional(v.picklist(["block", "allow"], 'must be "block" or "allow"')),
   store: v.optional(
     v.custom<string>(isStoreSetting, 'must be "memory", "file", "file:<dir>" or a redis:// (or rediss://) URL such as "redis://127.0.0.1:6379"'),
   ),
@@ -140,7 +150,7 @@ const configEntries = {
 
 export const ConfigSchema = v.strictObject(
   configEntries,
-  "is not a config key (plugins, pluginsDir, hookTimeoutMs, onHookError, session, store, hooks, permissions)",
+  "is not a config key (plugins, pluginsDir, hookTimeoutMs, onHookError, onPluginError, session, store, hooks, permissions)",
 );
 
 export const HostOptionsSchema = v.object({

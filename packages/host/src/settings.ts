@@ -18,6 +18,7 @@ export interface HostSettings {
   pluginLists: { entries: readonly PluginEntry[]; baseDir: string }[];
   hookTimeoutMs: number;
   onHookError: "block" | "allow";
+  onPluginError: "block" | "allow";
   session: SessionInfo;
   store: StoreSetting;
   /** Configured hooks from the config file, then from options, each with where it was written. */
@@ -55,6 +56,7 @@ export async function resolveSettings(options: HostOptions): Promise<HostSetting
     ],
     hookTimeoutMs: options.hookTimeoutMs ?? config.hookTimeoutMs ?? defaultHookTimeoutMs,
     onHookError: options.onHookError ?? config.onHookError ?? "block",
+    onPluginError: options.onPluginError ?? config.onPluginError ?? "block",
     session: createSession({ ...config.session, ...options.session }),
     store: resolveStore(options, loaded, cwd),
     policyHooks: [

@@ -7,8 +7,8 @@ import { parseJsonOrUndefined } from "./hook-input.js";
 export type HookHost = Pick<Host, "plugins" | "checkToolCall" | "postToolCall">;
 
 /**
- * The reason a host cannot be trusted to decide: a plugin that did not load would have had its say, so
- * every call is denied until it loads.
+ * The reason a host cannot be trusted to decide: a plugin that did not load would have had its say.
+ * The host's gate itself blocks every call then (`onPluginError`); this is for reports and post events.
  */
 export function loadFailure(host: Pick<Host, "plugins">): string | undefined {
   const failed = host.plugins.filter((record) => record.status === "failed");
@@ -18,9 +18,10 @@ export function loadFailure(host: Pick<Host, "plugins">): string | undefined {
 
 /** The agent's answer to one parsed hook request, decided by `host`. Rejects only on a crash. */
 export async function answerHookRequest(host: HookHost, protocol: AgentProtocol, request: HookRequest): Promise<HookAnswer> {
+  // A pre event is decided by the gate, which blocks every call while a plugin has failed to load.
+  if (request.event === "pre") return protocol.answerPre(await host.checkToolCall(request.call), request.call);
   const failure = loadFailure(host);
   if (failure !== undefined) return protocol.denyForFailure(failure, request.event);
-  if (request.event === "pre") return protocol.answerPre(await host.checkToolCall(request.call), request.call);
   await host.postToolCall(request.call, request.result);
   return protocol.answerPost();
 }

@@ -12,6 +12,7 @@ import { DecisionMemo, type MemoLimits } from "./decision-memo.js";
 import { withExplainDetails, type PluginExplanation, type ToolCallExplanation } from "./explain.js";
 import { callView } from "./freeze-call.js";
 import { HookInvocationContext } from "./hook-context.js";
+import { pluginFailureVerdict } from "./plugin-failure.js";
 import { PolicyRun, type CallSnapshot } from "./policy-run.js";
 import { AskResolver } from "./resolve-ask.js";
 import { failure, HookFailure, PendingHook, runCallHook } from "./run-hook.js";
@@ -60,6 +61,8 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
    */
   function advance(run: PolicyRun): PendingHook | undefined {
     const { hooks } = run;
+    // Each hook's time is measured from here or from the previous hook's return (`runCallHook`).
+    if (run.next < hooks.length) run.startedAt = performance.now();
     while (run.next < hooks.length) {
       const entry = hooks[run.next++]!;
       const outcome = invoke(entry, run);
@@ -95,7 +98,7 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
   function invoke(entry: HookEntry, run: PolicyRun): unknown {
     if (run.view.args !== run.aggregate.args) run.view = callView(run.call, run.aggregate.args);
     const ctx = (entry.spareContext ??= new HookInvocationContext(entry.plugin, runtime.session, entry.owner.options, entry.owner.log));
-    const outcome = runCallHook(entry, ctx, entry.deadlines ?? runtime.deadlines, run.view);
+    const outcome = runCallHook(entry, ctx, entry.deadlines ?? runtime.deadlines, run.view, run);
     // A pending hook may still be aborted through its ctx, so that ctx is never handed to another call.
     if (PendingHook.is(outcome)) entry.spareContext = undefined;
     return outcome;
@@ -186,10 +189,12 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
   }
 
   /**
-   * The plugins' verdict on a call. With no `pre_tool_call` and no rules the call is allowed as it came,
+   * The plugins' verdict on a call. While a plugin has failed to load (`onPluginError: "block"`) every
+   * call is blocked with the cause. With no `pre_tool_call` and no rules the call is allowed as it came,
    * and nothing is remembered: a later `skipPreToolCallHook` call would be decided the same way again.
    */
   function verdictOn(snapshot: CallSnapshot, remember: boolean): Verdict | Promise<Verdict> {
+    if (runtime.pluginFailure) return pluginFailureVerdict(runtime.pluginFailure, snapshot.call.args);
     const hooks = runtime.registry.hooks("pre_tool_call");
     if (hooks.length > 0 || runtime.rules) return start(new PolicyRun(snapshot.call, snapshot.bytes, hooks, remember));
     return { action: "allow", args: snapshot.call.args };
@@ -220,7 +225,9 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
     },
     async explain(snapshot) {
       const plugins: PluginExplanation[] = [];
-      const verdict = await start(new PolicyRun(snapshot.call, snapshot.bytes, runtime.registry.hooks("pre_tool_call"), false, plugins));
+      const decided = await start(new PolicyRun(snapshot.call, snapshot.bytes, runtime.registry.hooks("pre_tool_call"), false, plugins));
+      // What the loaded plugins say is still shown; the verdict is the one every surface gives.
+      const verdict = runtime.pluginFailure ? pluginFailureVerdict(runtime.pluginFailure, snapshot.call.args) : decided;
       return { call: snapshot.call, verdict, plugins: await withExplainDetails(runtime, snapshot.call, plugins) };
     },
     close() {

@@ -1,5 +1,6 @@
 import type { ToolCall, Verdict } from "@toolgate/plugin-sdk";
 import type { HookEntry } from "../registry/registry.js";
+import type { HookClock } from "./run-hook.js";
 import { createAggregate, type Aggregate } from "./aggregate.js";
 import type { PluginExplanation } from "./explain.js";
 
@@ -13,12 +14,14 @@ export interface CallSnapshot {
  * One call's way through every plugin's `pre_tool_call`: where it stands (`next`), what has been said
  * so far, and how to resume after an async hook. The policy loop keeps all of its state here.
  */
-export class PolicyRun {
+export class PolicyRun implements HookClock {
   readonly aggregate: Aggregate;
   /** The call as hooks see it: a new view is made only after a `modify`. */
   view: ToolCall;
   /** The index of the next hook to run. */
   next = 0;
+  /** When the running hook started (`HookClock`): set as the loop starts or resumes, then by each hook's return. */
+  startedAt = 0;
   /** The hook being awaited. */
   awaiting: HookEntry | undefined;
   resolve: ((verdict: Verdict) => void) | undefined;

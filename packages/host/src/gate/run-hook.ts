@@ -37,23 +37,58 @@ export interface HookCall {
  */
 export function runHook(target: HookCall, ctx: HookInvocationContext, deadlines: HookDeadlines, args: readonly unknown[]): unknown {
   let value: unknown;
+  const started = performance.now();
   try {
     value = target.fn.apply(target.thisArg, args as unknown[]);
   } catch (error) {
     return failure(target, `threw: ${describeThrown(error)}`, "HOOK_FAILED", error);
   }
+  if (performance.now() - started > deadlines.timeoutMs) return lateReturn(target, ctx, deadlines, value);
   return outcomeOf(target, ctx, deadlines, value);
 }
 
-/** `runHook` for a hook of `(call, ctx)`, such as `pre_tool_call`: a direct call, no arguments array. */
-export function runCallHook(target: HookCall, ctx: HookInvocationContext, deadlines: HookDeadlines, call: unknown): unknown {
+/** When the hook about to run started: the policy loop's clock, read once per hook (see `runCallHook`). */
+export interface HookClock {
+  startedAt: number;
+}
+
+/**
+ * `runHook` for a hook of `(call, ctx)`, such as `pre_tool_call`: a direct call, no arguments array. A
+ * hook that returns (or throws) only after its timeout has passed timed out, synchronous or not: its
+ * answer does not count. `clock.startedAt` is when it started; the clock read after it returns is left
+ * there as the next hook's start, so a run of hooks costs one clock read per hook and no allocation.
+ */
+export function runCallHook(target: HookCall, ctx: HookInvocationContext, deadlines: HookDeadlines, call: unknown, clock: HookClock): unknown {
   let value: unknown;
   try {
     value = target.fn.call(target.thisArg, call, ctx);
   } catch (error) {
+    if (returnedLate(clock, deadlines)) return lateReturn(target, ctx, deadlines, undefined);
     return failure(target, `threw: ${describeThrown(error)}`, "HOOK_FAILED", error);
   }
+  if (returnedLate(clock, deadlines)) return lateReturn(target, ctx, deadlines, value);
   return outcomeOf(target, ctx, deadlines, value);
+}
+
+function returnedLate(clock: HookClock, deadlines: HookDeadlines): boolean {
+  const now = performance.now();
+  const late = now - clock.startedAt > deadlines.timeoutMs;
+  clock.startedAt = now;
+  return late;
+}
+
+/**
+ * A hook that kept the thread past its timeout before returning: it timed out, as an async hook would
+ * have. A thenable it returned is still adopted (so a rejection is not left unhandled) and expired at
+ * once, which aborts its ctx: the PendingHook also tells the gate not to hand that ctx to another call.
+ */
+function lateReturn(target: HookCall, ctx: HookInvocationContext, deadlines: HookDeadlines, value: unknown): unknown {
+  const outcome = outcomeOf(target, ctx, deadlines, value);
+  if (PendingHook.is(outcome)) {
+    outcome.expireLate();
+    return outcome;
+  }
+  return failure(target, `timed out after ${deadlines.timeoutMs} ms (it returned only after its timeout)`, "HOOK_TIMEOUT");
 }
 
 /** What a hook returned, as `runHook` hands it on: the value itself, a HookFailure or a PendingHook. */
@@ -133,6 +168,17 @@ export class PendingHook implements Expirable {
     const outcome = failure(this.target, `timed out after ${this.deadlines.timeoutMs} ms`, "HOOK_TIMEOUT");
     this.ctx.abort(outcome.error);
     this.settle(outcome);
+  }
+
+  /**
+   * Times out a hook that returned only after its deadline, before anyone waits on it: also when its
+   * thenable has settled already (synchronously), its value does not count.
+   */
+  expireLate(): void {
+    const outcome = failure(this.target, `timed out after ${this.deadlines.timeoutMs} ms (it returned only after its timeout)`, "HOOK_TIMEOUT");
+    this.ctx.abort(outcome.error);
+    if (this.#settled) this.#outcome = outcome;
+    else this.settle(outcome);
   }
 
   abort(reason: string): void {

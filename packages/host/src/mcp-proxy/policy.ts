@@ -5,7 +5,7 @@ import type { HostLogger } from "../logger.js";
 import { loadDeniedOutright, noneDeniedOutright, type DeniedOutright } from "./denied-outright.js";
 
 /**
- * The project's plugins, ready to gate, or why they are not. A broken policy does not stop the proxy:
+ * The project's plugins, ready to gate, or why they are not (a config that does not load). A broken policy does not stop the proxy:
  * it keeps serving (lists, resources, prompts) and denies every tool call with `reason`, so the user
  * sees the cause in the client instead of a server that vanished.
  */
@@ -28,8 +28,7 @@ export async function openPolicy(options: PolicyOptions): Promise<Policy> {
     return { ok: false, reason: `the toolgate config could not be loaded: ${describeThrown(error)}`, deniedOutright: noneDeniedOutright };
   }
   const deniedOutright = await loadDeniedOutright(options.cwd);
-  const failed = host.plugins.filter((record) => record.status === "failed");
-  if (failed.length === 0) return { ok: true, host, deniedOutright };
-  const causes = failed.map((record) => record.error ?? `plugin "${record.name}" failed to load`).join("; ");
-  return { ok: false, reason: `${failed.length === 1 ? "a plugin" : `${failed.length} plugins`} failed to load: ${causes}`, host, deniedOutright };
+  // A plugin that failed to load is the host's to answer (onPluginError): its gate blocks every call
+  // with the cause, in the same words as every other surface.
+  return { ok: true, host, deniedOutright };
 }

@@ -56,7 +56,7 @@ function firstWord(command: string): string {
 
 /**
  * Runs one command hook: `/bin/sh -c command` in its own process group, the hook input as JSON on stdin
- * and as `TOOLGATE_*` variables, never on the command line. Exit 0 gives the stdout's decision (empty:
+ * (whatever its size) and as `TOOLGATE_*` variables where they fit, never on the command line. Exit 0 gives the stdout's decision (empty:
  * no opinion), exit 2 a block, anything else a `PolicyHookError`. `signal` (the gate's timeout or
  * `host.close()`) kills the whole process group.
  */

@@ -28,12 +28,26 @@ export function createHookInput(event: HookInput["hook_event_name"], call: ToolC
   return input;
 }
 
-/** The same input as `TOOLGATE_*` variables; structured values are JSON. */
+/**
+ * The largest value put in a `TOOLGATE_*` variable, in UTF-16 units (at most 3 bytes each in UTF-8). An
+ * environment is bounded (Linux: 128 KiB per variable, a few MiB in all, with the arguments), and a
+ * process whose environment does not fit never starts (`spawn E2BIG`): a larger value is left out, and
+ * the hook reads it from stdin, which has no such limit.
+ */
+const maxEnvValueLength = 8 * 1024;
+
+/**
+ * The same input as `TOOLGATE_*` variables, for hooks that read their environment; structured values are
+ * JSON. Only values that fit: one longer than `maxEnvValueLength`, or holding a NUL byte (which no
+ * environment can carry), is left out. Whatever the call, the whole input is on stdin.
+ */
 export function hookInputEnv(input: HookInput): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(input)) {
     if (value === undefined) continue;
-    env[`TOOLGATE_${key.toUpperCase()}`] = typeof value === "string" ? value : JSON.stringify(value);
+    const text = typeof value === "string" ? value : JSON.stringify(value);
+    if (text.length > maxEnvValueLength || text.includes("\0")) continue;
+    env[`TOOLGATE_${key.toUpperCase()}`] = text;
   }
   return env;
 }

@@ -3,7 +3,7 @@
  * matches every tool (as in Claude Code's hook config).
  */
 export function compileMatcher(matcher: string | undefined): (toolName: string) => boolean {
-  if (matcher === undefined || matcher === "" || matcher === "*") return () => true;
+  if (matcher === undefined || matcher === "" || matcher.trim() === "*") return () => true;
   const pattern = new RegExp(`^(?:${matcher})$`);
   return (toolName) => pattern.test(toolName);
 }

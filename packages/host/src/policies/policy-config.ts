@@ -9,7 +9,8 @@ const nonEmpty = v.pipe(v.string("must be a string"), v.nonEmpty("must not be em
 const matcher = v.optional(
   v.pipe(
     v.string("must be a string (a regular expression over the whole tool name)"),
-    v.check((pattern) => isRegExp(pattern), "must be a valid regular expression over the tool name"),
+    // "*" alone matches every tool, as in Claude Code's settings, though it is no regular expression.
+    v.check((pattern) => pattern.trim() === "*" || isRegExp(pattern), 'must be "*" or a valid regular expression over the tool name'),
   ),
 );
 const timeout = v.optional(

@@ -110,6 +110,14 @@ describe("toolgate serve", () => {
     expect(claude.body.hookSpecificOutput.permissionDecision).toBe("deny");
   });
 
+  it("onPluginError: allow in the config lets the plugins that loaded decide alone, as on every surface", async () => {
+    const served = await serve((dir) => ({ "plugins/policy.ts": versioned("v1", dir), "plugins/broken.mjs": brokenPlugin }));
+    expect((await check(served.url, "ls")).body.verdict).toMatchObject({ action: "block", message: expect.stringMatching(/plugin "broken" failed to load/) });
+    writeFiles(served.dir, { "toolgate.config.ts": 'export default { onPluginError: "allow" };' });
+    await eventually(async () => (await check(served.url, "ls")).body.verdict.action === "allow");
+    expect((await check(served.url, "rm -rf /")).body.verdict.message).toBe("no rm -rf (v1)");
+  });
+
   it("requires the bearer token when one is set", async () => {
     const { url } = await serve(() => ({}), ["--token", "s3cret"]);
     const body = { call: { id: "1", name: "ls", args: {} } };

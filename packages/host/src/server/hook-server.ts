@@ -75,9 +75,9 @@ export function createHookServer(options: HookServerOptions): Server {
     const call = (body as { call?: ToolCall } | undefined)?.call;
     if (typeof call !== "object" || call === null) throw new HttpError(400, 'the body must be { "call": { "id", "name", "args" } }');
     return withGeneration(async (generation) => {
-      const failure = generation.host === undefined ? generation.failure : loadFailure(generation.host);
-      if (failure !== undefined || generation.host === undefined)
-        return { verdict: { action: "block", message: `toolgate could not decide: ${failure ?? "no host"}`, args: { ...(call.args ?? {}) } } };
+      // A plugin that failed to load is the host's gate to answer (onPluginError), in every surface's words.
+      if (generation.host === undefined)
+        return { verdict: { action: "block", message: `toolgate could not decide: ${generation.failure ?? "no host"}`, args: { ...(call.args ?? {}) } } };
       try {
         return { verdict: await generation.host.checkToolCall(call) };
       } catch (error) {

@@ -1,4 +1,6 @@
 import type { PluginRecord } from "@toolgate/plugin-sdk";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeTempDir, removeTempDirs, runCli, writeFiles } from "./cli-harness.js";
 
@@ -113,5 +115,17 @@ describe("toolgate check", () => {
     expect(code).toBe(1);
     expect(JSON.parse(stdout)).toMatchObject({ ok: false, cwd, error: expect.stringContaining("toolgate.config.mjs") });
     expect(stderr).toContain("toolgate.config.mjs");
+  });
+});
+
+describe("toolgate check in this repository (what `pnpm toolgate …` runs on)", () => {
+  it("loads every example plugin in plugins/ with the options the repository's config gives it", async () => {
+    const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
+    const { code, stdout, stderr } = await runCli(["check", "--cwd", root, "--json"]);
+    expect(code, stderr).toBe(0);
+    const plugins = (JSON.parse(stdout) as { plugins: PluginRecord[] }).plugins;
+    expect(plugins.map((plugin) => [plugin.name, plugin.status]).sort()).toEqual(
+      ["audit-log", "block-dangerous-shell", "budget", "rate-limit", "read-only-mode"].map((name) => [name, "loaded"]),
+    );
   });
 });

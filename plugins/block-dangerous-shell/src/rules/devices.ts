@@ -3,7 +3,7 @@ import { interpreterCode } from "./interpreter-code.js";
 import { firstMessage, hasFlag, positionals, show, type Facts, type Rule } from "./rule.js";
 
 // Block devices: whole disks, partitions, NVMe, SD cards, md/dm/loop/nbd devices, and the /dev/disk/by-* links to them.
-export const diskDevice =
+const diskDevice =
   /^\/dev\/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|md\d|md\/|dm-\d|mapper\/|loop\d|nbd\d|zd\d|mtdblock\d|ubd[a-z]|disk\/by-[\w-]+\/)/;
 const writingRedirects = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
 const isDevice = (path: string) => diskDevice.test(path);

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeTempDir, removeTempDirs, writeFiles } from "../cli/cli-harness.js";
-import { brokenPlugin, noisyPlugin, parseAnswer, policyPlugin, runHook } from "./hook-harness.js";
+import { brokenPlugin, hookTestTimeoutMs, noisyPlugin, parseAnswer, policyPlugin, runHook } from "./hook-harness.js";
 
 afterAll(removeTempDirs);
 
@@ -13,7 +13,7 @@ function project(files: Record<string, string> = {}): string {
 
 const postLog = (dir: string) => JSON.parse(readFileSync(`${dir}/post.log`, "utf8")) as Record<string, unknown>;
 
-describe.concurrent("toolgate hook gemini-cli", () => {
+describe.concurrent("toolgate hook gemini-cli", { timeout: hookTestTimeoutMs }, () => {
   const dir = project({ "plugins/noisy.mjs": noisyPlugin });
   const beforeTool = (command: string, extra: Record<string, unknown> = {}) => ({
     session_id: "g-1",
@@ -25,9 +25,10 @@ describe.concurrent("toolgate hook gemini-cli", () => {
     tool_input: { command, ...extra },
   });
 
-  it("denies with decision/reason, with a logging plugin loaded", async () => {
+  it("denies with exit code 2 and the reason on stderr (stdout: decision/reason), with a logging plugin loaded", async () => {
     const run = await runHook("gemini-cli", beforeTool("rm -rf /"));
-    expect(run.code).toBe(0);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('Tool call blocked by plugin "policy": rm -rf is not allowed here\n');
     expect(parseAnswer(run)).toEqual({ decision: "deny", reason: 'Tool call blocked by plugin "policy": rm -rf is not allowed here' });
   });
 
@@ -71,7 +72,7 @@ describe.concurrent("toolgate hook gemini-cli", () => {
   });
 });
 
-describe.concurrent("toolgate hook codex", () => {
+describe.concurrent("toolgate hook codex", { timeout: hookTestTimeoutMs }, () => {
   const dir = project({ "plugins/noisy.mjs": noisyPlugin });
   const pre = (command: string) => ({
     session_id: "c-1",
@@ -85,8 +86,10 @@ describe.concurrent("toolgate hook codex", () => {
     tool_use_id: "call_1",
   });
 
-  it("denies in Claude Code's format, with a logging plugin loaded", async () => {
+  it("denies in Claude Code's format (exit code 2, the reason on stderr), with a logging plugin loaded", async () => {
     const run = await runHook("codex", pre("rm -rf /"));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('Tool call blocked by plugin "policy": rm -rf is not allowed here\n');
     expect(parseAnswer(run)).toEqual({
       hookSpecificOutput: {
         hookEventName: "PreToolUse",
@@ -114,7 +117,7 @@ describe.concurrent("toolgate hook codex", () => {
   });
 });
 
-describe.concurrent("toolgate hook copilot-cli", () => {
+describe.concurrent("toolgate hook copilot-cli", { timeout: hookTestTimeoutMs }, () => {
   const dir = project({ "plugins/noisy.mjs": noisyPlugin });
   const pre = (command: string) => ({ timestamp: 1704614600000, cwd: dir, toolName: "bash", toolArgs: JSON.stringify({ command, description: "d" }) });
 

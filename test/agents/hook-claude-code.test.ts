@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeTempDir, removeTempDirs, writeFiles } from "../cli/cli-harness.js";
-import { brokenPlugin, hookTestTimeoutMs, noisyPlugin, parseAnswer, policyPlugin, runHook } from "./hook-harness.js";
+import { brokenPlugin, noisyPlugin, parseAnswer, policyPlugin, runHook } from "./hook-harness.js";
 
 afterAll(removeTempDirs);
 
@@ -24,7 +24,7 @@ const pre = (cwd: string, toolName: string, toolInput: Record<string, unknown>) 
 
 const specific = (answer: Record<string, unknown>) => answer.hookSpecificOutput as Record<string, unknown>;
 
-describe.concurrent("toolgate hook claude-code", { timeout: hookTestTimeoutMs }, () => {
+describe.concurrent("toolgate hook claude-code", () => {
   const dir = project();
 
   it("denies with exit code 2 and the plugin's reason on stderr, which is what Claude reads (stdout carries the same deny)", async () => {

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeTempDir, removeTempDirs, writeFiles } from "../cli/cli-harness.js";
-import { hookTestTimeoutMs, runHook, type HookRun } from "./hook-harness.js";
+import { runHook, type HookRun } from "./hook-harness.js";
 
 afterAll(removeTempDirs);
 
@@ -113,7 +113,7 @@ function isAlive(pid: number): boolean {
 
 const agents: Agent[] = ["claude-code", "codex", "gemini-cli", "copilot-cli"];
 
-describe.concurrent.each(agents)("toolgate hook %s with plugin code that holds the thread", { timeout: hookTestTimeoutMs }, (agent) => {
+describe.concurrent.each(agents)("toolgate hook %s with plugin code that holds the thread", (agent) => {
   it.each(["busy-loop", "regex", "exec-sleep", "exec-grandchild"])("%s: denied within the deadline, no process left", async (command) => {
     const dir = project((at) => ({ "plugins/trap.mjs": trapPlugin(at) }));
     const run = await timedRun(agent, dir, command);

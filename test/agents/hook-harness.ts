@@ -9,9 +9,6 @@ export const tsxLoader = pathToFileURL(join(repoRoot, "node_modules/tsx/dist/loa
 
 export type HookRun = ChildOutput;
 
-/** From source, a hook run of a project with plugins starts tsx twice (the CLI, then the thread that runs the plugins); some tests run several. */
-export const hookTestTimeoutMs = 60_000;
-
 /** `toolgate hook <agent>` in a real child process, with `input` on its stdin (a string is sent as is). */
 export function runHook(agent: string, input: unknown, options: { cwd?: string; env?: Record<string, string> } = {}): Promise<HookRun> {
   const env: NodeJS.ProcessEnv = { ...process.env };

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeTempDir, removeTempDirs, writeFiles } from "../cli/cli-harness.js";
-import { brokenPlugin, hookTestTimeoutMs, noisyPlugin, parseAnswer, policyPlugin, runHook } from "./hook-harness.js";
+import { brokenPlugin, noisyPlugin, parseAnswer, policyPlugin, runHook } from "./hook-harness.js";
 
 afterAll(removeTempDirs);
 
@@ -13,7 +13,7 @@ function project(files: Record<string, string> = {}): string {
 
 const postLog = (dir: string) => JSON.parse(readFileSync(`${dir}/post.log`, "utf8")) as Record<string, unknown>;
 
-describe.concurrent("toolgate hook gemini-cli", { timeout: hookTestTimeoutMs }, () => {
+describe.concurrent("toolgate hook gemini-cli", () => {
   const dir = project({ "plugins/noisy.mjs": noisyPlugin });
   const beforeTool = (command: string, extra: Record<string, unknown> = {}) => ({
     session_id: "g-1",
@@ -72,7 +72,7 @@ describe.concurrent("toolgate hook gemini-cli", { timeout: hookTestTimeoutMs }, 
   });
 });
 
-describe.concurrent("toolgate hook codex", { timeout: hookTestTimeoutMs }, () => {
+describe.concurrent("toolgate hook codex", () => {
   const dir = project({ "plugins/noisy.mjs": noisyPlugin });
   const pre = (command: string) => ({
     session_id: "c-1",
@@ -117,7 +117,7 @@ describe.concurrent("toolgate hook codex", { timeout: hookTestTimeoutMs }, () =>
   });
 });
 
-describe.concurrent("toolgate hook copilot-cli", { timeout: hookTestTimeoutMs }, () => {
+describe.concurrent("toolgate hook copilot-cli", () => {
   const dir = project({ "plugins/noisy.mjs": noisyPlugin });
   const pre = (command: string) => ({ timestamp: 1704614600000, cwd: dir, toolName: "bash", toolArgs: JSON.stringify({ command, description: "d" }) });
 

@@ -1,9 +1,7 @@
 import { readFileSync, writeSync } from "node:fs";
-import { workerData } from "node:worker_threads";
 import { Argument, type Command } from "commander";
 import type { AgentName, HookAnswer, HookRequest } from "../../agents/agent-protocol.js";
 import { agentNames } from "../../agents/agent-protocol.js";
-import { isHookWorkerData } from "../hook-worker.js";
 
 /** How long the hook may take before it denies on its own: agents treat a hook that times out as no opinion. */
 const defaultDeadlineMs = 20_000;
@@ -26,18 +24,16 @@ export function registerHookCommand(program: Command): void {
  * One hook call. Only this function writes to the real stdout, once; everything else that would print
  * there (console.log, plugin output, the host's logger) goes to stderr.
  *
- * A project with code of its own (plugins, a config) is decided in a worker thread while this thread
- * keeps the deadline (see hook-watchdog.ts): plugin code that holds its thread is cut off and the call
- * denied. A deny ends with exit code 2 where the agent blocks on it (see the agents' protocols), so that
- * bytes a plugin wrote to file descriptor 1 cannot turn it into an allow.
+ * A project with code of its own (plugins, a config) runs under a watchdog (see hook-watchdog.ts):
+ * plugin code that holds this thread is cut off at the deadline and the call denied. A deny ends with
+ * exit code 2 where the agent blocks on it (see the agents' protocols), so that bytes a plugin wrote to
+ * file descriptor 1 cannot turn it into an allow.
  */
 async function runHook(agent: AgentName): Promise<void> {
-  if (isHookWorkerData(workerData)) return (await import("../hook-worker.js")).runHookWorker(workerData);
   const { agentProtocols } = await import("../../agents/agents.js");
   const protocol = agentProtocols[agent];
   let event: HookRequest["event"] | undefined;
   let answered = false;
-  let stopWorker: (() => Promise<boolean>) | undefined;
   const finish = (answer: HookAnswer): void => {
     if (answered) return;
     answered = true;
@@ -47,20 +43,13 @@ async function runHook(agent: AgentName): Promise<void> {
     // A plugin's leftover timer or socket must not keep the agent waiting once it has its answer.
     setTimeout(() => process.exit(), 500).unref();
   };
-  // Cut short: the worker, if any, and the processes it started go first (`process.exit` would wait for
-  // a thread held by `execSync`), then the answer. A thread that will not stop: the process kills itself,
-  // and the `|| <deny>` that `init` installs after the command answers for it.
-  const end = async (answer: HookAnswer): Promise<void> => {
-    if (answered) return;
-    const stopped = stopWorker === undefined || (await stopWorker());
-    finish(answer);
-    if (!stopped) process.kill(process.pid, "SIGKILL");
-    process.exit();
-  };
   keepStdoutForTheAnswer();
   // Whatever ends the process before a decision (a crash, an empty event loop, a hang) still denies.
   process.on("exit", () => finish(protocol.denyForFailure("toolgate exited before deciding", event)));
-  const crash = (error: unknown) => void end(protocol.denyForFailure(describe(error), event));
+  const crash = (error: unknown) => {
+    finish(protocol.denyForFailure(describe(error), event));
+    process.exit();
+  };
   process.on("uncaughtException", crash);
   process.on("unhandledRejection", crash);
   const deadline = setTimeout(() => crash(new Error(`no decision within ${deadlineMs()} ms (TOOLGATE_HOOK_TIMEOUT_MS)`)), deadlineMs());
@@ -74,16 +63,14 @@ async function runHook(agent: AgentName): Promise<void> {
     import("../hook-decision.js"),
   ]);
   const projectDir = resolveProjectDir(protocol, request.cwd);
-  if (!runsProjectCode(projectDir)) {
-    const answer = await decideHookRequest(protocol, request, projectDir).catch((error: unknown) => protocol.denyForFailure(describe(error), event));
-    return done(finish, answer, deadline);
-  }
-  const watched = (await import("../hook-watchdog.js")).decideInWorker(protocol, { agent, request, projectDir });
-  stopWorker = watched.stop;
-  const { answer, cutOff } = await watched.outcome;
-  clearTimeout(deadline);
-  if (cutOff) await end(answer);
-  else finish(answer);
+  const deny = (reason: string) => protocol.denyForFailure(reason, event);
+  const watchdog = runsProjectCode(projectDir)
+    ? (await import("../hook-watchdog.js")).startHookWatchdog((reason) => crash(new Error(reason)), deny)
+    : undefined;
+  const answer = await decideHookRequest(protocol, request, projectDir, (hookTimeoutMs) => watchdog?.setHookTimeout(hookTimeoutMs)).catch((error: unknown) =>
+    deny(describe(error)),
+  );
+  done(finish, answer, deadline);
 }
 
 function done(finish: (answer: HookAnswer) => void, answer: HookAnswer, deadline: NodeJS.Timeout): void {

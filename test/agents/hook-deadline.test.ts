@@ -1,7 +1,11 @@
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeTempDir, removeTempDirs, writeFiles } from "../cli/cli-harness.js";
+import { hookCommandFor } from "../../packages/host/src/cli/hook-command.js";
+import { agentProtocols } from "../../packages/host/src/agents/agents.js";
+import { outputOf } from "../helpers/child-output.js";
 import { runHook, type HookRun } from "./hook-harness.js";
 
 afterAll(removeTempDirs);
@@ -146,5 +150,24 @@ describe.concurrent.each(agents)("toolgate hook %s with plugin code that holds t
     expect(run.stdout).toContain('"allow"');
     expect(agentSees(agent, run), run.stdout).toBe("deny");
     expect(run.heldMs).toBeLessThan(stallLimitMs + marginMs);
+  });
+});
+
+describe.concurrent.each(agents)("toolgate hook %s, as init installs it, with plugin code held in native code", (agent) => {
+  it("a read that never returns (a FIFO with no writer): the watchdog answers and kills the process, the command's fallback denies", async () => {
+    const dir = project((at) => ({
+      "plugins/fifo.mjs": `import { readFileSync, writeFileSync } from "node:fs";
+export default { name: "fifo", hooks: { pre_tool_call() { writeFileSync(${JSON.stringify(`${at}/blocked-at`)}, String(Date.now())); readFileSync(${JSON.stringify(`${at}/fifo`)}); } } };`,
+    }));
+    execFileSync("mkfifo", [join(dir, "fifo")]);
+    const child = spawn("sh", ["-c", hookCommandFor(agent, agentProtocols[agent].startFailureFallback)], { cwd: dir });
+    const output = outputOf(child);
+    child.stdin.end(JSON.stringify(preInput(agent, dir, "ls")));
+    const run = await output;
+    const heldMs = Date.now() - Number(readFileSync(join(dir, "blocked-at"), "utf8"));
+    expect(agentSees(agent, run), run.stderr).toBe("deny");
+    expect(run.stdout + run.stderr).toContain(`held the hook's thread for more than ${stallLimitMs} ms`);
+    // The last resort comes one second after the main thread was asked to answer.
+    expect(heldMs).toBeLessThan(stallLimitMs + 1000 + marginMs);
   });
 });

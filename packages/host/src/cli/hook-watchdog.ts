@@ -36,7 +36,8 @@ export interface HookWatchdog {
  */
 export function startHookWatchdog(cutOff: (reason: string) => void, fallback: (reason: string) => HookAnswer): HookWatchdog {
   (globalThis as Record<symbol, unknown>)[cutOffKey] = cutOff;
-  const placeholder = "\u0000toolgate-reason\u0000";
+  // Plain text, so that it reads the same in the JSON body and on stderr.
+  const placeholder = "__toolgate_cut_off_reason__";
   const template = fallback(placeholder);
   const worker = new Worker(watchdogSource, {
     eval: true,

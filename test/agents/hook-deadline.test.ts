@@ -79,13 +79,12 @@ function preInput(agent: Agent, cwd: string, command: string): Record<string, un
 }
 
 /**
- * The decision as the agent reads it. Claude Code, Codex and Gemini CLI: exit code 2 blocks, whatever
- * stdout holds. Copilot CLI reads JSON from stdout: the answer is the last line.
+ * The decision as the agent reads it: exit code 2 blocks, whatever stdout holds (Claude Code, Codex and
+ * Gemini CLI document it; Copilot CLI 1.0.102 does it, and with exit code 0 it lets a call with a line
+ * ahead of the JSON deny run).
  */
-function agentSees(agent: Agent, run: HookRun): "deny" | "allow" | "other" {
-  if (agent !== "copilot-cli") return run.code === 2 ? "deny" : run.code === 0 ? "allow" : "other";
-  const last = run.stdout.trim().split("\n").at(-1) ?? "";
-  return (JSON.parse(last) as { permissionDecision?: string }).permissionDecision === "deny" ? "deny" : "other";
+function agentSees(run: HookRun): "deny" | "allow" | "other" {
+  return run.code === 2 ? "deny" : run.code === 0 ? "allow" : "other";
 }
 
 function project(files: (dir: string) => Record<string, string>): string {
@@ -121,7 +120,7 @@ describe.concurrent.each(agents)("toolgate hook %s with plugin code that holds t
   it.each(["busy-loop", "regex", "exec-sleep", "exec-grandchild"])("%s: denied within the deadline, no process left", async (command) => {
     const dir = project((at) => ({ "plugins/trap.mjs": trapPlugin(at) }));
     const run = await timedRun(agent, dir, command);
-    expect(agentSees(agent, run), run.stderr).toBe("deny");
+    expect(agentSees(run), run.stderr).toBe("deny");
     expect(run.stdout + run.stderr).toContain(`held the hook's thread for more than ${stallLimitMs} ms`);
     expect(run.heldMs).toBeLessThan(stallLimitMs + marginMs);
     const pids = existsSync(join(dir, "pids")) ? readFileSync(join(dir, "pids"), "utf8").trim().split("\n").map(Number) : [];
@@ -132,7 +131,7 @@ describe.concurrent.each(agents)("toolgate hook %s with plugin code that holds t
   it("a module that spins at load: denied within the deadline", async () => {
     const dir = project((at) => ({ "plugins/spin.mjs": spinAtLoad(at) }));
     const run = await timedRun(agent, dir, "ls");
-    expect(agentSees(agent, run), run.stderr).toBe("deny");
+    expect(agentSees(run), run.stderr).toBe("deny");
     expect(run.heldMs).toBeLessThan(stallLimitMs + marginMs);
   });
 
@@ -140,7 +139,7 @@ describe.concurrent.each(agents)("toolgate hook %s with plugin code that holds t
     const dir = project((at) => ({ "plugins/trap.mjs": trapPlugin(at) }));
     const run = await runHook(agent, preInput(agent, dir, "spoil-and-block"));
     expect(run.stdout).toContain('"allow"');
-    expect(agentSees(agent, run), run.stdout).toBe("deny");
+    expect(agentSees(run), run.stdout).toBe("deny");
     expect(run.stdout + run.stderr).toContain("no, whatever stdout says");
   });
 
@@ -148,7 +147,7 @@ describe.concurrent.each(agents)("toolgate hook %s with plugin code that holds t
     const dir = project((at) => ({ "plugins/trap.mjs": trapPlugin(at) }));
     const run = await timedRun(agent, dir, "spoil-and-spin");
     expect(run.stdout).toContain('"allow"');
-    expect(agentSees(agent, run), run.stdout).toBe("deny");
+    expect(agentSees(run), run.stdout).toBe("deny");
     expect(run.heldMs).toBeLessThan(stallLimitMs + marginMs);
   });
 });
@@ -165,7 +164,7 @@ export default { name: "fifo", hooks: { pre_tool_call() { writeFileSync(${JSON.s
     child.stdin.end(JSON.stringify(preInput(agent, dir, "ls")));
     const run = await output;
     const heldMs = Date.now() - Number(readFileSync(join(dir, "blocked-at"), "utf8"));
-    expect(agentSees(agent, run), run.stderr).toBe("deny");
+    expect(agentSees(run), run.stderr).toBe("deny");
     expect(run.stdout + run.stderr).toContain(`held the hook's thread for more than ${stallLimitMs} ms`);
     // The last resort comes one second after the main thread was asked to answer.
     expect(heldMs).toBeLessThan(stallLimitMs + 1000 + marginMs);

@@ -2,9 +2,9 @@ import { Worker } from "node:worker_threads";
 import type { HookAnswer } from "../agents/agent-protocol.js";
 
 /** Until the config is read: Node's start, the CLI's load, a config module's own code. */
-export const startupStallMs = 10_000;
+const startupStallMs = 10_000;
 /** Added to the project's `hookTimeoutMs`: the host's own timeout comes first; this only catches a thread it cannot stop. */
-export const stallMarginMs = 1000;
+const stallMarginMs = 1000;
 /** How often this thread tells the watchdog it is alive. */
 const heartbeatMs = 100;
 /** After asking this thread to answer and exit: how long before the watchdog answers and kills the process itself. */

@@ -268,8 +268,15 @@ const hookClaudeCode: Surface = {
   askCarriesReason: true,
   async decide(args, dir) {
     const run = await runHook("claude-code", preToolUse(args, dir), { cwd: dir });
-    if (run.code !== 0) throw new Error(`toolgate hook claude-code exited with ${run.code}: ${run.stderr}`);
-    return decisionOfPreToolUse(parseAnswer(run), args);
+    if (run.code !== 0 && run.code !== 2) throw new Error(`toolgate hook claude-code exited with ${run.code}: ${run.stderr}`);
+    const output = parseAnswer(run);
+    // Exit code 2 is how the hook denies: Claude Code reads the reason from stderr and ignores stdout, which carries the same deny.
+    if (run.code === 2) {
+      const specific = output.hookSpecificOutput as { permissionDecision?: unknown; permissionDecisionReason?: unknown } | undefined;
+      if (specific?.permissionDecision !== "deny" || !run.stderr.includes(`${String(specific.permissionDecisionReason)}\n`))
+        throw new Error(`toolgate hook claude-code exited with 2 without the deny's reason on stderr: ${run.stderr}`);
+    }
+    return decisionOfPreToolUse(output, args);
   },
 };
 

@@ -27,9 +27,10 @@ const specific = (answer: Record<string, unknown>) => answer.hookSpecificOutput 
 describe.concurrent("toolgate hook claude-code", () => {
   const dir = project();
 
-  it("denies with the plugin's reason, which is what Claude reads", async () => {
+  it("denies with exit code 2 and the plugin's reason on stderr, which is what Claude reads (stdout carries the same deny)", async () => {
     const run = await runHook("claude-code", pre(dir, "Bash", { command: "rm -rf /" }));
-    expect(run.code).toBe(0);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('Tool call blocked by plugin "policy": rm -rf is not allowed here\n');
     expect(specific(parseAnswer(run))).toEqual({
       hookEventName: "PreToolUse",
       permissionDecision: "deny",
@@ -112,7 +113,7 @@ describe.concurrent("toolgate hook claude-code", () => {
   it("a plugin that does not load denies every call, naming the plugin", async () => {
     const brokenDir = project({ "plugins/broken.mjs": brokenPlugin });
     const run = await runHook("claude-code", pre(brokenDir, "Bash", { command: "ls" }));
-    expect(run.code).toBe(0);
+    expect(run.code).toBe(2);
     const answer = specific(parseAnswer(run));
     expect(answer.permissionDecision).toBe("deny");
     expect(answer.permissionDecisionReason).toMatch(/^Tool call blocked by plugin "broken": plugin "broken" failed to load: .*broken\.mjs/);

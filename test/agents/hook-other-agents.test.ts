@@ -25,9 +25,10 @@ describe.concurrent("toolgate hook gemini-cli", () => {
     tool_input: { command, ...extra },
   });
 
-  it("denies with decision/reason, with a logging plugin loaded", async () => {
+  it("denies with exit code 2 and the reason on stderr (stdout: decision/reason), with a logging plugin loaded", async () => {
     const run = await runHook("gemini-cli", beforeTool("rm -rf /"));
-    expect(run.code).toBe(0);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('Tool call blocked by plugin "policy": rm -rf is not allowed here\n');
     expect(parseAnswer(run)).toEqual({ decision: "deny", reason: 'Tool call blocked by plugin "policy": rm -rf is not allowed here' });
   });
 
@@ -85,8 +86,10 @@ describe.concurrent("toolgate hook codex", () => {
     tool_use_id: "call_1",
   });
 
-  it("denies in Claude Code's format, with a logging plugin loaded", async () => {
+  it("denies in Claude Code's format (exit code 2, the reason on stderr), with a logging plugin loaded", async () => {
     const run = await runHook("codex", pre("rm -rf /"));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('Tool call blocked by plugin "policy": rm -rf is not allowed here\n');
     expect(parseAnswer(run)).toEqual({
       hookSpecificOutput: {
         hookEventName: "PreToolUse",
@@ -118,9 +121,9 @@ describe.concurrent("toolgate hook copilot-cli", () => {
   const dir = project({ "plugins/noisy.mjs": noisyPlugin });
   const pre = (command: string) => ({ timestamp: 1704614600000, cwd: dir, toolName: "bash", toolArgs: JSON.stringify({ command, description: "d" }) });
 
-  it("denies with permissionDecision, reading toolArgs as a JSON string, with a logging plugin loaded", async () => {
+  it("denies with permissionDecision and exit code 2, reading toolArgs as a JSON string, with a logging plugin loaded", async () => {
     const run = await runHook("copilot-cli", pre("rm -rf /"));
-    expect(run.code).toBe(0);
+    expect(run.code).toBe(2);
     expect(parseAnswer(run)).toEqual({
       permissionDecision: "deny",
       permissionDecisionReason: 'Tool call blocked by plugin "policy": rm -rf is not allowed here',
@@ -143,13 +146,13 @@ describe.concurrent("toolgate hook copilot-cli", () => {
     expect(postLog(postDir)).toEqual({ name: "bash", kind: "shell", status: "error", content: "exit 1" });
   });
 
-  it("a bad config denies; garbage denies (on stdout, exit code 0: the deny Copilot CLI documents)", async () => {
+  it("a bad config denies; garbage denies (on stdout, the deny Copilot CLI documents, and with exit code 2)", async () => {
     const badDir = project({ "toolgate.config.mjs": "export default { plugins: 42 };" });
     const bad = parseAnswer(await runHook("copilot-cli", { ...pre("ls"), cwd: badDir }));
     expect(bad.permissionDecision).toBe("deny");
     expect(String(bad.permissionDecisionReason)).toContain("plugins");
     const garbage = await runHook("copilot-cli", "]");
-    expect(garbage.code).toBe(0);
+    expect(garbage.code).toBe(2);
     expect(parseAnswer(garbage).permissionDecision).toBe("deny");
   });
 });

@@ -52,8 +52,9 @@ async function hookEvent(cwd: string, session: string, event: ClaudeEvent, id: s
   if (event === "PostToolUseFailure") input.error = "Exit code 1";
   const run = await runHook("claude-code", input, { cwd, env: { CLAUDE_PROJECT_DIR: cwd } });
   const answer = parseAnswer(run);
-  expect(run.code).toBe(0);
   const output = answer.hookSpecificOutput as { permissionDecision?: string; permissionDecisionReason?: string } | undefined;
+  // A deny exits with code 2, Claude Code's block (the reason on stderr); every other answer with 0.
+  expect(run.code).toBe(output?.permissionDecision === "deny" ? 2 : 0);
   if (output?.permissionDecision === "deny") return `deny: ${output.permissionDecisionReason}`;
   return output?.permissionDecision ?? "no opinion";
 }

@@ -78,7 +78,14 @@ export interface Host {
 
 /** Finds, loads and validates the plugins, runs `on_session_start`, and returns a ready host. */
 export async function createHost(options: HostOptions = {}): Promise<Host> {
-  const settings = await resolveSettings(options);
+  return createHostWithSettings(await resolveSettings(options), options);
+}
+
+/**
+ * `createHost` once `options` have been merged with the config file: for a caller that needs the settings
+ * before plugins load (the hook command learns its deadline from `hookTimeoutMs`). Not part of the package's API.
+ */
+export async function createHostWithSettings(settings: HostSettings, options: HostOptions): Promise<Host> {
   const logger = guardLogger(resolveHostLogger(options.logger));
   const events = createEventBus(logger, options.on);
   const closeController = new AbortController();

@@ -33,7 +33,9 @@ export function claudeStyleProtocol(options: ClaudeStyleOptions): AgentProtocol 
         ...(updatedInput === undefined ? {} : { updatedInput }),
       },
     },
-    exitCode: 0,
+    // A deny does not rest on stdout, which a plugin (or a child it starts) could spoil by writing to
+    // file descriptor 1: exit code 2 blocks the call with stderr as the reason, and stdout is then ignored.
+    ...(decision === "deny" ? { exitCode: 2, stderr: reason ?? "toolgate denied this call" } : { exitCode: 0 }),
   });
 
   return {
@@ -81,7 +83,7 @@ export function claudeStyleProtocol(options: ClaudeStyleOptions): AgentProtocol 
       if (event === "pre") return preAnswer("deny", text);
       if (event === "post") return { body: { decision: "block", reason: text }, exitCode: 0 };
       // Exit code 2 blocks whatever the event was and hands stderr to the model; stdout is then ignored.
-      return { ...preAnswer("deny", text), exitCode: 2, stderr: text };
+      return preAnswer("deny", text);
     },
     // Exit code 2 is a blocking deny whatever the event; any other failure would let the tool run.
     startFailureFallback: "exit 2",

@@ -8,9 +8,15 @@ import { askReason, blockReason, hasRewrittenArgs } from "./verdict-text.js";
 
 const name = "copilot-cli";
 
+/**
+ * A deny exits with code 2 as well as printing its JSON. Copilot CLI's documentation describes only the
+ * JSON; what its 1.0.102 does (seen in the e2e tests' harness): JSON `deny` with exit code 2 denies and
+ * the model reads the JSON's reason; any non-zero exit denies whatever stdout holds; but a line a plugin
+ * wrote to file descriptor 1 ahead of a JSON deny with exit code 0 lets the tool run.
+ */
 const decide = (permissionDecision: "allow" | "deny" | "ask", permissionDecisionReason: string, modifiedArgs?: Record<string, unknown>): HookAnswer => ({
   body: { permissionDecision, permissionDecisionReason, ...(modifiedArgs === undefined ? {} : { modifiedArgs }) },
-  exitCode: 0,
+  ...(permissionDecision === "deny" ? { exitCode: 2, stderr: permissionDecisionReason } : { exitCode: 0 }),
 });
 
 /**
@@ -43,9 +49,10 @@ export const copilotCli: AgentProtocol = {
     return verdict.plugin === undefined ? { body: {}, exitCode: 0 } : decide("allow", verdict.message ?? `allowed by plugin "${verdict.plugin}"`);
   },
   answerPost: () => ({ body: {}, exitCode: 0 }),
-  // Copilot CLI reads the deny from stdout; what it does with other exit codes is not documented.
   denyForFailure: (reason) => decide("deny", `toolgate denied this call because it could not decide: ${reason}`),
-  startFailureFallback: `echo '${JSON.stringify({ permissionDecision: "deny", permissionDecisionReason: "toolgate denied this call because its hook failed to start (run toolgate doctor)" })}'`,
+  // Exit code 2 is the hook's own deny, its JSON already printed: a second document would make stdout
+  // unreadable. Any other failure prints the deny. Either way exit code 2, which Copilot CLI denies on.
+  startFailureFallback: `{ [ $? -eq 2 ] || echo '${JSON.stringify({ permissionDecision: "deny", permissionDecisionReason: "toolgate denied this call because its hook failed to start (run toolgate doctor)" })}'; exit 2; }`,
   settings: copilotSettings(),
   sampleInput: (cwd) => ({ timestamp: Date.now(), cwd, toolName: "bash", toolArgs: JSON.stringify({ command: "echo toolgate doctor" }) }),
   isPreAnswer(stdout, exitCode) {

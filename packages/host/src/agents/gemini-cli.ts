@@ -16,7 +16,11 @@ import { askReason, blockReason, hasRewrittenArgs, removedArgs } from "./verdict
 
 const name = "gemini-cli";
 
-const deny = (reason: string): HookAnswer => ({ body: { decision: "deny", reason }, exitCode: 0 });
+/**
+ * A deny that does not rest on stdout, which a plugin (or a child it starts) could spoil by writing to file
+ * descriptor 1: exit code 2 blocks the tool with stderr as the reason, whatever stdout holds.
+ */
+const deny = (reason: string): HookAnswer => ({ body: { decision: "deny", reason }, exitCode: 2, stderr: reason });
 
 /**
  * Gemini CLI: command hooks in `.gemini/settings.json`, events `BeforeTool` and `AfterTool`, answers in
@@ -56,11 +60,8 @@ export const geminiCli: AgentProtocol = {
       : { body: { decision: "allow", reason: verdict.message ?? `allowed by plugin "${verdict.plugin}"` }, exitCode: 0 };
   },
   answerPost: () => ({ body: {}, exitCode: 0 }),
-  denyForFailure(reason, event) {
-    const text = `toolgate denied this call because it could not decide: ${reason}`;
-    // Exit code 2 blocks the tool (or hides its result) with stderr as the reason, whatever the event.
-    return event === undefined ? { ...deny(text), exitCode: 2, stderr: text } : deny(text);
-  },
+  // Exit code 2 blocks the tool (or hides its result) with stderr as the reason, whatever the event.
+  denyForFailure: (reason) => deny(`toolgate denied this call because it could not decide: ${reason}`),
   startFailureFallback: "exit 2",
   settings: matcherGroupSettings({ agent: name, file: ".gemini/settings.json", events: ["BeforeTool", "AfterTool"], matcher: ".*" }),
   sampleInput: (cwd) => ({

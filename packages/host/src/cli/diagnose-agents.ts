@@ -43,7 +43,8 @@ function problemOf(protocol: AgentProtocol, run: { code: number | null; stdout: 
   const failure =
     stringsIn(parseJsonOrUndefined(run.stdout)).find((text) => text.startsWith(failurePrefix)) ?? new RegExp(`${failurePrefix}.*`).exec(run.stderr)?.[0];
   if (failure !== undefined) return failure;
-  if (run.code === 0 && protocol.isPreAnswer(run.stdout, 0)) return null;
+  // A plugin that blocks the sample call answers with a deny (exit code 2 where the agent has it): a decision all the same.
+  if ((run.code === 0 || run.code === 2) && protocol.isPreAnswer(run.stdout, 0)) return null;
   return `the hook did not answer in ${protocol.name}'s format (exit code ${run.code}; stdout ${JSON.stringify(run.stdout.slice(0, 200))}; stderr ${JSON.stringify(run.stderr.slice(-300))})`;
 }
 

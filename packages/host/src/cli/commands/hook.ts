@@ -1,6 +1,6 @@
 import { readFileSync, writeSync } from "node:fs";
 import { Argument, type Command } from "commander";
-import type { AgentName, AgentProtocol, HookAnswer, HookRequest } from "../../agents/agent-protocol.js";
+import type { AgentName, HookAnswer, HookRequest } from "../../agents/agent-protocol.js";
 import { agentNames } from "../../agents/agent-protocol.js";
 
 /** How long the hook may take before it denies on its own: agents treat a hook that times out as no opinion. */
@@ -23,6 +23,11 @@ export function registerHookCommand(program: Command): void {
 /**
  * One hook call. Only this function writes to the real stdout, once; everything else that would print
  * there (console.log, plugin output, the host's logger) goes to stderr.
+ *
+ * A project with code of its own (plugins, a config) runs under a watchdog (see hook-watchdog.ts):
+ * plugin code that holds this thread is cut off at the deadline and the call denied. A deny ends with
+ * exit code 2 where the agent blocks on it (see the agents' protocols), so that bytes a plugin wrote to
+ * file descriptor 1 cannot turn it into an allow.
  */
 async function runHook(agent: AgentName): Promise<void> {
   const { agentProtocols } = await import("../../agents/agents.js");
@@ -51,28 +56,21 @@ async function runHook(agent: AgentName): Promise<void> {
 
   const read = (await import("../../agents/answer-hook.js")).readHookRequest(protocol, await readStdin());
   if ("answer" in read) return done(finish, read.answer, deadline);
-  event = read.request.event;
-  finish(await decide(protocol, read.request).catch((error: unknown) => protocol.denyForFailure(describe(error), event)));
-  clearTimeout(deadline);
-}
-
-async function decide(protocol: AgentProtocol, request: HookRequest): Promise<HookAnswer> {
-  const [{ createHost }, { stderrLogger }, { answerHookRequest }, { resolveProjectDir }] = await Promise.all([
-    import("../../create-host.js"),
-    import("../open-host.js"),
-    import("../../agents/answer-hook.js"),
+  const { request } = read;
+  event = request.event;
+  const [{ resolveProjectDir }, { decideHookRequest, runsProjectCode }] = await Promise.all([
     import("../../agents/project-dir.js"),
+    import("../hook-decision.js"),
   ]);
-  const host = await createHost({
-    cwd: resolveProjectDir(protocol, request.cwd),
-    logger: stderrLogger,
-    ...(request.sessionId === undefined ? {} : { session: { id: request.sessionId } }),
-  });
-  try {
-    return await answerHookRequest(host, protocol, request);
-  } finally {
-    await host.close();
-  }
+  const projectDir = resolveProjectDir(protocol, request.cwd);
+  const deny = (reason: string) => protocol.denyForFailure(reason, event);
+  const watchdog = runsProjectCode(projectDir)
+    ? (await import("../hook-watchdog.js")).startHookWatchdog((reason) => crash(new Error(reason)), deny)
+    : undefined;
+  const answer = await decideHookRequest(protocol, request, projectDir, (hookTimeoutMs) => watchdog?.setHookTimeout(hookTimeoutMs)).catch((error: unknown) =>
+    deny(describe(error)),
+  );
+  done(finish, answer, deadline);
 }
 
 function done(finish: (answer: HookAnswer) => void, answer: HookAnswer, deadline: NodeJS.Timeout): void {

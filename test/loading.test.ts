@@ -97,7 +97,7 @@ describe("broken plugins leave the host running with clear errors", () => {
   });
 
   it("a factory that never resolves fails after the hook timeout instead of hanging the host", async () => {
-    const host = await open({ pluginsDir: false, hookTimeoutMs: 30, plugins: [() => new Promise(() => {})] });
+    const host = await open({ configFile: false, pluginsDir: false, hookTimeoutMs: 30, plugins: [() => new Promise(() => {})] });
     expect(host.plugins[0]).toMatchObject({ status: "failed", source: "inline" });
     expect(host.plugins[0]?.error).toMatch(/factory failed: timed out after 30 ms/);
   });

@@ -3,6 +3,32 @@
  * runs `rm`. Each wrapper lists the options that take a value, so the command can be found after them.
  */
 
+import { parallelJobs, type ParallelJobs } from "./parallel.js";
+
+const parallelValued = [
+  "-j",
+  "--jobs",
+  "-S",
+  "--sshlogin",
+  "-I",
+  "--delay",
+  "--joblog",
+  "--results",
+  "--tmpdir",
+  "--retries",
+  "--timeout",
+  "-a",
+  "--arg-file",
+  "-C",
+  "--colsep",
+  "-N",
+  "-n",
+  "--max-args",
+  "-E",
+  "-d",
+  "--delimiter",
+];
+
 const wrapperOptionsWithValue = new Map<string, readonly string[]>(
   Object.entries({
     sudo: ["-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T", "-R", "--user", "--group", "--host", "--prompt", "--chdir"],
@@ -42,7 +68,7 @@ const wrapperOptionsWithValue = new Map<string, readonly string[]>(
       "--max-chars",
       "--eof",
     ],
-    parallel: ["-j", "--jobs", "-S", "--sshlogin", "-I", "--delay", "--joblog", "--results", "--tmpdir", "--retries", "--timeout"],
+    parallel: parallelValued,
     chrt: ["-p"],
     taskset: ["-p", "-c"],
     unbuffer: [],
@@ -114,6 +140,8 @@ export interface Unwrapped {
   assignments: readonly string[];
   /** The text xargs or parallel replaces with each input (`-I FOO`, `-i`, `--replace`; `{}` for parallel). */
   placeholder?: string;
+  /** The words after the last input wrapper and its options (`sudo --` in `xargs sudo --`): the command its input is added to. */
+  inputCommand?: readonly string[];
   /** xargs reads its input from a file (`-a paths.txt`), not from standard input. */
   inputFromFile?: true;
   /** The folder a wrapper runs the command in (`env -C dir`, `env --chdir=dir`, `sudo -D dir`). */
@@ -134,6 +162,7 @@ export function unwrap(words: readonly string[]): Unwrapped {
   const assignments: string[] = [];
   let placeholder: string | undefined;
   let inputFromFile = false;
+  let inputCommand: string[] | undefined;
   let chdir: string | undefined;
   let index = 0;
   while (index < texts.length) {
@@ -159,9 +188,14 @@ export function unwrap(words: readonly string[]): Unwrapped {
     }
     const valued = wrapperOptionsWithValue.get(name);
     if (!valued || (name === "command" && /^-[vV]+$/.test(next)) || isHelpFor(name, next)) break;
-    wrappers.push(name);
     const end = skipOptions(texts, index + 1, valued);
-    if (inputWrappers.has(name)) placeholder = placeholderOf(name, texts.slice(index + 1, end)) ?? placeholder;
+    // `parallel rm -rf {} ::: build`: with its inputs on the line, parallel is the command (its jobs are read as scripts).
+    if (name === "parallel" && parallelJobs(texts.slice(end), texts.slice(index + 1, end)) !== undefined) break;
+    wrappers.push(name);
+    if (inputWrappers.has(name)) {
+      placeholder = placeholderOf(name, texts.slice(index + 1, end)) ?? placeholder;
+      inputCommand = texts.slice(end);
+    }
     if (name === "xargs" && texts.slice(index + 1, end).some((option) => /^(-a|--arg-file)/.test(option))) inputFromFile = true;
     const chdirFlag = chdirFlags.get(name);
     if (chdirFlag !== undefined) chdir = chdirOf(texts.slice(index + 1, end), chdirFlag) ?? chdir;
@@ -171,8 +205,16 @@ export function unwrap(words: readonly string[]): Unwrapped {
   const unwrapped: Unwrapped = { name, args: texts.slice(index + 1), wrappers, assignments };
   if (placeholder !== undefined) unwrapped.placeholder = placeholder;
   if (inputFromFile) unwrapped.inputFromFile = true;
+  if (inputCommand !== undefined) unwrapped.inputCommand = inputCommand;
   if (chdir !== undefined) unwrapped.chdir = chdir;
   return unwrapped;
+}
+
+/** `parallel [options] command… ::: a b`: its jobs and the placeholder, from the words after `parallel`. */
+export function parallelJobsOf(args: readonly string[]): { jobs: ParallelJobs; placeholder: string | undefined } | undefined {
+  const end = skipOptions(args, 0, parallelValued);
+  const jobs = parallelJobs(args.slice(end), args.slice(0, end));
+  return jobs === undefined ? undefined : { jobs, placeholder: placeholderOf("parallel", args.slice(0, end)) };
 }
 
 /** The short flag each wrapper takes for the folder to run in (`--chdir` for all of them). */

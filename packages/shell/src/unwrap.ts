@@ -113,6 +113,7 @@ const runSubcommands = new Map<string, readonly string[]>(
     conda: ["run"],
     bundle: ["exec"],
     pnpm: ["exec", "dlx"],
+    npm: ["exec", "x"],
     yarn: ["exec", "dlx"],
     bun: ["x"],
     mise: ["exec", "x"],
@@ -157,7 +158,7 @@ export function unwrap(words: readonly string[]): Unwrapped {
       return { name, args: words.slice(1), wrappers: none, assignments: none };
     }
   }
-  const texts = splitEnvString(words);
+  let texts = splitEnvString(words);
   const wrappers: string[] = [];
   const assignments: string[] = [];
   let placeholder: string | undefined;
@@ -182,13 +183,22 @@ export function unwrap(words: readonly string[]): Unwrapped {
     }
     const subcommands = runSubcommands.get(name);
     if (subcommands?.includes(next)) {
-      wrappers.push(`${name} ${next}`);
-      index = skipOptions(texts, index + 2, []);
+      const tool = `${name} ${next}`;
+      wrappers.push(tool);
+      const end = skipOptions(texts, index + 2, runOptionsWithValue.get(name) ?? none);
+      // `npm exec -c 'rm -rf /'`, `pnpm exec -c …`, `yarn exec 'a && b'`: a shell script, read as `sh -c` would.
+      const script = scriptOf(tool, texts.slice(index + 2, end), texts.slice(end));
+      if (script !== undefined) texts = [...texts.slice(0, end), "sh", "-c", script];
+      index = end;
       continue;
     }
     const valued = wrapperOptionsWithValue.get(name);
     if (!valued || (name === "command" && /^-[vV]+$/.test(next)) || isHelpFor(name, next)) break;
     const end = skipOptions(texts, index + 1, valued);
+    if (name === "npx") {
+      const script = scriptOf(name, texts.slice(index + 1, end), texts.slice(end));
+      if (script !== undefined) texts = [...texts.slice(0, end), "sh", "-c", script];
+    }
     // `parallel rm -rf {} ::: build`: with its inputs on the line, parallel is the command (its jobs are read as scripts).
     if (name === "parallel" && parallelJobs(texts.slice(end), texts.slice(index + 1, end)) !== undefined) break;
     wrappers.push(name);
@@ -208,6 +218,34 @@ export function unwrap(words: readonly string[]): Unwrapped {
   if (inputCommand !== undefined) unwrapped.inputCommand = inputCommand;
   if (chdir !== undefined) unwrapped.chdir = chdir;
   return unwrapped;
+}
+
+/** The options of a run subcommand that take a value (`npm exec --package x`). */
+const runOptionsWithValue = new Map<string, readonly string[]>([
+  ["npm", ["-c", "--call", "-p", "--package", "-w", "--workspace"]],
+  ["pnpm", ["--filter", "-F", "-C", "--dir"]],
+]);
+
+/**
+ * The shell script a package runner runs: `npx -c '…'`, `npm exec --call='…'` (the option's value);
+ * `pnpm exec -c a b`, `pnpm exec --shell-mode …` (the words, joined); `yarn exec 'a && b'` (yarn runs its
+ * words in a shell: read so when they hold shell syntax).
+ */
+function scriptOf(tool: string, options: readonly string[], rest: readonly string[]): string | undefined {
+  if (tool === "npx" || tool === "npm exec" || tool === "npm x") {
+    let script: string | undefined;
+    for (let at = 0; at < options.length; at++) {
+      const option = options[at]!;
+      if (option === "-c" || option === "--call") script = options[at + 1] ?? script;
+      else if (option.startsWith("--call=")) script = option.slice("--call=".length);
+      else if (/^-c./.test(option)) script = option.slice(option[2] === "=" ? 3 : 2);
+    }
+    return script === undefined ? undefined : [script, ...rest].join(" ");
+  }
+  if (rest.length === 0) return undefined;
+  if ((tool === "pnpm exec" || tool === "pnpm dlx") && options.some((option) => option === "-c" || option === "--shell-mode")) return rest.join(" ");
+  if (tool === "yarn exec" && /[\s;&|<>$`()]/.test(rest[0]!)) return rest.join(" ");
+  return undefined;
 }
 
 /** `parallel [options] command… ::: a b`: its jobs and the placeholder, from the words after `parallel`. */

@@ -893,6 +893,32 @@ table("parallel's ::: inputs and a known input with no command are read", [
   ["echo / | xargs", "allow"],
 ]);
 
+table("package runners' shell scripts are read like sh -c", [
+  ["npx -c 'rm -rf /'", "rm-root"],
+  ["npx --call 'rm -rf /'", "rm-root"],
+  ["npx --call='rm -rf ~'", "rm-home"],
+  ["npx -p cowsay -c 'rm -rf /etc'", "rm-system"],
+  ["npx -c 'eslint . && rm -rf dist'", "allow"],
+  ["npx -c 'git reset --hard'", "git-reset-hard"],
+  ["npm exec -c 'rm -rf /'", "rm-root"],
+  ["npm exec --call 'rm -rf /'", "rm-root"],
+  ["npm exec --call='rm -rf /'", "rm-root"],
+  ["npm x -c 'rm -rf /'", "rm-root"],
+  ["npm exec --package=cowsay -c 'cowsay hi'", "allow"],
+  ["npm exec -- eslint .", "allow"],
+  ["npm exec rm -rf /", "rm-root"],
+  ["pnpm exec sh -c 'rm -rf /'", "rm-root"],
+  ["pnpm exec bash -c 'rm -rf build'", "allow"],
+  ["pnpm exec -c 'rm -rf /'", "rm-root"],
+  ["pnpm exec --shell-mode 'rm -rf / && echo'", "rm-root"],
+  ["pnpm dlx -c 'rm -rf /'", "rm-root"],
+  ["pnpm exec -c 'tsc && vitest run'", "allow"],
+  ["yarn exec 'rm -rf /'", "rm-root"],
+  ["yarn exec 'echo a && rm -rf ~'", "rm-home"],
+  ["yarn exec rm -rf /", "rm-root"],
+  ["yarn exec eslint .", "allow"],
+]);
+
 // With every rule that can be turned off turned off, what xargs feeds a delete still counts.
 const relaxed = resolveOptions({ disable: ["git", "rm-unknown-target", "xargs-shell", "sudo"], deleteOutsideProject: "allow" }, environment).guard;
 table(

@@ -51,17 +51,21 @@ if (unknown.length > 0) throw new Error(`bundle.mjs: external ${unknown.join(", 
  * does not need (fastest-levenshtein allocates a 256 kB table, used only to suggest a hook's name).
  */
 const esModuleMark = "toolgate.lazy-builtin";
-const lazyPackages = ["fastest-levenshtein"];
+// @toolgate/shell (the shell reader, ~100 kB) serves only permission rules with a command condition on a shell
+// call: evaluating it costs ~0.4 ms of each start (V8's code cache takes the parse), and most configs have no such rule.
+const lazyPackages = ["fastest-levenshtein", "@toolgate/shell"];
 const lazyBuiltins = {
   name: "lazy-builtins",
   setup(build) {
-    build.onResolve({ filter: /^[a-z_:/-]+$/ }, ({ path, kind }) =>
+    build.onResolve({ filter: /^[@a-z_:/-]+$/ }, ({ path, kind }) =>
       kind === "import-statement" && (isBuiltin(path) || lazyPackages.includes(path)) ? { path, namespace: "lazy-builtin" } : undefined,
     );
-    build.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, ({ path }) => {
-      const names = Object.getOwnPropertyNames(require(path)).filter((name) => name !== "default" && name !== "__esModule");
+    build.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, async ({ path }) => {
       // A package is bundled (required by its file, which this plugin does not intercept); a built-in is Node's.
       const target = isBuiltin(path) ? path : require.resolve(path);
+      const names = /\.ts$/.test(target)
+        ? await exportsOf(target)
+        : Object.getOwnPropertyNames(require(path)).filter((name) => name !== "default" && name !== "__esModule");
       const contents = [
         "let loaded;",
         `const load = () => (loaded ??= require(${JSON.stringify(target)}));`,
@@ -76,6 +80,12 @@ const lazyBuiltins = {
     });
   },
 };
+
+/** The names a TypeScript module of the workspace exports (it cannot be required here to list them). */
+async function exportsOf(file) {
+  const { metafile } = await build({ entryPoints: [file], bundle: true, write: false, metafile: true, format: "esm", platform: "node", logLevel: "silent" });
+  return Object.values(metafile.outputs)[0].exports;
+}
 
 /**
  * commander requires `node:child_process` on load (~2-9 ms) for a feature the CLI does not use

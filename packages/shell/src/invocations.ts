@@ -17,7 +17,8 @@ import { normalizePath } from "./normalize-path.js";
 import { transformNames, transformText } from "./transforms.js";
 import { analyzeInterpreter } from "./interpreters.js";
 import { parseScript, type Command, type FunctionCommand, type Redirect, type Script, type Word } from "./parse.js";
-import { inputWrappers, isAssignment, unwrap } from "./unwrap.js";
+import { inputWrappers, isAssignment, parallelJobsOf, unwrap } from "./unwrap.js";
+import { parallelScripts } from "./parallel.js";
 
 /** One command that would run, seen through wrappers (`sudo`, `env`, `xargs`, …). */
 export interface Invocation {
@@ -100,7 +101,7 @@ export const shells = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash"
 const maxDepth = 8;
 const declarations = new Set(["export", "declare", "local", "readonly", "typeset"]);
 const sameShell = new Set(["eval", "source", "."]);
-const runsScripts = new Set(["eval", "source", ".", "su", "script", "runuser", "watch", ":::"]);
+const runsScripts = new Set(["eval", "source", ".", "su", "script", "runuser", "watch", "parallel"]);
 
 /** A shell, or `$SHELL` / `${SHELL}`: the user's shell, whichever it is. */
 function isShell(name: string): boolean {
@@ -373,6 +374,11 @@ class Collector {
           this.source(script, depth + 1, copy(state, false), [...via, how], invocation.nested);
       }
     }
+    // `echo ok | xargs sudo --`, `echo 'ls' | parallel`: with no command of its own, the known input is the command.
+    if (name === "" && invocation.input === "stdin") {
+      for (const script of this.inputCommands(invocation)) this.source(script, depth + 1, copy(state), [...via, "input"], invocation.nested);
+      return invocation.nested;
+    }
     // Most commands run nothing of their own: no script, no `-exec`, no code.
     if (!mayRunMore.has(name) && name.charCodeAt(0) !== 112) return invocation.nested; // `p`: python3.12, pypy3
     const interpreter = isInterpreter(name);
@@ -446,8 +452,11 @@ class Collector {
             [command.map(quote).join(" "), "watch"],
           ];
     }
-    // `parallel ::: 'cmd1' 'cmd2'`: with no command of its own, parallel runs its arguments as commands.
-    if (name === ":::" && invocation.wrappers.includes("parallel")) return args.filter((arg) => arg !== ":::").map((arg) => [arg, "parallel"]);
+    // `parallel rm -rf {} ::: build dist`: each job's command line, with its inputs in place.
+    if (name === "parallel") {
+      const found = parallelJobsOf(args);
+      return found === undefined ? [] : parallelScripts(found.jobs, found.placeholder).map((script) => [withStatic(script), "parallel"]);
+    }
     if (name === "ssh") return [];
     if (!isShell(name)) return [];
     const scripts: [string, string][] = [];
@@ -455,11 +464,6 @@ class Collector {
     if (flagIndex !== -1) {
       const script = args.slice(flagIndex + 1).find((arg) => !arg.startsWith("-") || arg.length === 1);
       if (script === undefined) return scripts;
-      // `parallel bash -c ::: 'rm -rf /'`: each argument after `:::` is the script.
-      if (script === ":::" && invocation.wrappers.includes("parallel")) {
-        for (const arg of args.slice(args.indexOf(":::") + 1)) if (arg !== ":::") scripts.push([arg, `${name} -c`]);
-        return scripts;
-      }
       const { placeholder } = invocation;
       // `echo 'rm -rf /' | xargs -I{} sh -c {}`: with the input known, read the script each input line makes.
       const inputs = placeholder !== undefined && script.includes(placeholder) ? knownInputs(invocation, "lines") : undefined;
@@ -472,6 +476,21 @@ class Collector {
     const fromStdin = args.slice(0, fileAt === -1 ? args.length : fileAt).some((arg) => /^-[A-Za-z]*s[A-Za-z]*$/.test(arg));
     if (fileAt !== -1 && !fromStdin) return this.fileScripts(args[fileAt]!, name, words, state, invocation);
     return this.stdinScripts(invocation, name);
+  }
+
+  /**
+   * The command lines xargs or parallel runs when the line gives it no command but its input is known: each
+   * input line (parallel) or the words (xargs) after the wrappers that follow it (`xargs sudo --` runs `sudo -- ok`).
+   */
+  inputCommands(invocation: Invocation): string[] {
+    if (!(invocation instanceof RecordedInvocation)) return [];
+    const parallel = invocation.wrappers.findLast((wrapper) => inputWrappers.has(wrapper)) === "parallel";
+    const prefix = (unwrap(invocation.argv).inputCommand ?? []).map(quote);
+    // Plain `xargs` runs `echo` on its input.
+    if (!parallel && prefix.length === 0) return [];
+    const inputs = knownInputs(invocation, parallel ? "lines" : "words");
+    if (inputs === undefined) return [];
+    return parallel ? inputs.map((line) => [...prefix, line].join(" ")) : [[...prefix, ...inputs].join(" ")];
   }
 
   /**

@@ -3,6 +3,32 @@
  * runs `rm`. Each wrapper lists the options that take a value, so the command can be found after them.
  */
 
+import { parallelJobs, type ParallelJobs } from "./parallel.js";
+
+const parallelValued = [
+  "-j",
+  "--jobs",
+  "-S",
+  "--sshlogin",
+  "-I",
+  "--delay",
+  "--joblog",
+  "--results",
+  "--tmpdir",
+  "--retries",
+  "--timeout",
+  "-a",
+  "--arg-file",
+  "-C",
+  "--colsep",
+  "-N",
+  "-n",
+  "--max-args",
+  "-E",
+  "-d",
+  "--delimiter",
+];
+
 const wrapperOptionsWithValue = new Map<string, readonly string[]>(
   Object.entries({
     sudo: ["-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T", "-R", "--user", "--group", "--host", "--prompt", "--chdir"],
@@ -42,7 +68,7 @@ const wrapperOptionsWithValue = new Map<string, readonly string[]>(
       "--max-chars",
       "--eof",
     ],
-    parallel: ["-j", "--jobs", "-S", "--sshlogin", "-I", "--delay", "--joblog", "--results", "--tmpdir", "--retries", "--timeout"],
+    parallel: parallelValued,
     chrt: ["-p"],
     taskset: ["-p", "-c"],
     unbuffer: [],
@@ -87,6 +113,7 @@ const runSubcommands = new Map<string, readonly string[]>(
     conda: ["run"],
     bundle: ["exec"],
     pnpm: ["exec", "dlx"],
+    npm: ["exec", "x"],
     yarn: ["exec", "dlx"],
     bun: ["x"],
     mise: ["exec", "x"],
@@ -114,6 +141,8 @@ export interface Unwrapped {
   assignments: readonly string[];
   /** The text xargs or parallel replaces with each input (`-I FOO`, `-i`, `--replace`; `{}` for parallel). */
   placeholder?: string;
+  /** The words after the last input wrapper and its options (`sudo --` in `xargs sudo --`): the command its input is added to. */
+  inputCommand?: readonly string[];
   /** xargs reads its input from a file (`-a paths.txt`), not from standard input. */
   inputFromFile?: true;
   /** The folder a wrapper runs the command in (`env -C dir`, `env --chdir=dir`, `sudo -D dir`). */
@@ -129,11 +158,12 @@ export function unwrap(words: readonly string[]): Unwrapped {
       return { name, args: words.slice(1), wrappers: none, assignments: none };
     }
   }
-  const texts = splitEnvString(words);
+  let texts = splitEnvString(words);
   const wrappers: string[] = [];
   const assignments: string[] = [];
   let placeholder: string | undefined;
   let inputFromFile = false;
+  let inputCommand: string[] | undefined;
   let chdir: string | undefined;
   let index = 0;
   while (index < texts.length) {
@@ -153,15 +183,29 @@ export function unwrap(words: readonly string[]): Unwrapped {
     }
     const subcommands = runSubcommands.get(name);
     if (subcommands?.includes(next)) {
-      wrappers.push(`${name} ${next}`);
-      index = skipOptions(texts, index + 2, []);
+      const tool = `${name} ${next}`;
+      wrappers.push(tool);
+      const end = skipOptions(texts, index + 2, runOptionsWithValue.get(name) ?? none);
+      // `npm exec -c 'rm -rf /'`, `pnpm exec -c …`, `yarn exec 'a && b'`: a shell script, read as `sh -c` would.
+      const script = scriptOf(tool, texts.slice(index + 2, end), texts.slice(end));
+      if (script !== undefined) texts = [...texts.slice(0, end), "sh", "-c", script];
+      index = end;
       continue;
     }
     const valued = wrapperOptionsWithValue.get(name);
     if (!valued || (name === "command" && /^-[vV]+$/.test(next)) || isHelpFor(name, next)) break;
-    wrappers.push(name);
     const end = skipOptions(texts, index + 1, valued);
-    if (inputWrappers.has(name)) placeholder = placeholderOf(name, texts.slice(index + 1, end)) ?? placeholder;
+    if (name === "npx") {
+      const script = scriptOf(name, texts.slice(index + 1, end), texts.slice(end));
+      if (script !== undefined) texts = [...texts.slice(0, end), "sh", "-c", script];
+    }
+    // `parallel rm -rf {} ::: build`: with its inputs on the line, parallel is the command (its jobs are read as scripts).
+    if (name === "parallel" && parallelJobs(texts.slice(end), texts.slice(index + 1, end)) !== undefined) break;
+    wrappers.push(name);
+    if (inputWrappers.has(name)) {
+      placeholder = placeholderOf(name, texts.slice(index + 1, end)) ?? placeholder;
+      inputCommand = texts.slice(end);
+    }
     if (name === "xargs" && texts.slice(index + 1, end).some((option) => /^(-a|--arg-file)/.test(option))) inputFromFile = true;
     const chdirFlag = chdirFlags.get(name);
     if (chdirFlag !== undefined) chdir = chdirOf(texts.slice(index + 1, end), chdirFlag) ?? chdir;
@@ -171,8 +215,44 @@ export function unwrap(words: readonly string[]): Unwrapped {
   const unwrapped: Unwrapped = { name, args: texts.slice(index + 1), wrappers, assignments };
   if (placeholder !== undefined) unwrapped.placeholder = placeholder;
   if (inputFromFile) unwrapped.inputFromFile = true;
+  if (inputCommand !== undefined) unwrapped.inputCommand = inputCommand;
   if (chdir !== undefined) unwrapped.chdir = chdir;
   return unwrapped;
+}
+
+/** The options of a run subcommand that take a value (`npm exec --package x`). */
+const runOptionsWithValue = new Map<string, readonly string[]>([
+  ["npm", ["-c", "--call", "-p", "--package", "-w", "--workspace"]],
+  ["pnpm", ["--filter", "-F", "-C", "--dir"]],
+]);
+
+/**
+ * The shell script a package runner runs: `npx -c '…'`, `npm exec --call='…'` (the option's value);
+ * `pnpm exec -c a b`, `pnpm exec --shell-mode …` (the words, joined); `yarn exec 'a && b'` (yarn runs its
+ * words in a shell: read so when they hold shell syntax).
+ */
+function scriptOf(tool: string, options: readonly string[], rest: readonly string[]): string | undefined {
+  if (tool === "npx" || tool === "npm exec" || tool === "npm x") {
+    let script: string | undefined;
+    for (let at = 0; at < options.length; at++) {
+      const option = options[at]!;
+      if (option === "-c" || option === "--call") script = options[at + 1] ?? script;
+      else if (option.startsWith("--call=")) script = option.slice("--call=".length);
+      else if (/^-c./.test(option)) script = option.slice(option[2] === "=" ? 3 : 2);
+    }
+    return script === undefined ? undefined : [script, ...rest].join(" ");
+  }
+  if (rest.length === 0) return undefined;
+  if ((tool === "pnpm exec" || tool === "pnpm dlx") && options.some((option) => option === "-c" || option === "--shell-mode")) return rest.join(" ");
+  if (tool === "yarn exec" && /[\s;&|<>$`()]/.test(rest[0]!)) return rest.join(" ");
+  return undefined;
+}
+
+/** `parallel [options] command… ::: a b`: its jobs and the placeholder, from the words after `parallel`. */
+export function parallelJobsOf(args: readonly string[]): { jobs: ParallelJobs; placeholder: string | undefined } | undefined {
+  const end = skipOptions(args, 0, parallelValued);
+  const jobs = parallelJobs(args.slice(end), args.slice(0, end));
+  return jobs === undefined ? undefined : { jobs, placeholder: placeholderOf("parallel", args.slice(0, end)) };
 }
 
 /** The short flag each wrapper takes for the folder to run in (`--chdir` for all of them). */

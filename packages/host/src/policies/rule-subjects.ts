@@ -1,5 +1,7 @@
 import { posix } from "node:path";
-import { analyze, normalizePath, shells, simpleCommands, type AnalysisEnvironment } from "@toolgate/shell";
+// In the CLI bundle this import is lazy (scripts/bundle.mjs): the shell reader loads on the first shell line a
+// command condition reads, so a start with no such rule never pays for it. Path rules do not use it.
+import { analyze, shells, simpleCommands, type AnalysisEnvironment } from "@toolgate/shell";
 
 /**
  * What one argument offers a rule condition to match. A deny or ask condition holds when its glob
@@ -40,12 +42,12 @@ export function expandHome(text: string, home: string): string {
 export function normalizedPath(value: string, absoluteGlob: boolean, cwd: string, home: string): string {
   const path = expandHome(value, home);
   if (path.startsWith("/")) {
-    const normal = normalizePath(path);
+    const normal = posix.resolve(path);
     if (absoluteGlob) return normal;
     if (cwd === "/") return normal.slice(1) || ".";
     return normal.startsWith(`${cwd}/`) ? normal.slice(cwd.length + 1) : normal;
   }
-  if (absoluteGlob) return normalizePath(`${cwd}/${path}`);
+  if (absoluteGlob) return posix.resolve(cwd, path);
   const normal = posix.normalize(path);
   return normal.length > 1 && normal.endsWith("/") ? normal.slice(0, -1) : normal;
 }

@@ -172,6 +172,8 @@ function opensRootShell(invocation: Invocation): boolean {
   if (name === "su" || name === "runuser") return !args.some((arg) => arg === "-c" || arg === "--command" || arg.startsWith("--command="));
   if (!wrappers.some((wrapper) => privilegeCommands.has(wrapper))) return false;
   // `sudo -l`, `-v`, `-k`: list, refresh or drop the cached credentials, and run nothing.
+  // `echo ok | xargs sudo --`: the known input is the command sudo runs, read and checked like any other.
+  if (name === "" && invocation.input === "stdin" && invocation.nested.length > 0) return false;
   if (name === "") return !/(^|\s)-(l+|v|k|K|V)(\s|$)|--(list|validate|reset-timestamp|remove-timestamp|version)\b/.test(invocation.text);
   if (name === "login" || name === "sudo" || name === "doas") return true;
   return shells.has(name) && invocation.nested.length === 0 && !args.some(isCommandFlag) && positionals(args).length === 0;
@@ -180,7 +182,8 @@ function opensRootShell(invocation: Invocation): boolean {
 /** `xargs -I{} sh -c 'echo {}'` splices input into the script; `parallel` with no command runs input lines. */
 function runsInputAsScript(invocation: Invocation): boolean {
   if (invocation.input !== "stdin") return false;
-  if (invocation.name === "" || invocation.name === ":::") return invocation.wrappers.includes("parallel") && invocation.name === "";
+  // `echo ok | parallel`: a known input is read as the commands it is (they are among the nested ones).
+  if (invocation.name === "") return invocation.wrappers.includes("parallel") && invocation.nested.length === 0;
   if (!shells.has(invocation.name)) return false;
   const flag = invocation.args.findIndex(isCommandFlag);
   if (flag === -1) return false;

@@ -11,7 +11,7 @@ export interface ParallelJobs {
 }
 
 /** More jobs than this are not read one by one: the input counts as unknown. */
-export const maxParallelJobs = 64;
+const maxParallelJobs = 64;
 
 const separator = /^::::?\+?$/;
 // Options that change how the input is split or where it comes from: the jobs are not known then.

@@ -108,9 +108,9 @@ async function compareWith(folder: string, guard: Guard, cases: [string, string,
       command,
       perSample,
     );
-    console.log(
-      `  ${name.padEnd(28)} baseline ${format(figure.baseline).padStart(10)}  this ${format(figure.current).padStart(10)}  ${(figure.baseline / figure.current).toFixed(2)}× faster`,
-    );
+    const ratio = figure.baseline / figure.current;
+    const verdict = ratio >= 1 ? `${ratio.toFixed(2)}× faster` : `${(1 / ratio).toFixed(2)}× slower`;
+    console.log(`  ${name.padEnd(28)} baseline ${format(figure.baseline).padStart(10)}  this ${format(figure.current).padStart(10)}  ${verdict}`);
   }
 }
 

@@ -217,7 +217,7 @@ const anyDeleteCall =
 function deletionsIn(code: string): CodeDeletion[] {
   if (!anyDeleteCall.test(code)) return [];
   const deletions: CodeDeletion[] = [];
-  for (const match of [...code.matchAll(fileDeleteCalls)].slice(0, maxCalls)) {
+  for (const match of firstMatches(code, fileDeleteCalls)) {
     const start = match.index + match[0].length;
     const args = callArguments(code, start, true);
     const target = evaluatePath((splitTopLevel(args)[0] ?? "").trim());
@@ -335,6 +335,18 @@ const pathMethods = /\b(?:pathlib\.)?Path\s*\(\s*([rRbBuU]?(['"])[^'"]*\2)\s*\)\
 const awkRedirect = /\b(?:print|printf)\b[^;}\n]*?>>?\s*(['"])([^'"]+)\1/g;
 const anyWrite = /open|write|Write|append|copy|cp|mv|move|rename|replace|link|truncate|touch|file_put_contents|Bun\.write|FileUtils|print/;
 
+/**
+ * The first `maxCalls` matches of a global pattern. Unlike `[...matchAll()].slice()`, it neither copies
+ * the pattern nor reads past the last match it keeps: a 10 KB one-liner has hundreds of calls.
+ */
+function firstMatches(code: string, pattern: RegExp): RegExpExecArray[] {
+  const found: RegExpExecArray[] = [];
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(code); match !== null && found.length < maxCalls; match = pattern.exec(code)) found.push(match);
+  pattern.lastIndex = 0;
+  return found;
+}
+
 /** The files the code writes, by the literal paths it names. */
 function writesIn(code: string, how: string): CodeWrite[] {
   if (!anyWrite.test(code)) return [];
@@ -345,7 +357,7 @@ function writesIn(code: string, how: string): CodeWrite[] {
   const perl = how.startsWith("perl");
   for (const { pattern, path, mode } of writeCalls) {
     if (perl && mode !== undefined) continue;
-    for (const match of [...code.matchAll(pattern)].slice(0, maxCalls)) {
+    for (const match of firstMatches(code, pattern)) {
       const start = match.index + match[0].length;
       const parenthesised = match[0].trimEnd().endsWith("(");
       const args = splitTopLevel(callArguments(code, start, parenthesised)).map((arg) => arg.trim());
@@ -354,7 +366,7 @@ function writesIn(code: string, how: string): CodeWrite[] {
     }
   }
   if (perl) {
-    for (const match of [...code.matchAll(perlOpen)].slice(0, maxCalls)) {
+    for (const match of firstMatches(code, perlOpen)) {
       const start = match.index + match[0].length;
       const args = splitTopLevel(callArguments(code, start, match[0].endsWith("("))).map((arg) => arg.trim());
       const call = code.slice(match.index, start + 40);

@@ -16,14 +16,26 @@ const forkBombBackground =
   /(?:^|[\s;&|('"`])(?:function\s+)?([^\s(){};&|<>'"`]+)\s*(?:\(\s*\)\s*)?\{\s*\1\s*&\s*;?\s*\1\s*[&;]?\s*;?\s*\}/;
 // The script itself started in the background in an endless loop.
 const forkLoop = /\bwhile\s+(?:true|:|\[\s*1\s*\])\s*;\s*do\s+(?:\$0|"\$0"|\$BASH_SOURCE|bash\s+"?\$0"?|sh\s+"?\$0"?)\s*&\s*;?\s*done/;
-// What both function forms start with. The two patterns above backtrack over every word of a long
-// script (a 10 KB heredoc), so they only run where this cheap one, anchored on `{`, found a candidate.
-const bodyStartsWithCall = /\{\s*[^\s(){};&|<>'"`]+\s*[|&]/;
+// What both function forms have after their `{`: one word, then `|` or `&`.
+const callInBody = /\s*[^\s(){};&|<>'"`]+\s*[|&]/y;
+
+/**
+ * Whether some `{` is followed by one word and `|` or `&`. The two function-form patterns above
+ * backtrack over every word of a long script (a 10 KB heredoc), so they only run where this finds a
+ * candidate; `indexOf` visits the braces only.
+ */
+function hasCallInBody(script: string): boolean {
+  for (let at = script.indexOf("{"); at !== -1; at = script.indexOf("{", at + 1)) {
+    callInBody.lastIndex = at + 1;
+    if (callInBody.test(script)) return true;
+  }
+  return false;
+}
 
 /** Fork bombs in `script` outside its quoted text (`echo ':(){ :|:& };:'` only prints one). */
 function isShellForkBomb(script: string): boolean {
   // Tried on the raw text: masking only blanks quoted characters, none of which these need.
-  const call = bodyStartsWithCall.test(script);
+  const call = hasCallInBody(script);
   const loop = script.includes("while") && script.includes("&");
   if (!call && !loop) return false;
   const masked = maskQuoted(script);

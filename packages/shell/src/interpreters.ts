@@ -63,23 +63,22 @@ export function interpreterEffects(invocation: Invocation, stdin: () => string[]
   return { how: found.how, writes: writesIn(text, found.how), forkBomb: isForkBomb(text) };
 }
 
-function codeOf(invocation: Invocation, stdin: () => string[]): { how: string; code: string[] } | undefined {
+interface FoundCode {
+  how: string;
+  code: string[];
+}
+
+// The flags that take the code as their next word.
+const pythonFlag = /^-[BEIOsSuqvb]*c$/;
+const javascriptFlag = /^(-e|-p|-pe|--eval|--print)$/;
+const rubyFlag = /^-[a-zA-Z]*e$/;
+const perlFlag = /^-[a-zA-Z]*[eE]$/;
+const phpFlag = /^-r$/;
+const inlineCode = /^--(eval|print)=(.*)$/s;
+
+function codeOf(invocation: Invocation, stdin: () => string[]): FoundCode | undefined {
   const { name, args } = invocation;
-  const flagged = (test: (arg: string) => boolean, label: string) => {
-    const code: string[] = [];
-    for (let index = 0; index < args.length; index++) {
-      const arg = args[index]!;
-      const inline = /^--(eval|print)=(.*)$/s.exec(arg);
-      if (inline) code.push(inline[2]!);
-      else if (test(arg) && args[index + 1] !== undefined) code.push(args[++index]!);
-    }
-    return code.length > 0 ? { how: `${name} ${label}`, code } : undefined;
-  };
-  const fromStdin = () => {
-    const positional = args.filter((arg) => !arg.startsWith("-"));
-    return positional.length === 0 ? { how: `${name} (stdin)`, code: stdin() } : undefined;
-  };
-  if (python.test(name)) return flagged((arg) => /^-[BEIOsSuqvb]*c$/.test(arg), "-c") ?? fromStdin();
+  if (python.test(name)) return flagged(invocation, pythonFlag, "-c") ?? fromStdin(invocation, stdin);
   if (javascript.has(name)) {
     if (name === "deno" && args[0] === "eval")
       return {
@@ -89,16 +88,33 @@ function codeOf(invocation: Invocation, stdin: () => string[]): { how: string; c
           .filter((arg) => !arg.startsWith("-"))
           .slice(0, 1),
       };
-    return flagged((arg) => /^(-e|-p|-pe|--eval|--print)$/.test(arg), "-e") ?? (name === "node" ? fromStdin() : undefined);
+    return flagged(invocation, javascriptFlag, "-e") ?? (name === "node" ? fromStdin(invocation, stdin) : undefined);
   }
-  if (name === "ruby") return flagged((arg) => /^-[a-zA-Z]*e$/.test(arg), "-e") ?? fromStdin();
-  if (name === "perl") return flagged((arg) => /^-[a-zA-Z]*[eE]$/.test(arg), "-e") ?? fromStdin();
-  if (name === "php") return flagged((arg) => arg === "-r", "-r");
+  if (name === "ruby") return flagged(invocation, rubyFlag, "-e") ?? fromStdin(invocation, stdin);
+  if (name === "perl") return flagged(invocation, perlFlag, "-e") ?? fromStdin(invocation, stdin);
+  if (name === "php") return flagged(invocation, phpFlag, "-r");
   if (awk.has(name)) {
     const program = programOfAwk(args);
     return program === undefined ? undefined : { how: name, code: [program] };
   }
   return undefined;
+}
+
+/** The code given after a `flag` (`-c code`) or inline (`--eval=code`). */
+function flagged({ name, args }: Invocation, flag: RegExp, label: string): FoundCode | undefined {
+  const code: string[] = [];
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index]!;
+    const inline = inlineCode.exec(arg);
+    if (inline) code.push(inline[2]!);
+    else if (flag.test(arg) && args[index + 1] !== undefined) code.push(args[++index]!);
+  }
+  return code.length > 0 ? { how: `${name} ${label}`, code } : undefined;
+}
+
+/** The code read from standard input, when no word names a script file. */
+function fromStdin({ name, args }: Invocation, stdin: () => string[]): FoundCode | undefined {
+  return args.every((arg) => arg.startsWith("-")) ? { how: `${name} (stdin)`, code: stdin() } : undefined;
 }
 
 function programOfAwk(args: readonly string[]): string | undefined {
@@ -336,13 +352,13 @@ const awkRedirect = /\b(?:print|printf)\b[^;}\n]*?>>?\s*(['"])([^'"]+)\1/g;
 const anyWrite = /open|write|Write|append|copy|cp|mv|move|rename|replace|link|truncate|touch|file_put_contents|Bun\.write|FileUtils|print/;
 
 /**
- * The first `maxCalls` matches of a global pattern. Unlike `[...matchAll()].slice()`, it neither copies
+ * The first `limit` matches of a global pattern. Unlike `[...matchAll()].slice()`, it neither copies
  * the pattern nor reads past the last match it keeps: a 10 KB one-liner has hundreds of calls.
  */
-function firstMatches(code: string, pattern: RegExp): RegExpExecArray[] {
+function firstMatches(code: string, pattern: RegExp, limit = maxCalls): RegExpExecArray[] {
   const found: RegExpExecArray[] = [];
   pattern.lastIndex = 0;
-  for (let match = pattern.exec(code); match !== null && found.length < maxCalls; match = pattern.exec(code)) found.push(match);
+  for (let match = pattern.exec(code); match !== null && found.length < limit; match = pattern.exec(code)) found.push(match);
   pattern.lastIndex = 0;
   return found;
 }
@@ -351,9 +367,6 @@ function firstMatches(code: string, pattern: RegExp): RegExpExecArray[] {
 function writesIn(code: string, how: string): CodeWrite[] {
   if (!anyWrite.test(code)) return [];
   const writes: CodeWrite[] = [];
-  const add = (target: string | undefined, call: string) => {
-    if (target !== undefined && writes.length < maxCalls) writes.push({ target, call: call.trim() });
-  };
   const perl = how.startsWith("perl");
   for (const { pattern, path, mode } of writeCalls) {
     if (perl && mode !== undefined) continue;
@@ -362,7 +375,7 @@ function writesIn(code: string, how: string): CodeWrite[] {
       const parenthesised = match[0].trimEnd().endsWith("(");
       const args = splitTopLevel(callArguments(code, start, parenthesised)).map((arg) => arg.trim());
       if (mode !== undefined && !writingMode(args[mode])) continue;
-      add(evaluatePath(args[path] ?? ""), code.slice(match.index, start + 40));
+      addWrite(writes, evaluatePath(args[path] ?? ""), code.slice(match.index, start + 40));
     }
   }
   if (perl) {
@@ -372,14 +385,19 @@ function writesIn(code: string, how: string): CodeWrite[] {
       const call = code.slice(match.index, start + 40);
       const second = evaluatePath(args[1] ?? "");
       if (match[0].startsWith("sysopen")) {
-        if (/O_(WRONLY|RDWR|CREAT|TRUNC|APPEND)/.test(args[2] ?? "")) add(evaluatePath(args[1] ?? ""), call);
-      } else if (second !== undefined && /^\s*(\+?>>?|\+<)\s*$/.test(second)) add(evaluatePath(args[2] ?? ""), call);
-      else if (second !== undefined && /^\s*(\+?>>?|\+<)/.test(second)) add(second.replace(/^\s*(\+?>>?|\+<)\s*/, ""), call);
+        if (/O_(WRONLY|RDWR|CREAT|TRUNC|APPEND)/.test(args[2] ?? "")) addWrite(writes, evaluatePath(args[1] ?? ""), call);
+      } else if (second !== undefined && /^\s*(\+?>>?|\+<)\s*$/.test(second)) addWrite(writes, evaluatePath(args[2] ?? ""), call);
+      else if (second !== undefined && /^\s*(\+?>>?|\+<)/.test(second)) addWrite(writes, second.replace(/^\s*(\+?>>?|\+<)\s*/, ""), call);
     }
   }
-  for (const match of code.matchAll(pathMethods)) add(evaluatePath(match[1]!), match[0]);
-  if (how.endsWith("awk") || /awk$/.test(how.split(" ")[0] ?? "")) for (const match of code.matchAll(awkRedirect)) add(match[2], match[0]);
+  // Every such call names `Path`: most code has none, so the pattern need not run.
+  if (code.includes("Path")) for (const match of firstMatches(code, pathMethods, Number.POSITIVE_INFINITY)) addWrite(writes, evaluatePath(match[1]!), match[0]);
+  if (how.endsWith("awk") || /awk$/.test(how.split(" ")[0] ?? "")) for (const match of code.matchAll(awkRedirect)) addWrite(writes, match[2], match[0]);
   return writes;
+}
+
+function addWrite(writes: CodeWrite[], target: string | undefined, call: string): void {
+  if (target !== undefined && writes.length < maxCalls) writes.push({ target, call: call.trim() });
 }
 
 /** A mode argument that writes: `'w'`, `'a'`, `'r+'`, `'x'`, `'wb'`, `mode='w'`, `os.O_WRONLY`, `fs.constants.O_RDWR`, `File::WRONLY`. */

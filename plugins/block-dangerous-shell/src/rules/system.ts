@@ -12,8 +12,7 @@ const interpreters = /^(python(\d+(\.\d+)*)?|node|ruby|perl|php|bun|deno)$/;
 // `name(){ name|name& };name`, with any function name, optional spaces and the `function` keyword.
 const forkBomb = /(?:^|[\s;&|('"`])(?:function\s+)?([^\s(){};&|<>'"`]+)\s*(?:\(\s*\)\s*)?\{\s*\1\s*\|\s*\1\s*&?\s*;?\s*\}/;
 // The same function started twice with `&` between (`f(){ f & f; }`).
-const forkBombBackground =
-  /(?:^|[\s;&|('"`])(?:function\s+)?([^\s(){};&|<>'"`]+)\s*(?:\(\s*\)\s*)?\{\s*\1\s*&\s*;?\s*\1\s*[&;]?\s*;?\s*\}/;
+const forkBombBackground = /(?:^|[\s;&|('"`])(?:function\s+)?([^\s(){};&|<>'"`]+)\s*(?:\(\s*\)\s*)?\{\s*\1\s*&\s*;?\s*\1\s*[&;]?\s*;?\s*\}/;
 // The script itself started in the background in an endless loop.
 const forkLoop = /\bwhile\s+(?:true|:|\[\s*1\s*\])\s*;\s*do\s+(?:\$0|"\$0"|\$BASH_SOURCE|bash\s+"?\$0"?|sh\s+"?\$0"?)\s*&\s*;?\s*done/;
 // What both function forms have after their `{`: one word, then `|` or `&`.

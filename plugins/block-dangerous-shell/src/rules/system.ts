@@ -21,12 +21,20 @@ const callInBody = /\s*[^\s(){};&|<>'"`]+\s*[|&]/y;
 /**
  * Whether some `{` is followed by one word and `|` or `&`. The two function-form patterns above
  * backtrack over every word of a long script (a 10 KB heredoc), so they only run where this finds a
- * candidate; `indexOf` visits the braces only.
+ * candidate. Only the last `{` before a `|` or `&` can be one (a word holds no `{`), so `indexOf`
+ * leads from brace to call and back, each part of the text read about once.
  */
 function hasCallInBody(script: string): boolean {
-  for (let at = script.indexOf("{"); at !== -1; at = script.indexOf("{", at + 1)) {
-    callInBody.lastIndex = at + 1;
+  let bar = script.indexOf("|");
+  let ampersand = script.indexOf("&");
+  for (let brace = script.indexOf("{"); brace !== -1; ) {
+    if (bar !== -1 && bar < brace) bar = script.indexOf("|", brace);
+    if (ampersand !== -1 && ampersand < brace) ampersand = script.indexOf("&", brace);
+    const call = bar === -1 || (ampersand !== -1 && ampersand < bar) ? ampersand : bar;
+    if (call === -1) return false;
+    callInBody.lastIndex = script.lastIndexOf("{", call) + 1;
     if (callInBody.test(script)) return true;
+    brace = script.indexOf("{", call);
   }
   return false;
 }

@@ -136,7 +136,9 @@ function shellScriptsIn(code: string): string[] {
   if (!shellOut.test(code)) return [];
   const literals = stringLiterals(code);
   // A one-word literal runs at most a program without arguments; each distinct script is read once.
-  const scripts = new Set(literals.map((literal) => literal.value).filter((value) => /\s/.test(value.trim())));
+  const scripts = new Set<string>();
+  // `/\S\s+\S/` is `/\s/.test(value.trim())` without a copy of each literal.
+  for (const { value } of literals) if (/\S\s+\S/.test(value)) scripts.add(value);
   let group: Literal[] = [];
   const flush = () => {
     if (group.length > 1) scripts.add(group.map((literal) => quote(literal.value)).join(" "));
@@ -171,10 +173,10 @@ function stringLiterals(code: string): Literal[] {
       i++;
       continue;
     }
-    const triple = code.startsWith(char.repeat(3), i) && char !== "`";
+    const triple = char !== "`" && code[i + 1] === char && code[i + 2] === char;
     const delimiter = triple ? char.repeat(3) : char;
-    const interpolated =
-      char === "`" || /[fF]$/.test(code.slice(Math.max(0, i - 1), i)) || (char === '"' && /[#$]\{/.test(code.slice(i, code.indexOf('"', i + 1))));
+    const before = code[i - 1];
+    const interpolated = char === "`" || before === "f" || before === "F" || (char === '"' && /[#$]\{/.test(code.slice(i, code.indexOf('"', i + 1))));
     let j = i + delimiter.length;
     let value = "";
     // Runs of characters between escapes are taken as one slice, not one character at a time.

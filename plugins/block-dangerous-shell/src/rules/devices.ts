@@ -11,7 +11,8 @@ const isDevice = (path: string) => diskDevice.test(path);
 /** What an invocation writes to a block device, if anything: the device. */
 export function diskWritten(invocation: Invocation, facts: Facts): string | undefined {
   const { name, args, redirects } = invocation;
-  const redirect = redirects.find((candidate) => writingRedirects.has(candidate.operator) && isDevice(candidate.target.text));
+  const redirect =
+    redirects.length === 0 ? undefined : redirects.find((candidate) => writingRedirects.has(candidate.operator) && isDevice(candidate.target.text));
   if (redirect) return redirect.target.text;
   switch (name) {
     case "dd":

@@ -1,7 +1,13 @@
 import { interpreterEffects, stdinTexts, type Invocation, type InterpreterEffects } from "@toolgate/shell";
 import type { Facts } from "./rule.js";
 
-const interpreterNames = /^(python[\d.]*|pypy\d*|node|nodejs|bun|deno|ruby|perl|php|awk|gawk|mawk|nawk)$/;
+const interpreterNames = new Set(["node", "nodejs", "bun", "deno", "ruby", "perl", "php", "awk", "gawk", "mawk", "nawk"]);
+const pythonNames = /^(python[\d.]*|pypy\d*)$/;
+
+// Asked about every command by several rules: a set lookup first, the pattern only for python and pypy.
+function runsCode(name: string): boolean {
+  return interpreterNames.has(name) || (name.startsWith("py") && pythonNames.test(name));
+}
 
 /**
  * What an interpreter one-liner in the command does (`python3 -c`, `node -e`, `perl -e`, `ruby -e`, …):
@@ -9,7 +15,7 @@ const interpreterNames = /^(python[\d.]*|pypy\d*|node|nodejs|bun|deno|ruby|perl|
  * rules ask.
  */
 export function interpreterCode(invocation: Invocation, facts: Facts): InterpreterEffects | undefined {
-  if (!interpreterNames.test(invocation.name)) return undefined;
+  if (!runsCode(invocation.name)) return undefined;
   let cache = facts.shared.get("interpreter-code") as Map<Invocation, InterpreterEffects | undefined> | undefined;
   if (cache === undefined) {
     cache = new Map();

@@ -53,7 +53,8 @@ export type RmReader = (args: readonly string[]) => { recursive: boolean; force:
 
 /** `rimraf x`, `del-cli x`, `trash x`, `rimraf@5 x` (as npx names it): every operand is deleted, recursively, without asking. */
 function npmDeleter(name: string, args: readonly string[], readRm: RmReader): Removal | undefined {
-  const bare = name.replace(/(?<=.)@[^/]*$/, "");
+  // Every command name comes here: most have no `@`, so the pattern need not run.
+  const bare = name.indexOf("@", 1) === -1 ? name : name.replace(/(?<=.)@[^/]*$/, "");
   if (bare === "shx") return args[0] === "rm" ? removedByShx(args.slice(1), readRm) : undefined;
   if (!npmDeleters.has(bare)) return undefined;
   const operands = operandsOf(args);

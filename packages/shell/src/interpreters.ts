@@ -323,6 +323,8 @@ interface WriteCall {
   pattern: RegExp;
   path: number;
   mode?: number;
+  /** Literal text every match holds: most code has none, and this finds that sooner than `pattern`. */
+  gate?: RegExp;
 }
 
 const writeCalls: WriteCall[] = [
@@ -338,6 +340,8 @@ const writeCalls: WriteCall[] = [
     pattern:
       /\b(?:(?:fs|fsp|fse|fsExtra|fs\.promises)\.)?(?:writeFileSync|appendFileSync|writeFile|appendFile|createWriteStream|truncateSync|truncate|outputFileSync|outputFile|writeJsonSync|writeJson)\s*\(|\b(?:File|IO)\.(?:write|binwrite|truncate)\s*\(|\bFileUtils\.touch\s*\(?|\bfile_put_contents\s*\(|\bDeno\.(?:writeTextFile|writeFile|truncate)(?:Sync)?\s*\(|\bBun\.write\s*\(|\bos\.truncate\s*\(/g,
     path: 0,
+    // `rite` is in write and Write.
+    gate: /rite|append|truncate|outputFile|touch|file_put_contents/,
   },
   // Calls that write their second argument: copies and moves.
   {
@@ -370,13 +374,14 @@ function writesIn(code: string, how: string): CodeWrite[] {
   if (!anyWrite.test(code)) return [];
   const writes: CodeWrite[] = [];
   const perl = how.startsWith("perl");
-  for (const { pattern, path, mode } of writeCalls) {
-    if (perl && mode !== undefined) continue;
+  for (const { pattern, path, mode, gate } of writeCalls) {
+    if ((perl && mode !== undefined) || (gate !== undefined && !gate.test(code))) continue;
     for (const match of firstMatches(code, pattern)) {
       const start = match.index + match[0].length;
       const parenthesised = match[0].trimEnd().endsWith("(");
-      const args = splitTopLevel(callArguments(code, start, parenthesised)).map((arg) => arg.trim());
-      if (mode !== undefined && !writingMode(args[mode])) continue;
+      // Only the mode is trimmed here: evaluatePath trims the path itself.
+      const args = splitTopLevel(callArguments(code, start, parenthesised));
+      if (mode !== undefined && !writingMode(args[mode]?.trim())) continue;
       addWrite(writes, evaluatePath(args[path] ?? ""), code.slice(match.index, start + 40));
     }
   }

@@ -130,8 +130,14 @@ function isInterpreter(name: string): boolean {
   return fixedInterpreterNames.has(name) || (name.charCodeAt(0) === 112 && interpreterNames.test(name));
 }
 // A command worth finding, where a shell would read a command: interpreter code with none is not read as shell.
-const shellWords =
-  /(?:^|[;&|`(]|\n)\s*(?:sudo\s+)?(?:rm|git|dd|mkfs[.\w]*|wipefs|shred|chmod|chown|mv|find|sudo|doas|curl|wget|sh|bash|zsh|eval|xargs|psql|mysql|docker|kubectl|aws|gcloud|az|terraform)\s/;
+const commandWorthFinding = String.raw`\s*(?:sudo\s+)?(?:rm|git|dd|mkfs[.\w]*|wipefs|shred|chmod|chown|mv|find|sudo|doas|curl|wget|sh|bash|zsh|eval|xargs|psql|mysql|docker|kubectl|aws|gcloud|az|terraform)\s`;
+// At the start, or after a separator: two patterns, as one that may match at `^` is slower to scan a long text with.
+const shellWordsAtStart = new RegExp(`^${commandWorthFinding}`);
+const shellWordsAfterSeparator = new RegExp(`[;&|\`(\n]${commandWorthFinding}`);
+
+function hasShellWords(code: string): boolean {
+  return shellWordsAtStart.test(code) || shellWordsAfterSeparator.test(code);
+}
 // What `staticOutput` knows how to read; other substitutions are not parsed a second time.
 const printsText = /^\s*(echo|printf|cat|tr|rev|tac|sed)\b/;
 // Options that give an interpreter its code on the command line (then a file operand is data, not the program).
@@ -415,7 +421,7 @@ class Collector {
     if (code) {
       for (const script of code.scripts) this.source(script, depth + 1, inner, [...via, code.how], invocation.nested);
       // Shell commands written straight into the code (`node -e "rm -rf /"`) are read too, quietly: it is code, not shell.
-      if (shellWords.test(code.code)) {
+      if (hasShellWords(code.code)) {
         this.quiet++;
         this.source(code.code, depth + 1, copy(state), [...via, code.how], invocation.nested);
         this.quiet--;

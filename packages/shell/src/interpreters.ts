@@ -139,18 +139,19 @@ function shellScriptsIn(code: string): string[] {
   const scripts = new Set<string>();
   // `/\S\s+\S/` is `/\s/.test(value.trim())` without a copy of each literal.
   for (const { value } of literals) if (/\S\s+\S/.test(value)) scripts.add(value);
-  let group: Literal[] = [];
-  const flush = () => {
-    if (group.length > 1) scripts.add(group.map((literal) => quote(literal.value)).join(" "));
-    group = [];
-  };
-  for (const literal of literals) {
-    const previous = group[group.length - 1];
-    if (previous && !/^\s*,\s*\[?\s*$/.test(code.slice(previous.end, literal.start))) flush();
-    group.push(literal);
+  // Literals with only commas between (`['rm', '-rf', path]`) are an argv: `literals[first…index)` is one.
+  let first = 0;
+  for (let index = 1; index <= literals.length; index++) {
+    if (index < literals.length && /^\s*,\s*\[?\s*$/.test(code.slice(literals[index - 1]!.end, literals[index]!.start))) continue;
+    if (index - first > 1) scripts.add(commandLine(literals.slice(first, index)));
+    first = index;
   }
-  flush();
   return [...scripts];
+}
+
+/** An argv of literals as the command line a shell would read. */
+function commandLine(argv: readonly Literal[]): string {
+  return argv.map((literal) => quote(literal.value)).join(" ");
 }
 
 function quote(part: string): string {

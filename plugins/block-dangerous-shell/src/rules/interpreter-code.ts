@@ -11,25 +11,18 @@ function runsCode(name: string): boolean {
 
 /**
  * What an interpreter one-liner in the command does (`python3 -c`, `node -e`, `perl -e`, `ruby -e`, …):
- * the files it writes and whether it is a fork bomb. For an invocation of `facts.analysis.invocations`:
- * all of them are read once per decision, as several rules ask about every command.
+ * the files it writes and whether it is a fork bomb. Read once per invocation and decision, as several
+ * rules ask.
  */
 export function interpreterCode(invocation: Invocation, facts: Facts): InterpreterEffects | undefined {
-  let codes = facts.shared.get("interpreter-code") as Map<Invocation, InterpreterEffects> | undefined;
-  if (codes === undefined) {
-    codes = interpreterCodes(facts.analysis.invocations);
-    facts.shared.set("interpreter-code", codes);
+  if (!runsCode(invocation.name)) return undefined;
+  let cache = facts.shared.get("interpreter-code") as Map<Invocation, InterpreterEffects | undefined> | undefined;
+  if (cache === undefined) {
+    cache = new Map();
+    facts.shared.set("interpreter-code", cache);
   }
-  return codes.get(invocation);
-}
-
-// Only the interpreters are keys: asking about any other command is a miss on an object never hashed, the cheapest lookup.
-function interpreterCodes(invocations: readonly Invocation[]): Map<Invocation, InterpreterEffects> {
-  const codes = new Map<Invocation, InterpreterEffects>();
-  for (const invocation of invocations) {
-    if (!runsCode(invocation.name)) continue;
-    const code = interpreterEffects(invocation, () => stdinTexts(invocation));
-    if (code !== undefined) codes.set(invocation, code);
-  }
-  return codes;
+  if (cache.has(invocation)) return cache.get(invocation);
+  const code = interpreterEffects(invocation, () => stdinTexts(invocation));
+  cache.set(invocation, code);
+  return code;
 }

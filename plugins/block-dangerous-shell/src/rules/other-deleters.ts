@@ -1,5 +1,6 @@
 import { posix } from "node:path";
 import { unwrap } from "@toolgate/shell";
+import { positionals } from "./rule.js";
 
 /**
  * Deletes made by commands that are not `rm` or `find`: archivers that delete what they archived
@@ -57,7 +58,7 @@ function npmDeleter(name: string, args: readonly string[], readRm: RmReader): Re
   const bare = name.indexOf("@", 1) === -1 ? name : name.replace(/(?<=.)@[^/]*$/, "");
   if (bare === "shx") return args[0] === "rm" ? removedByShx(args.slice(1), readRm) : undefined;
   if (!npmDeleters.has(bare)) return undefined;
-  const operands = operandsOf(args);
+  const operands = positionals(args);
   return operands.length === 0 ? undefined : { targets: operands, force: true };
 }
 
@@ -80,18 +81,6 @@ function removedByNpmExec(args: readonly string[], readRm: RmReader): Removal | 
   const inner = unwrap(args.slice(index));
   if (inner.name === "") return undefined;
   return removedByOtherTool(inner.name, inner.args, readRm);
-}
-
-function operandsOf(args: readonly string[], valued: readonly string[] = []): string[] {
-  const result: string[] = [];
-  let options = true;
-  for (let index = 0; index < args.length; index++) {
-    const arg = args[index]!;
-    if (options && arg === "--") options = false;
-    else if (options && valued.includes(arg)) index++;
-    else if (!options || !arg.startsWith("-") || arg === "-") result.push(arg);
-  }
-  return result;
 }
 
 const tarValued = new Set([
@@ -188,7 +177,7 @@ function removedByZip(args: readonly string[]): Removal | undefined {
 /** `7z a -sdel x.7z src`: deletes the files after compressing them. */
 function removedBy7z(args: readonly string[]): Removal | undefined {
   if (!args.some((arg) => arg.toLowerCase() === "-sdel")) return undefined;
-  const [, , ...sources] = operandsOf(args);
+  const [, , ...sources] = positionals(args);
   return sources.length === 0 ? undefined : { targets: sources, force: true };
 }
 
@@ -208,7 +197,7 @@ const rcloneDeletes: Record<string, "destination" | "source" | "each"> = {
  * source, `rclone purge/delete/rmdirs` delete their path. Remotes (`name:path`) are skipped; local paths count.
  */
 function removedByRclone(args: readonly string[]): Removal | undefined {
-  const operands = operandsOf(
+  const operands = positionals(
     args.filter((arg) => !arg.startsWith("--") || !arg.includes("=")),
     rcloneValued,
   );
@@ -259,7 +248,7 @@ function removedByRsync(args: readonly string[]): Removal | undefined {
   if (!deletes && !removesSources) return undefined;
   // `-n`/`--dry-run`/`--list-only` only say what would happen.
   if (args.some((arg) => arg === "--dry-run" || arg === "--list-only" || (/^-[A-Za-z0-9]+$/.test(arg) && arg.includes("n")))) return undefined;
-  const operands = operandsOf(args, [...rsyncValued]);
+  const operands = positionals(args, [...rsyncValued]);
   if (operands.length < 2) return undefined;
   const destination = operands[operands.length - 1]!;
   const sources = operands.slice(0, -1);

@@ -1,29 +1,13 @@
-import { createHost, type AskHandler, type Host, type HostOptions, type Plugin, type ToolCall } from "@toolgate/host";
-import { afterEach, describe, expect, it } from "vitest";
+import type { AskHandler, Plugin, ToolCall } from "@toolgate/host";
+import { describe, expect, it } from "vitest";
+import { actHosts } from "./helpers/act-host.js";
 
 /**
  * Promises of the gate that a plausible one-line change would break while the rest of the suite stays
  * green; each test here was seen failing with that change made (see the comment on each).
  */
 
-const hosts: Host[] = [];
-afterEach(async () => {
-  await Promise.all(hosts.splice(0).map((host) => host.close()));
-});
-
-async function hostWith(plugins: Plugin[], options: HostOptions = {}): Promise<{ host: Host; ran: unknown[] }> {
-  const ran: unknown[] = [];
-  const host = await createHost({
-    pluginsDir: false,
-    configFile: false,
-    logger: false,
-    tools: { act: { execute: (args) => (ran.push(args), "acted") } },
-    plugins,
-    ...options,
-  });
-  hosts.push(host);
-  return { host, ran };
-}
+const hostWith = actHosts();
 
 const call = (id = "c1", args: Record<string, unknown> = { path: "a.txt" }): ToolCall => ({ id, name: "act", args });
 

@@ -1,5 +1,6 @@
-import { createHost, type Host, type HostOptions, type Plugin, type PreToolCallResult } from "@toolgate/host";
-import { afterEach, describe, expect, it } from "vitest";
+import type { Plugin, PreToolCallResult } from "@toolgate/host";
+import { describe, expect, it } from "vitest";
+import { actHosts } from "./helpers/act-host.js";
 import { recordEvents } from "./helpers/recorders.js";
 
 /**
@@ -9,10 +10,6 @@ import { recordEvents } from "./helpers/recorders.js";
  */
 
 const timeoutMs = 25;
-const hosts: Host[] = [];
-afterEach(async () => {
-  await Promise.all(hosts.splice(0).map((host) => host.close()));
-});
 
 /** Holds the thread for `ms`, as a hook doing heavy synchronous work (a big regex, a sync fs walk) would. */
 function busy(ms: number): void {
@@ -22,20 +19,7 @@ function busy(ms: number): void {
   }
 }
 
-async function hostWith(plugins: Plugin[], options: HostOptions = {}): Promise<{ host: Host; ran: unknown[] }> {
-  const ran: unknown[] = [];
-  const host = await createHost({
-    pluginsDir: false,
-    configFile: false,
-    logger: false,
-    hookTimeoutMs: timeoutMs,
-    tools: { act: { execute: (args) => (ran.push(args), "acted") } },
-    plugins,
-    ...options,
-  });
-  hosts.push(host);
-  return { host, ran };
-}
+const hostWith = actHosts({ hookTimeoutMs: timeoutMs });
 
 const late = (result: () => unknown): Plugin => ({ name: "late", hooks: { pre_tool_call: () => (busy(timeoutMs * 2), result()) as PreToolCallResult } });
 

@@ -20,7 +20,7 @@ import { formatMs, markdownTable } from "./table.js";
 
 const repoRoot = resolve(fileURLToPath(import.meta.url), "../..");
 const echoServer = join(repoRoot, "test/mcp/fixtures/echo-server.mjs");
-const builtCli = join(repoRoot, "packages/host/dist/cli/main.cjs");
+const builtCli = join(repoRoot, "packages/toolgate/dist/cli/main.cjs");
 const byteRelay = join(repoRoot, "bench/byte-relay.cjs");
 // The built CLI resolves @toolgate/plugin-sdk through publishConfig, as an installed copy would.
 const publishedExports = pathToFileURL(join(repoRoot, "bench/published-exports.mjs")).href;

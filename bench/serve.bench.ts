@@ -3,7 +3,7 @@
  * default), whether or not earlier ones have been answered, over a keep-alive client, and each request's
  * latency is taken from the moment it was due to the moment its answer arrived (so a server that falls
  * behind pays for the queue, as a real agent would). The server is the built CLI (the published bin,
- * packages/host/dist/cli/main.cjs) in its own process, as users run it. The rows are measured in
+ * packages/toolgate/dist/cli/main.cjs) in its own process, as users run it. The rows are measured in
  * one-second slices, taken in turn, so load from other processes hits them alike.
  *
  *   pnpm bench:serve (builds, then runs)   tsx bench/serve.bench.ts [--rate 1000] [--seconds 5] [--quick]
@@ -180,7 +180,7 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-const builtCli = join(repoRoot, "packages/host/dist/cli/main.cjs");
+const builtCli = join(repoRoot, "packages/toolgate/dist/cli/main.cjs");
 if (!existsSync(builtCli)) throw new Error(`${builtCli} does not exist; build the host first (pnpm --filter @toolgate/host run build)`);
 const project = mkdtempSync(join(tmpdir(), "toolgate-serve-bench-"));
 mkdirSync(join(project, "plugins"));

@@ -2,7 +2,7 @@
  * `pnpm bench:startup`: the CLI's start-up as whole processes, side by side with `node -e 0`. When
  * toolgate serves as an agent's hook it starts once per tool call, so this is the latency users feel.
  *
- * Measures packages/host/dist/cli/main.cjs, the published package's bin (the script builds it first):
+ * Measures packages/toolgate/dist/cli/main.cjs, the published package's bin (the script builds it first):
  * it runs the bundle, toolgate.cjs, from V8's code cache. Every round runs each scenario once, in a
  * rotating order, so load on the machine hits all of them alike; figures are medians over the rounds
  * after untimed warm-up rounds, which also fill the transpile and code caches: every row is "second run
@@ -22,7 +22,7 @@ import { formatMs, formatRatio, markdownTable } from "./table.js";
 
 // --cli <path> measures another build (an installed one, an older one) on the same projects.
 const cliOption = process.argv.indexOf("--cli");
-const cli = cliOption === -1 ? resolve(fileURLToPath(import.meta.url), "../../packages/host/dist/cli/main.cjs") : resolve(process.argv[cliOption + 1]!);
+const cli = cliOption === -1 ? resolve(fileURLToPath(import.meta.url), "../../packages/toolgate/dist/cli/main.cjs") : resolve(process.argv[cliOption + 1]!);
 
 interface Scenario {
   name: string;

@@ -13,7 +13,7 @@ import { repoRoot } from "./cli/cli-harness.js";
 import { createTempProject, type TempProject } from "./helpers/temp-project.js";
 import { outputOf } from "./helpers/child-output.js";
 
-const mainPath = join(repoRoot, "packages/host/src/cli/main.ts");
+const mainPath = join(repoRoot, "packages/toolgate/src/cli/main.ts");
 const tsxLoader = pathToFileURL(join(repoRoot, "node_modules/tsx/dist/loader.mjs")).href;
 const tracer = pathToFileURL(join(repoRoot, "test/fixtures/trace-imports/register.mjs")).href;
 

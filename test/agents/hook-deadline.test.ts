@@ -3,8 +3,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeTempDir, removeTempDirs, writeFiles } from "../cli/cli-harness.js";
-import { hookCommandFor } from "../../packages/host/src/cli/hook-command.js";
-import { agentProtocols } from "../../packages/host/src/agents/agents.js";
+import { hookCommandFor } from "../../packages/toolgate/src/cli/hook-command.js";
+import { agentProtocols } from "../../packages/toolgate/src/agents/agents.js";
 import { outputOf } from "../helpers/child-output.js";
 import { runHook, type HookRun } from "./hook-harness.js";
 

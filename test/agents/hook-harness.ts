@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url";
 import { repoRoot } from "../cli/cli-harness.js";
 import { outputOf, type ChildOutput } from "../helpers/child-output.js";
 
-export const mainPath = join(repoRoot, "packages/host/src/cli/main.ts");
+export const mainPath = join(repoRoot, "packages/toolgate/src/cli/main.ts");
 export const tsxLoader = pathToFileURL(join(repoRoot, "node_modules/tsx/dist/loader.mjs")).href;
 
 export type HookRun = ChildOutput;

@@ -32,7 +32,7 @@ describe("toolgate init", () => {
     expect(settings.hooks.PostToolUseFailure).toEqual([{ matcher: "*", hooks: [{ type: "command", command }] }]);
     expect(command).toMatch(/^node /);
     expect(command).not.toContain("npx");
-    expect(command).toContain(`${join(repoRoot, "packages/host/src/cli/main.ts")} hook claude-code || exit 2`);
+    expect(command).toContain(`${join(repoRoot, "packages/toolgate/src/cli/main.ts")} hook claude-code || exit 2`);
 
     const before = readFileSync(join(dir, ".claude/settings.json"), "utf8");
     const second = await runCli(["init", "claude-code", "--cwd", dir, "--json"]);
@@ -74,7 +74,7 @@ describe("the installed command when Node.js cannot even start toolgate", () => 
     const dir = makeTempDir("os", "fallback-");
     const init = await runCli(["init", agent, "--cwd", dir, "--json"]);
     const { command } = JSON.parse(init.stdout) as { command: string };
-    const broken = command.replace(join(repoRoot, "packages/host/src/cli/main.ts"), "/nowhere/toolgate/cli/main.js");
+    const broken = command.replace(join(repoRoot, "packages/toolgate/src/cli/main.ts"), "/nowhere/toolgate/cli/main.js");
     expect(broken).not.toBe(command);
     expectDeny(await shell(broken, dir));
   });

@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { outputOf, type ChildOutput } from "../helpers/child-output.js";
 
 export const repoRoot = resolve(fileURLToPath(import.meta.url), "../../..");
-const mainPath = join(repoRoot, "packages/host/src/cli/main.ts");
+const mainPath = join(repoRoot, "packages/toolgate/src/cli/main.ts");
 // An absolute loader URL, so the CLI can run from any folder (a bare `--import tsx` resolves from the cwd).
 const tsxLoader = pathToFileURL(join(repoRoot, "node_modules/tsx/dist/loader.mjs")).href;
 

@@ -5,10 +5,10 @@ import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeTempDir, removeTempDirs, repoRoot, writeFiles } from "./cli-harness.js";
 
-// The bin runs the CLI's bundle through runWithCodeCache (packages/host/src/cli/bin.ts). These run a
+// The bin runs the CLI's bundle through runWithCodeCache (packages/toolgate/src/cli/bin.ts). These run a
 // small bundle of the same shape through it, in real processes, with real cache folders.
 
-const codeCache = pathToFileURL(join(repoRoot, "packages/host/src/cli/code-cache.ts")).href;
+const codeCache = pathToFileURL(join(repoRoot, "packages/toolgate/src/cli/code-cache.ts")).href;
 const tsxLoader = pathToFileURL(join(repoRoot, "node_modules/tsx/dist/loader.mjs")).href;
 
 afterAll(removeTempDirs);

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHost } from "../../packages/host/src/index.js";
+import { createHost } from "@toolgate/host";
 import { makeTempDir, removeTempDirs, repoRoot, runCli, writeFiles } from "./cli-harness.js";
 
 afterAll(removeTempDirs);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { detectPackageManager, installCommand } from "../../packages/host/src/cli/install/package-manager.js";
-import { normalizeSpec, packageNameOf } from "../../packages/host/src/cli/install/package-spec.js";
+import { detectPackageManager, installCommand } from "../../packages/toolgate/src/cli/install/package-manager.js";
+import { normalizeSpec, packageNameOf } from "../../packages/toolgate/src/cli/install/package-spec.js";
 import { makeTempDir, removeTempDirs, writeFiles } from "./cli-harness.js";
 
 const path = process.env.PATH;

@@ -5,7 +5,7 @@ import { makeTempDir, removeTempDirs, repoRoot, runCli, writeFiles } from "./cli
 
 afterAll(removeTempDirs);
 
-const hostVersion = (JSON.parse(readFileSync(join(repoRoot, "packages/host/package.json"), "utf8")) as { version: string }).version;
+const hostVersion = (JSON.parse(readFileSync(join(repoRoot, "packages/toolgate/package.json"), "utf8")) as { version: string }).version;
 
 describe("the toolgate program", () => {
   it("prints its version", async () => {

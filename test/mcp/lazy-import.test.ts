@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { repoRoot } from "../cli/cli-harness.js";
 import { echoServerPath } from "./proxy-harness.js";
 
-const mainPath = join(repoRoot, "packages/host/src/cli/main.ts");
+const mainPath = join(repoRoot, "packages/toolgate/src/cli/main.ts");
 const tsxLoader = pathToFileURL(join(repoRoot, "node_modules/tsx/dist/loader.mjs")).href;
 // A resolve hook that reports every module of the MCP SDK the process loads.
 const traceHook = `data:text/javascript,${encodeURIComponent(

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { repoRoot } from "../cli/cli-harness.js";
 
-const mainPath = join(repoRoot, "packages/host/src/cli/main.ts");
+const mainPath = join(repoRoot, "packages/toolgate/src/cli/main.ts");
 const tsxLoader = pathToFileURL(join(repoRoot, "node_modules/tsx/dist/loader.mjs")).href;
 export const echoServerPath = join(repoRoot, "test/mcp/fixtures/echo-server.mjs");
 export const filesystemServerPath = join(repoRoot, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");

@@ -6,7 +6,7 @@ import { createToolCaller, type CallToolOptions, type CheckToolCallOptions, type
 import type { CallToolsOptions } from "./execution/call-tools.js";
 import { createGate } from "./gate/decide.js";
 import type { ToolCallExplanation } from "./gate/explain.js";
-import { HookDeadlines } from "./gate/hook-deadlines.js";
+import { HookDeadlines } from "./invocation/hook-deadlines.js";
 import { guardLogger, type HostRuntime } from "./host-runtime.js";
 import { runObservers } from "./gate/run-observers.js";
 import { loadPlugins } from "./loading/load-plugins.js";
@@ -106,7 +106,7 @@ export async function createHostWithSettings(settings: HostSettings, options: Ho
   };
   const { session } = runtime;
 
-  const shared = await openStore(settings.store, logger);
+  const shared = await openStore(settings.store, logger, settings.cwd);
   const backend = options.storeWrites === "local" ? withLocalWrites(shared) : shared;
   const ledger = new ReservationLedger(backend, logger);
   ledger.listen(events);

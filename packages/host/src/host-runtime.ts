@@ -1,6 +1,6 @@
 import type { SessionInfo } from "@toolgate/plugin-sdk";
 import type { EventBus } from "./events.js";
-import type { HookDeadlines } from "./gate/hook-deadlines.js";
+import type { HookDeadlines } from "./invocation/hook-deadlines.js";
 import type { PluginFailure } from "./gate/plugin-failure.js";
 import type { HostLogger } from "./logger.js";
 import type { DenialLog } from "./policies/denials.js";

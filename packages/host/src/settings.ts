@@ -7,7 +7,7 @@ import { HostOptionsSchema, type HostOptions, type PluginEntry } from "./options
 import { parseStoreSetting, type StoreSetting } from "./store/open-store.js";
 import type { PermissionsConfig } from "./policies/permission-rules.js";
 import type { HookConfig } from "./policies/policy-config.js";
-import { summarizeIssues } from "./validation/summarize-issues.js";
+import { summarizeIssues } from "./schema-messages/summarize-issues.js";
 
 /** Host options and the config file, merged: options win, plugin lists are joined. */
 export interface HostSettings {

@@ -10,3 +10,4 @@ export {
 export { hookNames, hookRoles, isHookName } from "./hooks.js";
 export { PluginFieldsSchema, ToolCallSchema, ToolDefinitionSchema } from "./schemas.js";
 export { isPlainObject } from "./plain-object.js";
+export { storeEpsilon, type CallEnd, type ReserveRequest, type StoreBackend } from "./store-backend.js";

@@ -6,7 +6,7 @@ import { describeThrown, ToolgateError } from "../errors.js";
 import { importModule } from "../loading/import-module.js";
 import { ConfigSchema, type ToolgateConfig } from "../options.js";
 import { describeType } from "../validation/describe-type.js";
-import { summarizeIssues } from "../validation/summarize-issues.js";
+import { summarizeIssues } from "../schema-messages/summarize-issues.js";
 
 export const configFileNames = [
   "toolgate.config.ts",

@@ -2,7 +2,7 @@ import type { ToolCall } from "@toolgate/plugin-sdk";
 import { ToolCallSchema } from "@toolgate/plugin-sdk/host";
 import * as v from "valibot";
 import { ToolgateError } from "../errors.js";
-import { summarizeIssues } from "../validation/summarize-issues.js";
+import { summarizeIssues } from "../schema-messages/summarize-issues.js";
 
 /** Throws an INVALID_CALL error naming the field when `call` is not a well-formed tool call. */
 export function assertValidCall(call: unknown, where = "tool call"): asserts call is ToolCall {

@@ -6,16 +6,16 @@ import type { HostRuntime } from "../host-runtime.js";
 import type { AskHandler } from "../options.js";
 import { type PermissionRules, rulesParticipant } from "../policies/permission-rules.js";
 import type { HookEntry } from "../registry/registry.js";
-import { validationMessage } from "../validation/summarize-issues.js";
+import { validationMessage } from "../schema-messages/summarize-issues.js";
 import { addDecision, toVerdict } from "./aggregate.js";
 import { DecisionMemo, type MemoLimits } from "./decision-memo.js";
 import { withExplainDetails, type PluginExplanation, type ToolCallExplanation } from "./explain.js";
 import { callView } from "./freeze-call.js";
-import { HookInvocationContext } from "./hook-context.js";
+import { HookInvocationContext } from "../invocation/hook-context.js";
 import { pluginFailureVerdict } from "./plugin-failure.js";
 import { PolicyRun, type CallSnapshot } from "./policy-run.js";
 import { AskResolver } from "./resolve-ask.js";
-import { failure, HookFailure, PendingHook, runCallHook } from "./run-hook.js";
+import { failure, HookFailure, PendingHook, runCallHook } from "../invocation/run-hook.js";
 
 /** The one choke point: every execution path asks the gate, and nothing else runs `pre_tool_call`. */
 export interface Gate {

@@ -2,8 +2,8 @@ import type { ToolArgs, ToolCall, Verdict } from "@toolgate/plugin-sdk";
 import { describeThrown } from "../errors.js";
 import { jsonCopy } from "../json-copy.js";
 import type { HostRuntime } from "../host-runtime.js";
-import { HookInvocationContext } from "./hook-context.js";
-import { HookFailure, PendingHook, runHook, whenSettled } from "./run-hook.js";
+import { HookInvocationContext } from "../invocation/hook-context.js";
+import { HookFailure, PendingHook, runHook, whenSettled } from "../invocation/run-hook.js";
 
 /** What one plugin's `pre_tool_call` said about a call, as `host.explainToolCall` reports it. */
 export interface PluginExplanation {

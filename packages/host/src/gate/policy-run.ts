@@ -1,6 +1,6 @@
 import type { ToolCall, Verdict } from "@toolgate/plugin-sdk";
 import type { HookEntry } from "../registry/registry.js";
-import type { HookClock } from "./run-hook.js";
+import type { HookClock } from "../invocation/run-hook.js";
 import { createAggregate, type Aggregate } from "./aggregate.js";
 import type { PluginExplanation } from "./explain.js";
 

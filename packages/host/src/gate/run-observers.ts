@@ -1,7 +1,7 @@
 import type { HookName, ToolCall } from "@toolgate/plugin-sdk";
 import type { HostRuntime } from "../host-runtime.js";
-import { HookInvocationContext } from "./hook-context.js";
-import { HookFailure, PendingHook, runHook, whenSettled } from "./run-hook.js";
+import { HookInvocationContext } from "../invocation/hook-context.js";
+import { HookFailure, PendingHook, runHook, whenSettled } from "../invocation/run-hook.js";
 
 type ObserverHook = Exclude<HookName, "pre_tool_call">;
 

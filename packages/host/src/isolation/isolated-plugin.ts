@@ -8,7 +8,7 @@ import { createPluginLogger, type HostLogger } from "../logger.js";
 import { describeSafely } from "./describe-safely.js";
 import { PluginWorker } from "./plugin-worker.js";
 import type { PluginDescription, StoreOperation } from "./protocol.js";
-import type { StoreBackend } from "../store/backend.js";
+import type { StoreBackend } from "@toolgate/plugin-sdk/host";
 import { createPluginStore } from "../store/plugin-store.js";
 import type { ReservationLedger } from "../store/reservations.js";
 

@@ -10,7 +10,7 @@ import { describeSafely } from "./describe-safely.js";
 import { instantiatePlugin } from "../loading/instantiate-plugin.js";
 import { loadPluginModule } from "../loading/load-module.js";
 import { validatePlugin, type PluginSnapshot } from "../validation/validate-plugin.js";
-import { HookDeadlines } from "../gate/hook-deadlines.js";
+import { HookDeadlines } from "../invocation/hook-deadlines.js";
 import {
   storeOperations,
   type HostEventMessage,

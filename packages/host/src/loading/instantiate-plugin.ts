@@ -1,8 +1,8 @@
 import type { PluginApi, PluginOptions } from "@toolgate/plugin-sdk";
 import { describeThrown, ToolgateError } from "../errors.js";
-import { HookInvocationContext } from "../gate/hook-context.js";
-import { isThenable } from "../gate/is-thenable.js";
-import { HookFailure, runHook, type HookRuntime } from "../gate/run-hook.js";
+import { HookInvocationContext } from "../invocation/hook-context.js";
+import { isThenable } from "../invocation/is-thenable.js";
+import { HookFailure, runHook, type HookRuntime } from "../invocation/run-hook.js";
 
 export type Instantiation = { ok: true; value: unknown } | { ok: false; error: ToolgateError };
 

@@ -2,7 +2,7 @@ import type { PluginRecord, PolicyKind, PolicySource, SessionInfo, ToolCall, Too
 import { resolve } from "node:path";
 import { ToolgateError } from "../errors.js";
 import type { EventBus } from "../events.js";
-import { HookDeadlines } from "../gate/hook-deadlines.js";
+import { HookDeadlines } from "../invocation/hook-deadlines.js";
 import type { HookContext } from "@toolgate/plugin-sdk";
 import { createPluginLogger, type HostLogger } from "../logger.js";
 import type { PluginRegistry } from "../registry/registry.js";
@@ -98,7 +98,7 @@ function describeHook(hook: ConfiguredHook): { source: PolicySource; runner: Run
   const { config } = hook;
   const source = (kind: PolicyKind, name: string): PolicySource => Object.freeze({ kind, name });
   if (config.type === "http") return { source: source("http", config.url), runner: (input, signal) => runHttpHook(config, input, signal) };
-  if (config.type === "model") return { source: source("model", config.model), runner: (input, signal) => runModelHook(config, input, signal) };
+  if (config.type === "model") return { source: source("model", config.model), runner: (input, signal) => runModelHook(config, input, hook.baseDir, signal) };
   const { command } = config;
   const problem = commandProblem(command, hook.baseDir);
   if (problem !== undefined) throw new ToolgateError("POLICY_HOOK_INVALID", `${hook.where}.command "${command}" cannot run: ${problem}`);

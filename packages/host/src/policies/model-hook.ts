@@ -1,62 +1,28 @@
 import type { PreToolCallDecision } from "@toolgate/plugin-sdk";
+import { importOptional, MissingPackageError, modelHooksPackage } from "../optional-packages/import-optional.js";
 import { PolicyHookError } from "./command-hook.js";
 import { readHookAnswer } from "./hook-dialects.js";
 import type { HookInput } from "./hook-input.js";
 import { parseLenientJson } from "./lenient-json.js";
 import type { ModelHookConfig } from "./policy-config.js";
 
-const defaultPrompt =
-  "You are a security judge for an AI agent. Decide whether the tool call below may run. Deny calls that destroy data, leak secrets or act outside the project; ask when a human should look.";
-const answerInstruction = 'Answer with one JSON object and nothing else: {"decision": "allow" | "ask" | "deny", "reason": "<one sentence>"}.';
-// Long arguments are cut so a huge file body cannot blow the judge's context (or the bill).
-const maxArgsChars = 4000;
+type ModelHooksModule = typeof import("@toolgate/model-hooks");
 
-const decisionSchema: Parameters<AiModule["jsonSchema"]>[0] = {
-  type: "object",
-  properties: { decision: { type: "string", enum: ["allow", "ask", "deny"] }, reason: { type: "string" } },
-  required: ["decision", "reason"],
-  additionalProperties: false,
-};
+let loaded: Promise<ModelHooksModule> | undefined;
 
 /**
- * The prompt: the operator's template with `{{tool_name}}`, `{{tool_kind}}`, `{{tool_input}}` (the
- * arguments as JSON, cut when long), `{{session_id}}` and `{{cwd}}` filled in; a template without
- * `{{tool_input}}` gets the call appended. The answer format is always appended.
+ * Asks the model of a `type: "model"` hook, through `@toolgate/model-hooks` and the project's own AI
+ * SDK, and reads its answer. The package loads on the first model hook run; when it is not installed,
+ * every run is a `PolicyHookError` naming the `npm install` line, and the call is blocked like any
+ * failed policy hook. A wrong setting, a client error, the timeout or an unreadable answer is one too.
  */
-function renderPrompt(template: string | undefined, input: HookInput): string {
-  let args = JSON.stringify(input.tool_input) ?? "{}";
-  if (args.length > maxArgsChars) args = `${args.slice(0, maxArgsChars)} … [${args.length - maxArgsChars} more characters cut]`;
-  const values: Record<string, string> = {
-    tool_name: input.tool_name,
-    tool_kind: input.tool_kind,
-    tool_input: args,
-    args,
-    session_id: input.session_id,
-    cwd: input.cwd,
-  };
-  const base = template ?? defaultPrompt;
-  const filled = base.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, key: string) => values[key] ?? whole);
-  const call = /\{\{\s*(tool_input|args)\s*\}\}/.test(base) ? "" : `\n\nTool: ${input.tool_name} (kind: ${input.tool_kind})\nArguments (JSON): ${args}`;
-  return `${filled}${call}\n\n${answerInstruction}`;
-}
-
-type AiModule = typeof import("ai");
-
-/**
- * Asks a model for `{decision, reason}`: structured output for `openai:` and `anthropic:`, plain text
- * read leniently (fences, prose around the JSON) for OpenAI-compatible endpoints (`baseURL`), and as
- * the fallback when a structured answer does not parse. A client error, the timeout (`signal`) or an
- * unreadable answer is a `PolicyHookError`. The AI SDK loads only when a model hook runs.
- */
-export async function runModelHook(config: ModelHookConfig, input: HookInput, signal: AbortSignal): Promise<PreToolCallDecision | undefined> {
-  const ai = await import("ai");
-  const model = await createModel(config);
-  const prompt = renderPrompt(config.prompt, input);
-  const settings = { model, prompt, abortSignal: signal, maxRetries: 0, temperature: 0 };
+export async function runModelHook(config: ModelHookConfig, input: HookInput, baseDir: string, signal: AbortSignal): Promise<PreToolCallDecision | undefined> {
+  const { askModel, ModelHookError } = await loadModelHooks(baseDir);
   let text: string;
   try {
-    text = config.baseURL === undefined ? await structuredAnswer(ai, settings) : (await ai.generateText(settings)).text;
+    text = await askModel(config, input, signal);
   } catch (error) {
+    if (error instanceof ModelHookError) throw new PolicyHookError(error.message);
     throw new PolicyHookError(`the model call failed: ${error instanceof Error ? error.message : String(error)}`);
   }
   const parsed = parseLenientJson(text);
@@ -66,34 +32,13 @@ export async function runModelHook(config: ModelHookConfig, input: HookInput, si
   return answer.decision;
 }
 
-async function structuredAnswer(ai: AiModule, settings: Parameters<AiModule["generateText"]>[0]): Promise<string> {
+async function loadModelHooks(baseDir: string): Promise<ModelHooksModule> {
+  loaded ??= importOptional(modelHooksPackage, baseDir, () => import("@toolgate/model-hooks"));
   try {
-    const { object } = await ai.generateObject({ ...settings, schema: ai.jsonSchema<{ decision: string; reason: string }>(decisionSchema) });
-    return JSON.stringify(object);
+    return await loaded;
   } catch (error) {
-    // A provider that ignored the schema may still have answered in prose around the JSON.
-    if (ai.NoObjectGeneratedError.isInstance(error) && error.text) return error.text;
-    throw error;
+    loaded = undefined;
+    if (error instanceof MissingPackageError) throw new PolicyHookError(error.message);
+    throw new PolicyHookError(`${modelHooksPackage.name} failed to load: ${error instanceof Error ? error.message : String(error)}`);
   }
-}
-
-async function createModel(config: ModelHookConfig) {
-  const colon = config.model.indexOf(":");
-  const provider = config.model.slice(0, colon);
-  const modelId = config.model.slice(colon + 1);
-  const apiKey = config.apiKeyEnv === undefined ? undefined : process.env[config.apiKeyEnv];
-  if (config.apiKeyEnv !== undefined && !apiKey) throw new PolicyHookError(`the environment variable ${config.apiKeyEnv} (apiKeyEnv) is not set`);
-  if (config.baseURL !== undefined) {
-    const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
-    return createOpenAICompatible({ name: provider, baseURL: config.baseURL, ...(apiKey ? { apiKey } : {}) }).chatModel(modelId);
-  }
-  if (provider === "openai") {
-    const { createOpenAI } = await import("@ai-sdk/openai");
-    return createOpenAI(apiKey ? { apiKey } : {})(modelId);
-  }
-  if (provider === "anthropic") {
-    const { createAnthropic } = await import("@ai-sdk/anthropic");
-    return createAnthropic(apiKey ? { apiKey } : {})(modelId);
-  }
-  throw new PolicyHookError(`unknown model provider "${provider}": use openai:, anthropic:, or set baseURL for an OpenAI-compatible endpoint`);
 }

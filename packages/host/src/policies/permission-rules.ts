@@ -4,7 +4,7 @@ import { homedir, tmpdir } from "node:os";
 import { resolve } from "node:path";
 import type { AnalysisEnvironment } from "@toolgate/shell";
 import type picomatchModule from "picomatch";
-import { kindOfTool } from "../agents/tool-kinds.js";
+import { kindOfTool } from "./tool-kinds.js";
 import { argvSubjects, expandHome, isPathKey, normalizedPath, shellKeys, shellSubjects, type Subjects } from "./rule-subjects.js";
 
 // Loaded when the first rule is compiled: a host without permission rules never pays for it.

@@ -1,9 +1,9 @@
 import type { HookName, PluginLogger, PluginOptions, PluginRecord, PolicySource, ToolDefinition } from "@toolgate/plugin-sdk";
 import { hookNames } from "@toolgate/plugin-sdk/host";
 import { pluginLabel, ToolgateError } from "../errors.js";
-import type { HookInvocationContext } from "../gate/hook-context.js";
-import type { HookDeadlines } from "../gate/hook-deadlines.js";
-import type { HookCall } from "../gate/run-hook.js";
+import type { HookInvocationContext } from "../invocation/hook-context.js";
+import type { HookDeadlines } from "../invocation/hook-deadlines.js";
+import type { HookCall } from "../invocation/run-hook.js";
 import type { PluginSnapshot } from "../validation/validate-plugin.js";
 
 /** A plugin that loaded and validated, with what the host needs to call it. */

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { StoreBackend } from "./backend.js";
+import type { StoreBackend } from "@toolgate/plugin-sdk/host";
 import { withFileLock } from "./file-lock.js";
 import * as state from "./window-state.js";
 

@@ -1,5 +1,5 @@
 import type { Reservation } from "@toolgate/plugin-sdk";
-import type { StoreBackend } from "./backend.js";
+import type { StoreBackend } from "@toolgate/plugin-sdk/host";
 import { createMemoryStore } from "./memory-store.js";
 
 /**

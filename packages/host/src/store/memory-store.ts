@@ -1,4 +1,4 @@
-import type { StoreBackend } from "./backend.js";
+import type { StoreBackend } from "@toolgate/plugin-sdk/host";
 import * as state from "./window-state.js";
 
 /** Writes between two sweeps of a namespace for expired keys: amortised, so no write pays for a full sweep. */

@@ -1,9 +1,10 @@
 import { resolve } from "node:path";
 import type { HostLogger } from "../logger.js";
-import type { StoreBackend } from "./backend.js";
+import type { StoreBackend } from "@toolgate/plugin-sdk/host";
 import { createFileStore } from "./file-store.js";
 import { createMemoryStore } from "./memory-store.js";
-import { openRedisStore } from "./redis-store.js";
+import { importOptional, storeRedisPackage } from "../optional-packages/import-optional.js";
+import { unavailableStore } from "./unavailable-store.js";
 
 /** The `store` setting, resolved: which backend, and where. */
 export type StoreSetting = { kind: "memory" } | { kind: "file"; dir: string } | { kind: "redis"; url: string };
@@ -24,8 +25,33 @@ export function isStoreSetting(value: unknown): boolean {
   return typeof value === "string" && parseStoreSetting(value, "/") !== undefined;
 }
 
-export async function openStore(setting: StoreSetting, logger: HostLogger): Promise<StoreBackend> {
+/** `baseDir`: the project folder, where an optional store package is looked for too. */
+export async function openStore(setting: StoreSetting, logger: HostLogger, baseDir: string): Promise<StoreBackend> {
   if (setting.kind === "file") return createFileStore(setting.dir);
-  if (setting.kind === "redis") return openRedisStore(setting.url, logger);
+  if (setting.kind === "redis") return openRedis(setting.url, logger, baseDir);
   return createMemoryStore();
+}
+
+/**
+ * Redis through `@toolgate/store-redis`. When that package cannot be loaded the host still starts, as
+ * it does when Redis is down: every store operation fails, so every policy that counts fails closed,
+ * with the `npm install` line in its message; the cause is logged once here.
+ */
+async function openRedis(url: string, logger: HostLogger, baseDir: string): Promise<StoreBackend> {
+  let module: typeof import("@toolgate/store-redis");
+  try {
+    module = await importOptional(storeRedisPackage, baseDir, () => import("@toolgate/store-redis"));
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    logger.error(`toolgate: ${reason}`);
+    return unavailableStore(redisLabel(url), reason);
+  }
+  return module.openRedisStore(url, logger);
+}
+
+/** The URL without its password, as reports may show it. */
+function redisLabel(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = "***";
+  return parsed.toString().replace(/\/$/, "");
 }

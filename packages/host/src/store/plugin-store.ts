@@ -1,6 +1,6 @@
 import type { CounterOptions, PluginStore, Reservation, ReserveOptions } from "@toolgate/plugin-sdk";
 import { describeThrown, pluginLabel, ToolgateError } from "../errors.js";
-import type { StoreBackend } from "./backend.js";
+import type { StoreBackend } from "@toolgate/plugin-sdk/host";
 import type { ReservationLedger } from "./reservations.js";
 
 /**

@@ -1,6 +1,6 @@
 import type { EventBus } from "../events.js";
 import type { HostLogger } from "../logger.js";
-import type { CallEnd, StoreBackend } from "./backend.js";
+import type { CallEnd, StoreBackend } from "@toolgate/plugin-sdk/host";
 
 interface Held {
   namespace: string;

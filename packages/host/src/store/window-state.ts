@@ -1,5 +1,5 @@
 import type { Reservation } from "@toolgate/plugin-sdk";
-import { type CallEnd, epsilon, type ReserveRequest } from "./backend.js";
+import { type CallEnd, type ReserveRequest, storeEpsilon as epsilon } from "@toolgate/plugin-sdk/host";
 
 /**
  * One amount counted at time `t`; `id` is the call id of a reservation, `pending` until it settles or

@@ -4,7 +4,7 @@ import * as v from "valibot";
 import { describeThrown } from "../errors.js";
 import { describeType } from "./describe-type.js";
 import { readField } from "./read-field.js";
-import { summarizeIssues } from "./summarize-issues.js";
+import { summarizeIssues } from "../schema-messages/summarize-issues.js";
 
 export type ToolsRead = { ok: true; tools: Record<string, ToolDefinition> } | { ok: false; reason: string };
 

@@ -5,7 +5,7 @@ import { collectHooks, type HookBinding } from "./collect-hooks.js";
 import { describeType } from "./describe-type.js";
 import { readField } from "./read-field.js";
 import { readTools } from "./read-tools.js";
-import { summarizeIssues } from "./summarize-issues.js";
+import { summarizeIssues } from "../schema-messages/summarize-issues.js";
 
 /**
  * A plugin as the host holds it: every field read once from the author's object, so a getter that answers

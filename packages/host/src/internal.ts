@@ -1,0 +1,14 @@
+// `@toolgate/host/internal`: what the `toolgate` CLI (packages/toolgate) needs from the library beyond its
+// public API. For toolgate's own packages only: no semver promise, anything here may change in any release.
+export { findConfigFile, configFileNames } from "./discovery/config-file.js";
+export { describeThrown } from "./errors.js";
+export { escapeControl, escapeJsonText } from "./escape-control.js";
+export { assertValidCall } from "./execution/validate-call.js";
+export { unapproved } from "./gate/resolve-ask.js";
+export { userCacheDir } from "./loading/user-cache-dir.js";
+export { createConsoleLogger } from "./logger.js";
+export { mcpToolDefinition, mcpToolOutput, type McpToolInfo } from "./adapters/mcp-tools.js";
+export { PermissionRules } from "./policies/permission-rules.js";
+export { kindOfTool } from "./policies/tool-kinds.js";
+export { resolveSettings } from "./settings.js";
+export { createHostWithSettings } from "./create-host.js";

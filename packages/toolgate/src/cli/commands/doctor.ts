@@ -1,0 +1,95 @@
+import type { Command } from "commander";
+import type { AgentName } from "../../agents/agent-protocol.js";
+import { addProjectOptions, type ProjectOptions } from "../project-options.js";
+
+export interface AgentDiagnosis {
+  agent: AgentName;
+  file: string;
+  installed: boolean;
+  /** The installed command is the one `toolgate init` would write now (same CLI, same place). */
+  current: boolean;
+  command: string | null;
+  /** The installed hook answered a sample tool call in the agent's format. */
+  answers: boolean | null;
+  answer: string | null;
+  problem: string | null;
+}
+
+export function registerDoctorCommand(program: Command): void {
+  addProjectOptions(program.command("doctor"))
+    .description("does this project's policy load (and guard anything), and for each coding agent: is the toolgate hook installed, and does it answer")
+    .addHelpText(
+      "after",
+      "\nWarns when the project has no plugins and no permission rules (every call is allowed).\nExit codes: 0 the policy loads and every installed hook answers, 1 a plugin or the config does not load, or an installed hook does not answer or its settings are unreadable.",
+    )
+    .action(async (options: ProjectOptions) => {
+      process.exitCode = await doctor(options);
+    });
+}
+
+/** The project's own policy, whatever agent runs it: a problem fails the doctor, a warning does not. */
+interface ProjectDiagnosis {
+  /** Loaded plugins, configured hooks and the permission rules, as `toolgate list` counts them. */
+  policies: number;
+  /** A config that does not load, or plugins that failed (every call is then denied). */
+  problem: string | null;
+  /** Nothing guards the calls: no plugins and no rules. */
+  warning: string | null;
+}
+
+async function doctor(options: ProjectOptions): Promise<number> {
+  const [{ diagnoseAgents }, { resolveCwd }, output] = await Promise.all([import("../diagnose-agents.js"), import("../open-host.js"), import("../output.js")]);
+  const cwd = resolveCwd(options.cwd);
+  const [project, diagnoses] = await Promise.all([diagnoseProject(cwd), diagnoseAgents(cwd)]);
+  const healthy = project.problem === null && diagnoses.every((diagnosis) => diagnosis.problem === null);
+  if (options.json) output.printJson({ ok: healthy, cwd, project, agents: diagnoses });
+  else {
+    output.printLine(describeProject(project, output));
+    for (const diagnosis of diagnoses) output.printLine(describe(diagnosis, output));
+  }
+  return healthy ? 0 : 1;
+}
+
+async function diagnoseProject(cwd: string): Promise<ProjectDiagnosis> {
+  const [{ createHost }, { describeThrown }] = await Promise.all([import("@toolgate/host"), import("@toolgate/host/internal")]);
+  let host: Awaited<ReturnType<typeof createHost>>;
+  try {
+    host = await createHost({ cwd, logger: false });
+  } catch (error) {
+    return { policies: 0, problem: `the toolgate config does not load: ${describeThrown(error)}`, warning: null };
+  }
+  try {
+    const failed = host.plugins.filter((record) => record.status === "failed");
+    const policies = host.plugins.length - failed.length;
+    const problem =
+      failed.length === 0
+        ? null
+        : `${failed.map((record) => `plugin "${record.name}" failed to load: ${record.error ?? "unknown error"}`).join("; ")} (every call is denied until it loads, unless onPluginError is "allow")`;
+    const warning =
+      host.plugins.length === 0
+        ? "no plugins and no permission rules: every tool call is allowed (add a plugin to plugins/ or rules to toolgate.config)"
+        : null;
+    return { policies, problem, warning };
+  } finally {
+    await host.close();
+  }
+}
+
+function describeProject(project: ProjectDiagnosis, output: typeof import("../output.js")): string {
+  const { color } = output;
+  const name = "project".padEnd(12);
+  if (project.problem !== null) return `${name}${color.red(project.problem)}`;
+  if (project.warning !== null) return `${name}${color.yellow(`warning: ${project.warning}`)}`;
+  return `${name}${color.green(`${project.policies} ${project.policies === 1 ? "policy" : "policies"} loaded (plugins, configured hooks, permission rules)`)}`;
+}
+
+function describe(diagnosis: AgentDiagnosis, output: typeof import("../output.js")): string {
+  const { color } = output;
+  const name = diagnosis.agent.padEnd(12);
+  if (!diagnosis.installed)
+    return `${name}${color.dim("not installed")}${diagnosis.problem ? `  ${color.red(diagnosis.problem)}` : color.dim(`  (toolgate init ${diagnosis.agent})`)}`;
+  const state = diagnosis.answers ? color.green("installed, answers") : color.red("installed, does not answer");
+  const stale = diagnosis.current ? "" : color.yellow("  (another toolgate CLI than this one; run toolgate init again to point at this one)");
+  const problem = diagnosis.problem ? `\n            ${color.red(diagnosis.problem)}` : "";
+  return `${name}${state}  ${diagnosis.file}${stale}${problem}`;
+}

@@ -1,0 +1,166 @@
+import { timingSafeEqual } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { ToolCall, Verdict } from "@toolgate/plugin-sdk";
+import { agentProtocols, isAgentName } from "../agents/agents.js";
+import { answerHookRequest, loadFailure, readHookRequest } from "../agents/answer-hook.js";
+import type { AgentProtocol } from "../agents/agent-protocol.js";
+import { isToolgateError } from "@toolgate/host";
+import { describeThrown } from "@toolgate/host/internal";
+import type { Generation, LiveHost } from "./live-host.js";
+import { allowedHosts, createRequestGuard, type RequestGuard } from "./request-guard.js";
+
+const maxBodyBytes = 1024 * 1024;
+const notListening = { status: 421, error: "the server is not listening yet" } as const;
+
+export interface HookServerOptions {
+  live: LiveHost;
+  /** Required as `Authorization: Bearer <token>` on every request when set. */
+  token?: string | undefined;
+  /** The address given to `listen` (`--host`): a `Host` header naming it is accepted, besides the loopback names. */
+  host?: string | undefined;
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The decisions of `toolgate hook` over HTTP:
+ * - `POST /v1/hooks/<agent>`: the agent's hook JSON in, the JSON its command hook would print out
+ *   (Claude Code's `type: "http"` hooks post here);
+ * - `POST /v1/check`: `{ "call": { id, name, args, kind? } }` in, `{ "verdict": … }` out;
+ * - `GET /v1/health`: the plugins and whether the server can decide.
+ *
+ * Requests a web page could make are refused before anything else (see `RequestGuard`): the allowed
+ * `Host` values are fixed once the server listens, as they hold its port.
+ */
+export function createHookServer(options: HookServerOptions): Server {
+  const { live } = options;
+  const expected = options.token === undefined ? undefined : Buffer.from(`Bearer ${options.token}`);
+
+  async function route(request: IncomingMessage): Promise<unknown> {
+    const path = (request.url ?? "/").split("?", 1)[0]!;
+    if (request.method === "GET" && path === "/v1/health") return health(live.current);
+    if (request.method !== "POST") throw new HttpError(404, `no route ${request.method} ${path}`);
+    if (path === "/v1/check") return check(parseJson(await readBody(request)));
+    const agent = /^\/v1\/hooks\/([\w-]+)$/.exec(path)?.[1];
+    if (agent !== undefined && isAgentName(agent)) return hook(agentProtocols[agent], await readBody(request));
+    throw new HttpError(
+      404,
+      `no route POST ${path} (hooks: ${Object.keys(agentProtocols)
+        .map((name) => `/v1/hooks/${name}`)
+        .join(", ")}; /v1/check)`,
+    );
+  }
+
+  async function hook(protocol: AgentProtocol, text: string): Promise<unknown> {
+    const read = readHookRequest(protocol, text);
+    if ("answer" in read) return read.answer.body ?? {};
+    const { request } = read;
+    return withGeneration(async (generation) => {
+      if (generation.host === undefined) return protocol.denyForFailure(generation.failure ?? "no host", request.event).body ?? {};
+      try {
+        return (await answerHookRequest(generation.host, protocol, request)).body ?? {};
+      } catch (error) {
+        return protocol.denyForFailure(describeThrown(error), request.event).body ?? {};
+      }
+    });
+  }
+
+  async function check(body: unknown): Promise<{ verdict: Verdict }> {
+    const call = (body as { call?: ToolCall } | undefined)?.call;
+    if (typeof call !== "object" || call === null) throw new HttpError(400, 'the body must be { "call": { "id", "name", "args" } }');
+    return withGeneration(async (generation) => {
+      // A plugin that failed to load is the host's gate to answer (onPluginError), in every surface's words.
+      if (generation.host === undefined)
+        return { verdict: { action: "block", message: `toolgate could not decide: ${generation.failure ?? "no host"}`, args: { ...(call.args ?? {}) } } };
+      try {
+        return { verdict: await generation.host.checkToolCall(call) };
+      } catch (error) {
+        if (isToolgateError(error) && error.code === "INVALID_CALL") throw new HttpError(400, error.message);
+        throw error;
+      }
+    });
+  }
+
+  async function withGeneration<T>(decide: (generation: Generation) => Promise<T>): Promise<T> {
+    const generation = live.acquire();
+    try {
+      return await decide(generation);
+    } finally {
+      live.release(generation);
+    }
+  }
+
+  let guard: RequestGuard | undefined;
+  // requireHostHeader off: a request without Host gets this server's own 421 and JSON, not Node's bare 400.
+  const server = createServer({ requireHostHeader: false }, (request, response) => {
+    const started = performance.now();
+    const refusal = guard === undefined ? notListening : guard.refuse(request.method, request.headers);
+    if (refusal !== undefined) return refuse(response, refusal.status, refusal.error, started);
+    if (expected !== undefined && !isAuthorized(request, expected)) return send(response, 401, { error: "missing or wrong bearer token" }, started);
+    route(request).then(
+      (value) => send(response, 200, value, started),
+      (error: unknown) => send(response, error instanceof HttpError ? error.status : 500, { error: describeThrown(error) }, started),
+    );
+  });
+  server.on("listening", () => {
+    const address = server.address();
+    if (typeof address === "object" && address !== null) guard = createRequestGuard(allowedHosts(address.port, options.host));
+  });
+  return server;
+}
+
+function health(generation: Generation): unknown {
+  const plugins = generation.host?.plugins.map(({ name, status, error }) => ({ name, status, ...(error === undefined ? {} : { error }) })) ?? [];
+  const failure = generation.host === undefined ? generation.failure : loadFailure(generation.host);
+  return { ok: failure === undefined, plugins, ...(failure === undefined ? {} : { failure }) };
+}
+
+function isAuthorized(request: IncomingMessage, expected: Buffer): boolean {
+  const given = Buffer.from(request.headers.authorization ?? "");
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** `Server-Timing` says how long the server spent on the request, from its arrival to the answer. */
+function send(response: ServerResponse, status: number, value: unknown, started: number): void {
+  const body = JSON.stringify(value);
+  const timing = `toolgate;dur=${(performance.now() - started).toFixed(3)}`;
+  response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), "server-timing": timing });
+  response.end(body);
+}
+
+/** A refused request's body is not read: the connection closes after the answer rather than drain it. */
+function refuse(response: ServerResponse, status: number, error: string, started: number): void {
+  response.shouldKeepAlive = false;
+  send(response, status, { error }, started);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new HttpError(400, "the body is not JSON");
+  }
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBodyBytes) {
+        reject(new HttpError(413, `the body is larger than ${maxBodyBytes} bytes`));
+        request.destroy();
+      } else chunks.push(chunk);
+    });
+    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    request.on("error", reject);
+  });
+}

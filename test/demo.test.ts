@@ -9,6 +9,8 @@ import type { TranscriptEvent } from "../demo/transcript.js";
 // `pnpm demo` as a user runs it: a real child process, the real plugins from plugins/, no mocks.
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const run = promisify(execFile);
+// Three demos start at once; on a busy 2-core machine one took over 30 s.
+const demoTimeoutMs = 120_000;
 
 interface Run {
   code: number;
@@ -19,7 +21,7 @@ interface Run {
 async function demo(...args: string[]): Promise<Run> {
   const env = { ...process.env, NO_COLOR: "1", FORCE_COLOR: undefined };
   try {
-    const { stdout, stderr } = await run(join(root, "node_modules/.bin/tsx"), ["demo/main.ts", ...args], { cwd: root, env, timeout: 30_000 });
+    const { stdout, stderr } = await run(join(root, "node_modules/.bin/tsx"), ["demo/main.ts", ...args], { cwd: root, env, timeout: demoTimeoutMs });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
@@ -49,7 +51,7 @@ describe("pnpm demo", () => {
   let json: Run;
   beforeAll(async () => {
     [text, again, json] = await Promise.all([demo(), demo(), demo("--json")]);
-  }, 60_000);
+  }, demoTimeoutMs + 10_000);
 
   it("prints the excerpt the README shows, word for word", () => {
     const readme = readFileSync(join(root, "README.md"), "utf8");

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { removeTempDirs, writeFiles } from "../cli/cli-harness.js";
 import { installedTool } from "../helpers/installed-tool.js";
+import { realClientTest } from "../helpers/real-client.js";
 import { agentEnv, e2eProject, runAgent } from "./e2e-harness.js";
 import { functionOutputs, startFakeResponsesApi } from "./fake-openai-responses-api.js";
 
@@ -33,7 +34,7 @@ export default {
 `;
 
 describe("the real Copilot CLI, with a plugin that writes an allow to fd 1 and then blocks", () => {
-  it("denies the call", async () => {
+  it("denies the call", realClientTest, async () => {
     const { dir, home } = await e2eProject("copilot-cli", { "spoiler.mjs": spoilingPlugin });
     writeFiles(home, { ".copilot/config.json": JSON.stringify({ trusted_folders: [dir] }) });
     const api = await startFakeResponsesApi((request) =>

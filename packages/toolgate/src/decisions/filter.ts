@@ -32,7 +32,8 @@ export function createRecordTest(filter: RecordFilter, now = Date.now()): Record
     if (!verdicts.includes(verdict)) throw new FilterError(`--verdict ${verdict}: expected one of ${verdicts.join(", ")}`);
     tests.push((record) => record.verdict === verdict);
   }
-  if (isSet(source)) tests.push((record) => record.source !== undefined && (record.source.name === source || `${record.source.kind}:${record.source.name}` === source));
+  if (isSet(source))
+    tests.push((record) => record.source !== undefined && (record.source.name === source || `${record.source.kind}:${record.source.name}` === source));
   if (isSet(session)) tests.push((record) => record.session === session);
   if (isSet(since)) {
     const from = sinceTime(since, now);

@@ -12,7 +12,7 @@ export function formatRecordLine(record: DecisionRecord, colors: Colors): string
   const message = recordMessage(record);
   return [
     colors.dim(escapeControl(record.time)),
-    escapeControl(record.surface),
+    escapeControl(record.surface).padEnd(16),
     verdict,
     colors.bold(escapeControl(record.tool)),
     message === undefined ? source : `${source}: ${escapeControl(message)}`,

@@ -16,10 +16,12 @@ export interface UiServerOptions {
 const maxBodyBytes = 1024 * 1024;
 const defaultBacklog = 2000;
 const heartbeatMs = 15_000;
+const notListening = { status: 421, error: "the server is not listening yet" } as const;
 
 // The page loads only its own files and talks only to this server; nothing it shows can run as code.
 const securityHeaders = {
-  "content-security-policy": "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  "content-security-policy":
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   "x-content-type-options": "nosniff",
   "referrer-policy": "no-referrer",
   "cache-control": "no-store",
@@ -44,7 +46,7 @@ class HttpError extends Error {
 export function createUiServer(options: UiServerOptions): Server {
   let guard: RequestGuard | undefined;
   const server = createServer((request, response) => {
-    const refusal = guard?.refuse(request.method, request.headers) ?? { status: 421, error: "the server is not listening yet" };
+    const refusal = guard === undefined ? notListening : guard.refuse(request.method, request.headers);
     if (refusal !== undefined) return sendJson(response, refusal.status, { error: refusal.error });
     route(request, response).catch((error: unknown) => {
       const status = error instanceof HttpError ? error.status : 500;
@@ -72,7 +74,10 @@ export function createUiServer(options: UiServerOptions): Server {
     if (!Number.isInteger(last) || last < 0) throw new HttpError(400, `last=${query.get("last")}: expected a whole number of records`);
     response.writeHead(200, { ...securityHeaders, "content-type": "text/event-stream; charset=utf-8", connection: "keep-alive" });
     const event = (name: string, records: NumberedRecord[]) => response.write(`event: ${name}\ndata: ${JSON.stringify(records)}\n\n`);
-    const unsubscribe = options.hub.subscribe({ matches, backlog: (records) => event("backlog", records), appended: (records) => event("records", records) }, last);
+    const unsubscribe = options.hub.subscribe(
+      { matches, backlog: (records) => event("backlog", records), appended: (records) => event("records", records) },
+      last,
+    );
     const heartbeat = setInterval(() => response.write(": still here\n\n"), heartbeatMs);
     request.on("close", () => {
       clearInterval(heartbeat);

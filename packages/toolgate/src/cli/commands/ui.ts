@@ -48,7 +48,9 @@ async function startUi(options: UiOptions): Promise<void> {
     hub.close();
     const code = (error as { code?: unknown }).code;
     throw new CliError(
-      code === "EADDRINUSE" ? `port ${port} on 127.0.0.1 is already in use: pick another with --port (0 picks a free one)` : `cannot listen on 127.0.0.1:${port}: ${String(error)}`,
+      code === "EADDRINUSE"
+        ? `port ${port} on 127.0.0.1 is already in use: pick another with --port (0 picks a free one)`
+        : `cannot listen on 127.0.0.1:${port}: ${String(error)}`,
       exitCodes.failure,
     );
   }

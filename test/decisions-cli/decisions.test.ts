@@ -1,7 +1,7 @@
 import { appendFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { makeTempDir, parseJsonLines, removeTempDirs, runCli } from "../cli/cli-harness.js";
+import { makeTempDir, parseJsonLines, removeTempDirs, runCli, writeFiles } from "../cli/cli-harness.js";
 import { appendRecords, blocked, logOf, record, rotatedLogOf, runCliWithEnv, startCli } from "./records.js";
 
 afterAll(removeTempDirs);
@@ -110,6 +110,25 @@ describe.concurrent("toolgate decisions", () => {
   it("prints nothing, successfully, when nothing has been recorded yet", async () => {
     const run = await runCli(["decisions", "--cwd", makeTempDir("os", "decisions-empty-")]);
     expect(run).toEqual({ code: 0, stdout: "", stderr: "" });
+  });
+
+  it("reads the log the config names in decisions.log, relative to the config's folder", async () => {
+    const project = makeTempDir("os", "decisions-config-");
+    writeFiles(project, { "toolgate.config.json": JSON.stringify({ decisions: { log: "logs/calls.jsonl" } }) });
+    appendRecords(join(project, "logs/calls.jsonl"), record({ callId: "configured" }));
+    appendRecords(logOf(project), record({ callId: "default-place" }));
+    const run = await runCli(["decisions", "--cwd", project, "--json"]);
+    expect((parseJsonLines(run.stdout) as { callId: string }[]).map((entry) => entry.callId)).toEqual(["configured"]);
+  });
+
+  it("says so when the config turns records off (exit 1)", async () => {
+    const project = makeTempDir("os", "decisions-off-");
+    writeFiles(project, { "toolgate.config.json": JSON.stringify({ decisions: { log: false } }) });
+    const run = await runCli(["decisions", "--cwd", project]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `error: ${join(project, "toolgate.config.json")} sets decisions.log to false, so no decisions are recorded: set it to a path, or read another log with --file\n`,
+    );
   });
 
   it("reads another log with --file", async () => {

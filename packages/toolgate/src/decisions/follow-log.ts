@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync, statSync, watch, type FSWatcher } from "node:fs";
 import { dirname } from "node:path";
 import { completeLines, readIfThere, readLog, recordsOf } from "./read-log.js";
-import { rotatedPathOf } from "./log-files.js";
+import { rotatedPathOf } from "@toolgate/host/internal";
 import type { DecisionRecord } from "./record.js";
 
 export interface FollowOptions {

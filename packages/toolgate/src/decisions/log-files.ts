@@ -1,21 +1,27 @@
-import { basename, dirname, join, resolve } from "node:path";
-
-/** Where the CLI surfaces write records unless the config says otherwise (contract: "where records go"). */
-export const defaultLogPath = ".toolgate/decisions.jsonl";
+import { resolve } from "node:path";
+import { resolveSettings, withProjectDecisionsLog, type HostSettings } from "@toolgate/host/internal";
+import { isToolgateError } from "@toolgate/host";
+import { CliError, exitCodes } from "../cli/cli-error.js";
 
 /**
  * The log to read: `--file` (relative to the current folder, as a shell user means it), else the
- * config's `decisions.log` (relative to the config's folder), else `.toolgate/decisions.jsonl` in the project.
+ * config's `decisions.log` (relative to the config's folder), else `.toolgate/decisions.jsonl` in the
+ * project: the file the CLI's surfaces write. An invalid config, or `decisions.log: false`, is an error of the command.
  */
-export function logPathFor(options: { cwd: string; file?: string | undefined; configured?: { path: string; configDir: string } | undefined }): string {
+export async function findLogPath(options: { cwd: string; file?: string | undefined }): Promise<string> {
   if (options.file !== undefined) return resolve(options.file);
-  if (options.configured !== undefined) return resolve(options.configured.configDir, options.configured.path);
-  return join(options.cwd, defaultLogPath);
-}
-
-/** The file a full log is renamed to: `decisions.jsonl` → `decisions.1.jsonl`, beside it. */
-export function rotatedPathOf(logPath: string): string {
-  const name = basename(logPath);
-  const stem = name.endsWith(".jsonl") ? name.slice(0, -".jsonl".length) : name;
-  return join(dirname(logPath), `${stem}.1.jsonl`);
+  let settings: HostSettings;
+  try {
+    settings = withProjectDecisionsLog(await resolveSettings({ cwd: options.cwd }));
+  } catch (error) {
+    if (isToolgateError(error)) throw new CliError(error.message, exitCodes.failure);
+    throw error;
+  }
+  const { log } = settings.decisions;
+  if (log === false || log === undefined)
+    throw new CliError(
+      `${settings.configPath ?? "the config"} sets decisions.log to false, so no decisions are recorded: set it to a path, or read another log with --file`,
+      exitCodes.failure,
+    );
+  return log;
 }

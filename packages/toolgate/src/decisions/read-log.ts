@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { parseRecord, type DecisionRecord } from "./record.js";
-import { rotatedPathOf } from "./log-files.js";
+import { rotatedPathOf } from "@toolgate/host/internal";
 
 /** Every record in the log: the rotated file's, then the live file's, lines that don't parse skipped. */
 export function readLog(logPath: string): DecisionRecord[] {

@@ -7,7 +7,7 @@ import { printJsonLine, printLine, printNote } from "../output.js";
 import { createRecordTest, FilterError, type RecordFilter, type RecordTest } from "../../decisions/filter.js";
 import { followLog } from "../../decisions/follow-log.js";
 import { formatRecordLine } from "../../decisions/format-line.js";
-import { logPathFor } from "../../decisions/log-files.js";
+import { findLogPath } from "../../decisions/log-files.js";
 import { readLog } from "../../decisions/read-log.js";
 import type { DecisionRecord } from "../../decisions/record.js";
 
@@ -25,7 +25,7 @@ Examples:
   toolgate decisions --follow --tool 'mcp__*'
   toolgate decisions --source block-dangerous-shell --json
 
-Reads .toolgate/decisions.jsonl in the project (and decisions.1.jsonl, the part rotated out), one line
+Reads the project's decisions.log (default .toolgate/decisions.jsonl, and decisions.1.jsonl, the part rotated out), one line
 per decided call: time, surface, verdict, tool, who decided and why. Lines that are not records are
 skipped. --follow keeps printing records as they are appended, across rotations, until interrupted.`;
 
@@ -50,7 +50,7 @@ export function registerDecisionsCommand(program: Command): void {
 }
 
 async function showDecisions(options: DecisionsOptions): Promise<void> {
-  const logPath = logPathFor({ cwd: resolveCwd(options.cwd), file: options.file });
+  const logPath = await findLogPath({ cwd: resolveCwd(options.cwd), file: options.file });
   const matches = recordTest(options);
   const last = lastCount(options.last);
   const print = printerFor(options.json === true);

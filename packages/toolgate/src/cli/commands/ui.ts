@@ -26,7 +26,7 @@ export function registerUiCommand(program: Command): void {
 async function startUi(options: UiOptions): Promise<void> {
   const port = Number(options.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port ${options.port} is not a port number`, exitCodes.usage);
-  const [{ resolveCwd }, { logPathFor }, { loadAssets }, { createRecordHub }, { createUiServer }, { printLine, printNote }] = await Promise.all([
+  const [{ resolveCwd }, { findLogPath }, { loadAssets }, { createRecordHub }, { createUiServer }, { printLine, printNote }] = await Promise.all([
     import("../open-host.js"),
     import("../../decisions/log-files.js"),
     import("../../ui/assets.js"),
@@ -35,7 +35,7 @@ async function startUi(options: UiOptions): Promise<void> {
     import("../output.js"),
   ]);
   const cwd = resolveCwd(options.cwd);
-  const logPath = logPathFor({ cwd, file: options.file });
+  const logPath = await findLogPath({ cwd, file: options.file });
   const assets = loadAssets();
   const hub = createRecordHub(logPath, (error) => printNote(`[toolgate] cannot read ${logPath}: ${String(error)}`));
   const server = createUiServer({ hub, assets, cwd });

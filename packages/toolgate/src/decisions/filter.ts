@@ -43,7 +43,7 @@ export function createRecordTest(filter: RecordFilter, now = Date.now()): Record
 }
 
 /** `--since` as a time in ms: an ISO date or time, or a duration before `now`. */
-export function sinceTime(since: string, now: number): number {
+function sinceTime(since: string, now: number): number {
   const duration = /^(\d+(?:\.\d+)?)\s*([smhd])$/.exec(since.trim());
   if (duration !== null) return now - Number(duration[1]) * units[duration[2]!]!;
   const time = Date.parse(since);

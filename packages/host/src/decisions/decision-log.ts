@@ -1,4 +1,4 @@
-import { closeSync, openSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { type FileHandle, mkdir, open, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
 
@@ -36,9 +36,8 @@ export class DecisionLog {
   #queue: string[] = [];
   #queuedBytes = 0;
   #handle: FileHandle | undefined;
-  /** The chunk being written, and whether its write call has been made (then it may be stuck in the disk). */
+  /** The chunk being written. */
   #inFlight: string | undefined;
-  #issued = false;
   #pumping: Promise<void> | undefined;
   #reported = false;
   #closed = false;
@@ -86,7 +85,6 @@ export class DecisionLog {
     while (this.#queue.length > 0) {
       const chunk = this.#takeChunk();
       this.#inFlight = chunk;
-      this.#issued = false;
       try {
         await this.#write(chunk);
       } catch (error) {
@@ -109,7 +107,6 @@ export class DecisionLog {
   async #write(text: string): Promise<void> {
     const handle = await this.#current();
     const buffer = Buffer.from(text);
-    this.#issued = true;
     const { bytesWritten } = await handle.write(buffer, 0, buffer.length);
     // Only a full disk writes part of a line: end it, so the next process's line starts on its own.
     if (bytesWritten < buffer.length) {
@@ -177,17 +174,20 @@ export class DecisionLog {
   }
 
   /**
-   * At exit, lines that never reached a write call get one synchronous attempt, unless a write is still
-   * in flight: then the disk is slow or stuck, and waiting on it would hold the process.
+   * At exit (a process that calls `process.exit()` right after deciding), lines that never reached the
+   * disk get one synchronous write, unless this log was already writing: then the disk is slow or stuck,
+   * and waiting on it would hold the process, so they are left.
    */
   writeLeftoversSync(): void {
+    if (this.#pumping !== undefined || this.#closed) return;
     this.beforeExit?.();
-    if (this.#issued && this.#inFlight !== undefined) return;
+    // `append` has just started a pump, whose first step cannot run any more: its lines are written here.
     const text = (this.#inFlight ?? "") + this.#queue.join("");
     this.#queue = [];
     this.#inFlight = undefined;
     if (text === "") return;
     try {
+      mkdirSync(dirname(this.path), { recursive: true });
       const fd = openSync(this.path, "a");
       try {
         writeSync(fd, text);
@@ -195,7 +195,7 @@ export class DecisionLog {
         closeSync(fd);
       }
     } catch {
-      // Reported already, or nowhere left to report it at exit.
+      // Nowhere left to report it at exit.
     }
   }
 }

@@ -80,14 +80,14 @@ describe("toolgate ui in Chromium", () => {
     await page.selectOption("select[name=verdict]", "allow");
     await expect.poll(() => page.locator("#records tr").evaluateAll((found) => found.map((row) => row.getAttribute("data-verdict")))).toEqual(["allow"]);
     await page.fill("input[name=since]", "yesterday-ish");
-    await expect.poll(() => page.locator("#filter-error").textContent()).toBe(
-      "since yesterday-ish: expected a time (2026-11-27T10:00:00Z) or a duration (30s, 10m, 2h, 7d)",
-    );
+    await expect
+      .poll(() => page.locator("#filter-error").textContent())
+      .toBe("since yesterday-ish: expected a time (2026-11-27T10:00:00Z) or a duration (30s, 10m, 2h, 7d)");
   });
 
   it("shows what the file says as text, never as markup", async () => {
     const dir = project();
-    const hostile = '<img src=x onerror="document.title=\'owned\'">';
+    const hostile = "<img src=x onerror=\"document.title='owned'\">";
     appendRecords(logOf(dir), blocked(hostile, hostile, { tool: hostile }));
     const { page } = await openUi(dir);
     await expect.poll(() => rows(page).count()).toBe(1);
@@ -114,7 +114,14 @@ describe("toolgate ui in Chromium", () => {
     expect(parseAnswer(hook)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
     const row = page.locator("#records tr[data-verdict=block]");
     await row.waitFor({ timeout: 10_000 });
-    expect(await row.locator("td").allTextContents()).toEqual([expect.any(String), "hook:claude-code", "block", "Bash", "plugin policy", "rm -rf is not allowed here"]);
+    expect(await row.locator("td").allTextContents()).toEqual([
+      expect.any(String),
+      "hook:claude-code",
+      "block",
+      "Bash",
+      "plugin policy",
+      "rm -rf is not allowed here",
+    ]);
     await row.click();
     await expect.poll(() => page.locator("#explain-verdict").textContent()).toBe("verdict now: block by policy: rm -rf is not allowed here");
     expect(await page.locator("#detail-fields").textContent()).toContain("session-ui");

@@ -148,7 +148,8 @@ function renderChart() {
     }
   }
   chart.replaceChildren(...bars);
-  $("bucket").textContent = `(per ${describeBucket(size)}, highest ${highest})`;
+  const end = new Date(start + count * size).toLocaleString();
+  $("bucket").textContent = `(${new Date(start).toLocaleString()} to ${end}, per ${describeBucket(size)}, highest ${highest})`;
 }
 
 function renderTopDenying() {

@@ -85,14 +85,15 @@ describe("toolgate ui in Chromium", () => {
       .toBe("since yesterday-ish: expected a time (2026-11-27T10:00:00Z) or a duration (30s, 10m, 2h, 7d)");
   });
 
-  it("shows what the file says as text, never as markup", async () => {
+  it("shows what the file says as text, never as markup, with control characters written out", async () => {
     const dir = project();
     const hostile = "<img src=x onerror=\"document.title='owned'\">";
-    appendRecords(logOf(dir), blocked(hostile, hostile, { tool: hostile }));
+    appendRecords(logOf(dir), blocked(hostile, `line one\nforged \u202eexe.txt \u001b[31m${hostile}`, { tool: hostile }));
     const { page } = await openUi(dir);
     await expect.poll(() => rows(page).count()).toBe(1);
     await page.locator("#records tr").click();
     expect(await page.locator("#records td.tool").textContent()).toBe(hostile);
+    expect(await page.locator("#records td.message").textContent()).toBe(`line one\\nforged \\u202eexe.txt \\x1b[31m${hostile}`);
     expect(await page.locator("img").count()).toBe(0);
     expect(await page.title()).toBe("toolgate decisions");
   });

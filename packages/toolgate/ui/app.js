@@ -9,9 +9,28 @@ const bucketSizes = [1, 5, 10, 30, 60, 300, 900, 3600, 6 * 3600, 86400].map((sec
 const state = { records: [], selected: undefined, source: undefined };
 const $ = (id) => document.getElementById(id);
 
+// As @toolgate/host's escapeControl: controls, line separators and bidi overrides written out as escapes,
+// so a record can neither break a line nor make "txt.exe" read as "exe.txt".
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+const controlCharacters = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const named = { "\n": "\\n", "\r": "\\r", "\b": "\\b", "\f": "\\f", "\v": "\\v" };
+
+function escapeControl(text) {
+  return text.replace(controlCharacters, (character) => {
+    const code = character.charCodeAt(0);
+    return named[character] ?? (code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`);
+  });
+}
+
+/** Text whose lines are kept (a `pre`'s), each escaped. */
+function escapeLines(text) {
+  return text.split("\n").map(escapeControl).join("\n");
+}
+
+/** An element holding `text` as text (never markup), control characters escaped; only a `pre` keeps its lines. */
 function element(tag, text, className) {
   const node = document.createElement(tag);
-  if (text !== undefined) node.textContent = String(text);
+  if (text !== undefined) node.textContent = tag === "pre" ? escapeLines(String(text)) : escapeControl(String(text));
   if (className !== undefined) node.className = className;
   return node;
 }
@@ -175,7 +194,7 @@ function showDetail(id) {
   state.selected = id;
   const { record } = entry;
   $("detail").hidden = false;
-  $("detail-title").textContent = `${record.tool}: ${record.verdict}`;
+  $("detail-title").textContent = escapeControl(`${record.tool}: ${record.verdict}`);
   $("detail-title").className = `verdict-${record.verdict}`;
   const fields = [
     ["time", record.time],
@@ -208,7 +227,7 @@ function showDetail(id) {
   );
   renderRows();
   if (record.args === undefined) {
-    $("detail-args").textContent = `only a digest was recorded: ${record.argsDigest ?? "none"}`;
+    $("detail-args").textContent = escapeControl(`only a digest was recorded: ${record.argsDigest ?? "none"}`);
     $("explain").replaceChildren(
       element(
         "p",
@@ -218,7 +237,7 @@ function showDetail(id) {
     );
     return;
   }
-  $("detail-args").textContent = JSON.stringify(record.args, null, 2);
+  $("detail-args").textContent = escapeLines(JSON.stringify(record.args, null, 2));
   void explain(record, id);
 }
 

@@ -21,7 +21,7 @@ const guard = {
       if (command === "deploy") return { action: "ask" as const, message: "deploys need a human" };
       if (command === "make") return { action: "modify" as const, args: { command: "make -n" } };
       if (command === "boom") throw new Error("policy store unreachable");
-      if (command === "slow") return new Promise<undefined>((resolve) => setTimeout(resolve, 30));
+      if (command === "slow") return new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 30));
       return undefined;
     },
   },

@@ -21,7 +21,7 @@ const guard = {
       if (command === "deploy") return { action: "ask" as const, message: "deploys need a human" };
       if (command === "make") return { action: "modify" as const, args: { command: "make -n" } };
       if (command === "boom") throw new Error("policy store unreachable");
-      if (command === "slow") return new Promise<undefined>((resolve) => setTimeout(resolve, 30));
+      if (command === "slow") return new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 30));
       return undefined;
     },
   },
@@ -69,7 +69,22 @@ describe("one record per decided call", () => {
       policy: expect.stringMatching(/^sha256:[0-9a-f]{16}$/),
       ms: expect.any(Number),
     });
-    expect(Object.keys(blocked)).toEqual(["v", "time", "surface", "session", "callId", "tool", "kind", "verdict", "outcome", "source", "participants", "argsDigest", "policy", "ms"]);
+    expect(Object.keys(blocked)).toEqual([
+      "v",
+      "time",
+      "surface",
+      "session",
+      "callId",
+      "tool",
+      "kind",
+      "verdict",
+      "outcome",
+      "source",
+      "participants",
+      "argsDigest",
+      "policy",
+      "ms",
+    ]);
     expect(allowed).toMatchObject({ verdict: "allow", outcome: "ok", kind: "function", participants: [{ name: "guard", action: "none" }] });
     expect(allowed.source).toBeUndefined();
     expect(failed).toMatchObject({ verdict: "allow", outcome: "error" });
@@ -93,7 +108,9 @@ describe("one record per decided call", () => {
     await host.checkToolCall({ id: "e", name: "bash", args: { command: "boom" } });
     await host.checkToolCall({ id: "m", name: "bash", args: { command: "make" } });
     await host.checkToolCall({ id: "a", name: "bash", args: { command: "deploy" } });
-    expect(records.map(({ callId, verdict, outcome, participants }) => ({ callId, verdict, outcome, participants: participants.map(({ ms, ...rest }) => rest) }))).toEqual([
+    expect(
+      records.map(({ callId, verdict, outcome, participants }) => ({ callId, verdict, outcome, participants: participants.map(({ ms, ...rest }) => rest) })),
+    ).toEqual([
       {
         callId: "e",
         verdict: "block",
@@ -166,7 +183,10 @@ describe("where records go", () => {
     await host.callTool({ name: "bash", args: { command: "ls" } });
     await host.close();
     const path = project.path(".toolgate/decisions.jsonl");
-    const lines = await eventually(() => readLines(path), (found) => found.length === 2);
+    const lines = await eventually(
+      () => readLines(path),
+      (found) => found.length === 2,
+    );
     expect(lines).toEqual(records);
     expect(readFileSync(project.path(".toolgate/.gitignore"), "utf8")).toBe("*\n");
   });

@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { closeSync, constants, mkdirSync, openSync, writeSync } from "node:fs";
 import { type FileHandle, mkdir, open, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
 
@@ -18,6 +18,12 @@ const maxQueuedBytes = 8 * 1024 * 1024;
 const maxWriteBytes = 1024 * 1024;
 /** A rotation lock older than this was left by a process that died holding it. */
 const staleLockMs = 10_000;
+/**
+ * O_APPEND: every write lands at the end, whole, whoever else appends. O_NONBLOCK: opening something
+ * that would wait for a reader (a FIFO) fails at once instead of holding a libuv thread, which a
+ * process joins at exit: a hook would never end. On a regular file it changes nothing.
+ */
+const appendFlags = constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_NONBLOCK;
 
 /**
  * An append-only JSON-lines file shared by every process of a project (one `toolgate hook` process per
@@ -141,7 +147,7 @@ export class DecisionLog {
     await mkdir(dir, { recursive: true });
     // The project's own folder is ignored by git as a whole: nobody commits the log by accident.
     if (basename(dir) === ".toolgate") await writeFile(join(dir, ".gitignore"), "*\n", { flag: "wx" }).catch(() => {});
-    return open(this.path, "a");
+    return open(this.path, appendFlags, 0o666);
   }
 
   /**
@@ -188,7 +194,7 @@ export class DecisionLog {
     if (text === "") return;
     try {
       mkdirSync(dirname(this.path), { recursive: true });
-      const fd = openSync(this.path, "a");
+      const fd = openSync(this.path, appendFlags, 0o666);
       try {
         writeSync(fd, text);
       } finally {

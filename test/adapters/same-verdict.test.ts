@@ -3,12 +3,15 @@ import { MemorySaver } from "@langchain/langgraph";
 import { Agent, type AgentOutputItem, run as runAgent, setTracingDisabled, shellTool, tool as agentTool } from "@openai/agents";
 import { gateTools } from "@toolgate/ai-sdk";
 import { toolgateHooks } from "@toolgate/claude-agent-sdk";
-import { askMessage, blockMessage, createHost, type Host } from "@toolgate/host";
+import { askMessage, blockMessage, createHost, type DecisionRecord, type Host } from "@toolgate/host";
 import { toolgateMiddleware } from "@toolgate/langchain";
 import { gateAgentTools } from "@toolgate/openai-agents";
 import { generateText, stepCountIs, tool } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { createAgent, type HITLRequest, type Interrupt, tool as langchainTool, ToolMessage } from "langchain";
+import { AsyncLocalStorage } from "node:async_hooks";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -27,6 +30,11 @@ import { connectThroughProxy, type Connection } from "../mcp/proxy-harness.js";
  *
  * The plugins look at `args.command` only, never at `kind`: the kind is the one thing surfaces may
  * rightly disagree on (an MCP tool is `mcp`, Claude's `Bash` is `shell`, a framework's tool `function`).
+ *
+ * Each surface also leaves one decision record per call, and those records say the same thing: who
+ * decided, the verdict, every participant's answer, the arguments' digest and the policy's. Only what
+ * belongs to the surface differs: its name, times, the call's id, kind and session, and the outcome
+ * (known where the surface runs the tool).
  */
 
 /** What a surface did with a call: the arguments the tool ran with, the text the model read for a block, or a question to a human. */
@@ -38,6 +46,12 @@ type Decision =
 
 interface Surface {
   name: string;
+  /** For a surface in another process: the `surface` its records carry in the project's .toolgate/decisions.jsonl. */
+  logSurface?: string;
+  /** Its calls carry arguments of their own beside `command` (a shell action's `commands`): their digest differs. */
+  ownArgs?: true;
+  /** It has no approver: an ask ends as the host's block of an unanswered ask, and is recorded so. */
+  blocksAsks?: true;
   /** False where the framework's approval request has no text to carry the reason (ai-sdk, openai-agents). */
   askCarriesReason: boolean;
   /** `dir`: the project folder whose plugins and config decide. */
@@ -92,10 +106,15 @@ afterAll(() => {
   failingProject?.remove();
 });
 
+/** The records of the in-process surface being run (see `decideAndRecord`). */
+const surfaceRecords = new AsyncLocalStorage<DecisionRecord[]>();
+
 /** A host on the project, as `toolgate` itself opens one: its plugins folder and its config. */
 async function projectHost(dir: string): Promise<Host> {
   const host = await createHost({ cwd: dir, logger: false });
   hosts.push(host);
+  const records = surfaceRecords.getStore();
+  if (records) host.events.on("decision", (record) => records.push(record));
   return host;
 }
 
@@ -178,6 +197,7 @@ const openaiAgents: Surface = {
  */
 const openaiAgentsShell: Surface = {
   name: "@toolgate/openai-agents (shellTool)",
+  ownArgs: true,
   askCarriesReason: false,
   async decide(args, dir) {
     let ran: string[] | undefined;
@@ -265,6 +285,7 @@ const claudeAgentSdk: Surface = {
 /** `toolgate hook claude-code`, a real child process of the CLI (from source through tsx), the hook input on its stdin. */
 const hookClaudeCode: Surface = {
   name: "toolgate hook claude-code",
+  logSurface: "hook:claude-code",
   askCarriesReason: true,
   async decide(args, dir) {
     const run = await runHook("claude-code", preToolUse(args, dir), { cwd: dir });
@@ -294,6 +315,8 @@ const unansweredAsk = /^Tool call blocked by (.*?): (.*) \(needs approval, and t
 /** `toolgate mcp-proxy` (a real process, from source) in front of a small real MCP server, driven by the MCP SDK's client. */
 const mcpProxy: Surface = {
   name: "toolgate mcp-proxy",
+  logSurface: "mcp-proxy",
+  blocksAsks: true,
   askCarriesReason: true,
   async decide(args, dir) {
     if (!proxies.has(dir)) proxies.set(dir, connectThroughProxy(dir, ["--", process.execPath, bashServer]));
@@ -315,13 +338,49 @@ function expectedOn(surface: Surface, reference: Decision): Decision {
   return reference.action === "ask" && !surface.askCarriesReason ? { action: "ask" } : reference;
 }
 
+/** A surface's decision, and the records it left in this process (a surface in another process leaves them in the log). */
+async function decideAndRecord(surface: Surface, args: Record<string, unknown>, dir: string): Promise<[Surface, Decision, DecisionRecord[]]> {
+  const records: DecisionRecord[] = [];
+  const decision = await surfaceRecords.run(records, () => surface.decide(args, dir));
+  return [surface, decision, records];
+}
+
+/** The records another process wrote for `surface` into the project's log, waiting for `argsDigest`'s to arrive. */
+async function loggedRecords(dir: string, surface: string, argsDigest: string): Promise<DecisionRecord[]> {
+  const path = join(dir, ".toolgate", "decisions.jsonl");
+  const read = () =>
+    (existsSync(path) ? readFileSync(path, "utf8").split("\n").slice(0, -1) : [])
+      .map((line) => JSON.parse(line) as DecisionRecord)
+      .filter((record) => record.surface === surface && record.argsDigest === argsDigest);
+  for (let tries = 0; tries < 100 && read().length === 0; tries++) await new Promise((resolve) => setTimeout(resolve, 20));
+  return read();
+}
+
+/** What every surface's record of one call must share. */
+function recordContent({ tool, verdict, source, participants, argsDigest, policy }: DecisionRecord) {
+  return { tool, verdict, source, participants: participants.map(({ ms, ...answer }) => answer), argsDigest, policy };
+}
+
 describe("one set of plugins and rules, the same decision and reason on every surface", () => {
   it.each(cases)(
     "%s",
     async (_case, args) => {
-      const decisions = await Promise.all(surfaces.map(async (surface) => [surface, await surface.decide(args, project.dir)] as const));
-      const [, reference] = decisions[0]!;
+      const decisions = await Promise.all(surfaces.map((surface) => decideAndRecord(surface, args, project.dir)));
+      const [, reference, [referenceRecord]] = decisions[0]!;
       for (const [surface, decision] of decisions) expect(decision, surface.name).toEqual(expectedOn(surface, reference));
+      // The same record content on every surface: one record each, whatever the surface.
+      const expected = recordContent(referenceRecord!);
+      for (const [surface, , inProcess] of decisions) {
+        const records = surface.logSurface === undefined ? inProcess : await loggedRecords(project.dir, surface.logSurface, expected.argsDigest);
+        if (surface.ownArgs) expect(records[0]?.argsDigest).not.toBe(expected.argsDigest);
+        expect(records, `${surface.name}: one record`).toHaveLength(1);
+        const content = recordContent(records[0]!);
+        expect(content, `${surface.name}: its record`).toEqual({
+          ...expected,
+          ...(surface.ownArgs ? { argsDigest: content.argsDigest } : {}),
+          ...(surface.blocksAsks && expected.verdict === "ask" ? { verdict: "block" } : {}),
+        });
+      }
     },
     60_000,
   );

@@ -64,6 +64,16 @@ describe("toolgate run", () => {
     expect(stdout).toContain("3 calls: 1 blocked, 2 allowed, 0 ask (dry run: no tool was executed)");
     // pre_tool_call fired once per call: fetching the blocked result did not gate the call again.
     expect(hookCalls().slice(before)).toEqual(["call_1", "call_2", "call_3"]);
+    // One record per call, written by the time the command exits, naming the run surface.
+    const records = readFileSync(join(cwd, ".toolgate/decisions.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(records.slice(-3).map(({ surface, callId, verdict, outcome }) => ({ surface, callId, verdict, outcome }))).toEqual([
+      { surface: "run", callId: "call_1", verdict: "block", outcome: "blocked" },
+      { surface: "run", callId: "call_2", verdict: "allow", outcome: undefined },
+      { surface: "run", callId: "call_3", verdict: "allow", outcome: undefined },
+    ]);
   });
 
   it("prints one JSON object per call with --json, and the message in the chosen format", async () => {

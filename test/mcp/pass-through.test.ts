@@ -88,6 +88,21 @@ describe("what passes through toolgate mcp-proxy untouched", () => {
   it("a blocked call is a tool result with isError and the reason, not a protocol error", async () => {
     const result = (await proxied.client.callTool({ name: "echo", arguments: { text: "forbidden words" } })) as CallToolResult;
     expect(result).toEqual({ content: [{ type: "text", text: expect.stringContaining("no forbidden echoes") }], isError: true });
+    // Its record, in the project's .toolgate/decisions.jsonl, names the proxy as the surface.
+    const blockedRecord = async () => {
+      const path = project.path(".toolgate/decisions.jsonl");
+      // Only whole lines: the proxy may be writing one as it is read.
+      const lines = existsSync(path) ? readFileSync(path, "utf8").split("\n").slice(0, -1) : [];
+      return lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((record) => record.verdict === "block");
+    };
+    for (let tries = 0; tries < 100 && (await blockedRecord()) === undefined; tries++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await blockedRecord()).toMatchObject({
+      surface: "mcp-proxy",
+      tool: "echo",
+      kind: "mcp",
+      outcome: "blocked",
+      source: { kind: "plugin", name: "echo-policy" },
+    });
   });
 
   it("an unknown tool: the server's own JSON-RPC error, message unchanged", async () => {

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeTempDir, removeTempDirs, runCli, writeFiles } from "../cli/cli-harness.js";
@@ -70,6 +70,23 @@ describe("toolgate serve", () => {
       tool_input: { command: "rm -rf /" },
     });
     expect(gemini.body).toEqual({ decision: "deny", reason: 'Tool call blocked by plugin "policy": no rm -rf (v1)' });
+    // One record per decided call, in the project's .toolgate/decisions.jsonl, each naming serve.
+    const records = () =>
+      existsSync(join(dir, ".toolgate/decisions.jsonl")) ? readFileSync(join(dir, ".toolgate/decisions.jsonl"), "utf8").split("\n").slice(0, -1) : [];
+    await eventually(async () => records().length >= 4);
+    expect(records().map((line) => JSON.parse(line) as Record<string, unknown>)).toEqual([
+      expect.objectContaining({
+        surface: "serve",
+        tool: "Bash",
+        kind: "shell",
+        verdict: "block",
+        outcome: "blocked",
+        source: { kind: "plugin", name: "policy" },
+      }),
+      expect.objectContaining({ surface: "serve", verdict: "allow" }),
+      expect.objectContaining({ surface: "serve", callId: "t", verdict: "block" }),
+      expect.objectContaining({ surface: "serve", tool: "run_shell_command", verdict: "block" }),
+    ]);
     expect((await post(`${url}/v1/hooks/claude-code`, "garbage")).body.hookSpecificOutput.permissionDecision).toBe("deny");
     expect((await post(`${url}/v1/check`, { call: { id: 1, name: "x", args: {} } })).status).toBe(400);
     expect((await post(`${url}/v1/nothing`, {})).status).toBe(404);

@@ -1,4 +1,4 @@
-import { createHost, type Host, type HostOptions, type Plugin } from "@toolgate/host";
+import { createHost, type DecisionRecord, type Host, type HostOptions, type Plugin } from "@toolgate/host";
 import { generateText, stepCountIs, streamText, tool, type ModelMessage } from "ai";
 import { generateText as generateText5, stepCountIs as stepCountIs5, streamText as streamText5, tool as tool5 } from "ai5";
 import { afterEach, describe, expect, it } from "vitest";
@@ -40,7 +40,10 @@ function terminalTools(ran: string[]) {
 describe("ai@6 (LanguageModelV3): the model reads the block and changes course", () => {
   it.each(["generateText", "streamText"] as const)("%s, multi-step", async (api) => {
     const ran: string[] = [];
-    const tools = gateTools(terminalTools(ran), await hostWith([noRootDelete]));
+    const host = await hostWith([noRootDelete]);
+    const records: DecisionRecord[] = [];
+    host.events.on("decision", (record) => records.push(record));
+    const tools = gateTools(terminalTools(ran), host);
     const { model, turns } = scriptedModelV3(changesCourse);
     const settings = { model, tools, prompt: "clean up", stopWhen: stepCountIs(5) };
     const text = api === "generateText" ? (await generateText(settings)).text : await streamText(settings).text;
@@ -50,6 +53,11 @@ describe("ai@6 (LanguageModelV3): the model reads the block and changes course",
     expect(turns[1]).toEqual([{ toolCallId: "call_1", type: "execution-denied", text: reason }]);
     expect(turns[2]?.[1]).toEqual({ toolCallId: "call_2", type: "text", text: "ran ls" });
     expect(text).toBe("done: ran ls");
+    // One record per call, naming the adapter's surface.
+    expect(records.map(({ surface, callId, verdict, outcome }) => ({ surface, callId, verdict, outcome }))).toEqual([
+      { surface: "ai-sdk", callId: "call_1", verdict: "block", outcome: "blocked" },
+      { surface: "ai-sdk", callId: "call_2", verdict: "allow", outcome: undefined },
+    ]);
   });
 
   it("an allowed call's output is untouched, including the tool's own toModelOutput", async () => {

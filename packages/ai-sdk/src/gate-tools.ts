@@ -62,7 +62,7 @@ function gateTool(name: string, tool: GateableTool, host: GateHost, kind: string
   };
 
   const check = (input: unknown, toolCallId: string | undefined): Promise<Verdict> =>
-    host.checkToolCall(callOf(input, toolCallId), { resolveAsk: true }).catch((error: unknown) => ({
+    host.checkToolCall(callOf(input, toolCallId), { resolveAsk: true, surface: "ai-sdk" }).catch((error: unknown) => ({
       action: "block",
       message: `toolgate could not check this call, so it does not run: ${error instanceof Error ? error.message : String(error)}`,
       args: {},

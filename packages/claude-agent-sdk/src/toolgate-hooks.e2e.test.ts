@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { query, type CanUseTool, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
-import { createHost, type Host, type HostOptions, type Plugin } from "@toolgate/host";
+import { createHost, type DecisionRecord, type Host, type HostOptions, type Plugin } from "@toolgate/host";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { fakeApiEnv, startFakeMessagesApi, type ToolResultSeen, type Turn } from "./fixtures/fake-messages-api.js";
 import { toolgateHooks } from "./index.js";
@@ -44,7 +44,7 @@ async function runAgent(
   commands: string[],
   hostOptions: Pick<HostOptions, "onAsk"> = {},
   canUseTool?: CanUseTool,
-): Promise<{ results: ToolResultSeen[]; finalText: string; messages: SDKMessage[]; post: string[] }> {
+): Promise<{ results: ToolResultSeen[]; finalText: string; messages: SDKMessage[]; post: string[]; records: DecisionRecord[] }> {
   const post: string[] = [];
   const observer: Plugin = {
     name: "observer",
@@ -52,6 +52,8 @@ async function runAgent(
   };
   const host = await createHost({ pluginsDir: false, configFile: false, logger: false, plugins: [...plugins, observer], ...hostOptions });
   hosts.push(host);
+  const records: DecisionRecord[] = [];
+  host.events.on("decision", (record) => records.push(record));
   let finalText = "";
   let results: ToolResultSeen[] = [];
   const api = await startFakeMessagesApi((seen): Turn => {
@@ -84,7 +86,7 @@ async function runAgent(
   } finally {
     await api.close();
   }
-  return { results, finalText, messages, post };
+  return { results, finalText, messages, post, records };
 }
 
 // A real CLI under the SDK: its budget is the one the repository's real-client tests share (test/helpers/real-client.ts).
@@ -98,6 +100,11 @@ describe("the Claude Agent SDK's query(), gated by toolgateHooks(host)", { timeo
     expect(run.results[1]!.text).toContain("listed");
     expect(run.finalText).toContain("refusing destructive root delete");
     expect(run.post).toEqual(["Bash echo listed ok"]);
+    // One record per call, naming the adapter's surface.
+    expect(run.records.map(({ surface, tool, kind, verdict, outcome }) => ({ surface, tool, kind, verdict, outcome }))).toEqual([
+      { surface: "claude-agent-sdk", tool: "Bash", kind: "shell", verdict: "block", outcome: "blocked" },
+      { surface: "claude-agent-sdk", tool: "Bash", kind: "shell", verdict: "allow", outcome: undefined },
+    ]);
   });
 
   it("a modify reaches the tool through updatedInput", async () => {

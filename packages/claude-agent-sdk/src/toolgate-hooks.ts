@@ -42,7 +42,7 @@ function preToolUse(host: HookHost): HookCallback {
     const call = callOf(input, toolUseId);
     let verdict: Verdict;
     try {
-      verdict = await host.checkToolCall(call, { resolveAsk: true });
+      verdict = await host.checkToolCall(call, { resolveAsk: true, surface: "claude-agent-sdk" });
     } catch (error) {
       return preAnswer("deny", `toolgate could not check this call, so it does not run: ${error instanceof Error ? error.message : String(error)}`);
     }

@@ -1,6 +1,9 @@
 import type { PluginRecord, SessionInfo, ToolCall, ToolResult, Verdict } from "@toolgate/plugin-sdk";
 import { discoverFolderPlugins } from "./discovery/folder.js";
 import { resolvePluginEntries } from "./discovery/packages.js";
+import { DecisionLog } from "./decisions/decision-log.js";
+import { DecisionRecorder } from "./decisions/decision-recorder.js";
+import { policyDigest } from "./decisions/policy-digest.js";
 import { createEventBus, type HostEmitter } from "./events.js";
 import { createToolCaller, type CallToolOptions, type CheckToolCallOptions, type ToolCallInput } from "./execution/call-tool.js";
 import type { CallToolsOptions } from "./execution/call-tools.js";
@@ -91,6 +94,18 @@ export async function createHostWithSettings(settings: HostSettings, options: Ho
   const closeController = new AbortController();
   const registry = new PluginRegistry(options.tools);
   const policies = installPolicies(settings, { registry, events, logger, session: settings.session, closeSignal: closeController.signal });
+  let plugins: PluginRecord[] = [];
+  const log =
+    typeof settings.decisions.log === "string" ? new DecisionLog({ path: settings.decisions.log, report: (message) => logger.error(message) }) : undefined;
+  const recorder = new DecisionRecorder({
+    events,
+    session: settings.session,
+    log,
+    args: settings.decisions.args,
+    surface: settings.surface,
+    policy: () => policyDigest(registry, plugins, settings),
+  });
+  if (log) log.beforeExit = () => recorder.flushNow();
   const runtime: HostRuntime = {
     registry,
     events,
@@ -100,6 +115,7 @@ export async function createHostWithSettings(settings: HostSettings, options: Ho
     onHookError: settings.onHookError,
     rules: policies.rules,
     pluginFailure: undefined,
+    recorder,
     denials: new DenialLog(),
     closeSignal: closeController.signal,
     closed: false,
@@ -112,7 +128,7 @@ export async function createHostWithSettings(settings: HostSettings, options: Ho
   ledger.listen(events);
   const store = { backend, ledger };
   const loaded = await loadPlugins(await collectSources(settings), { ...runtime, runtime: runtime.deadlines, cwd: settings.cwd, store });
-  const plugins = [...policies.records, ...loaded];
+  plugins = [...policies.records, ...loaded];
   runtime.pluginFailure = pluginFailureOf(loaded, settings.onPluginError);
   reportPolicyState(plugins, settings, logger);
   const gate = createGate(runtime, { onAsk: options.onAsk });
@@ -137,6 +153,10 @@ export async function createHostWithSettings(settings: HostSettings, options: Ho
     await runObservers(runtime, "on_session_end", []);
     runtime.deadlines.stopWhenIdle();
     events.emit("session:end", { session });
+    // Records go to the disk without holding the close (a hook process answers after it): what is still
+    // being written keeps the process alive until it is, and the log writes leftovers at exit.
+    recorder.flushNow();
+    void log?.close();
     await ledger.flush();
     await backend.close();
   };

@@ -27,6 +27,7 @@ export const hostEventNames = [
   "hook:error",
   "hook:invalid",
   "hook:timeout",
+  "decision",
   "session:end",
 ] as const satisfies readonly HostEventName[];
 

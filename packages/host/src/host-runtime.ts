@@ -1,4 +1,5 @@
 import type { SessionInfo } from "@toolgate/plugin-sdk";
+import type { DecisionRecorder } from "./decisions/decision-recorder.js";
 import type { EventBus } from "./events.js";
 import type { HookDeadlines } from "./invocation/hook-deadlines.js";
 import type { PluginFailure } from "./gate/plugin-failure.js";
@@ -24,6 +25,8 @@ export interface HostRuntime {
    * every call with it, before any hook runs.
    */
   pluginFailure: PluginFailure | undefined;
+  /** One record per decided call, for `decision` listeners and the decisions log. */
+  readonly recorder: DecisionRecorder;
   /** Recent blocked calls, for `host.denials()`. */
   readonly denials: DenialLog;
   /** Aborted by `host.close()`; tools receive it as `ctx.signal`. */

@@ -2,6 +2,7 @@ export { createHost, type Host } from "./create-host.js";
 export {
   defineConfig,
   type AskHandler,
+  type DecisionsConfig,
   type HostOptions,
   type PluginEntry,
   type PluginHostSettings,
@@ -32,6 +33,8 @@ export {
   type ToolMessageFormats,
 } from "./messages/to-tool-message.js";
 export type {
+  DecisionParticipant,
+  DecisionRecord,
   HookContext,
   HookName,
   Hooks,
@@ -39,6 +42,7 @@ export type {
   Plugin,
   PluginRecord,
   PolicyKind,
+  ParticipantAction,
   PolicySource,
   PreToolCallResult,
   SessionInfo,

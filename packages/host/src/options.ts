@@ -73,6 +73,20 @@ export interface ToolgateConfig {
   hooks?: HooksConfig;
   /** Deny, ask and allow rules, `toolGlob` or `toolGlob:arg=valueGlob…`, checked before every plugin. */
   permissions?: PermissionsConfig;
+  /** One record per decided call: where they are appended, and whether they carry the arguments. */
+  decisions?: DecisionsConfig;
+}
+
+/** Where decision records go (`decisions` in config and options). */
+export interface DecisionsConfig {
+  /**
+   * The JSON-lines file records are appended to (relative to the config file, or to `cwd` in options);
+   * `false` writes none. Rotated at 10 MiB to `<name>.1.jsonl`.
+   * @default none for the library; `.toolgate/decisions.jsonl` in the project for the CLI's surfaces
+   */
+  log?: string | false;
+  /** `"full"` puts each call's arguments in its record; `"digest"` only their SHA-256. @default "digest" */
+  args?: "full" | "digest";
 }
 
 export interface HostOptions extends ToolgateConfig {
@@ -97,6 +111,11 @@ export interface HostOptions extends ToolgateConfig {
    * using them up. @default "shared"
    */
   storeWrites?: "shared" | "local";
+  /**
+   * The surface named in this host's decision records, for calls whose options name none: an app or
+   * adapter embedding the host names itself here (`"serve"`, `"mcp-proxy"`, …). @default "library"
+   */
+  surface?: string;
 }
 
 /** Identity helper that types a `toolgate.config.*` default export. */
@@ -146,11 +165,20 @@ const configEntries = {
   ),
   hooks: v.optional(HooksConfigSchema),
   permissions: v.optional(PermissionsConfigSchema),
+  decisions: v.optional(
+    v.strictObject(
+      {
+        log: v.optional(v.union([v.pipe(v.string(), v.nonEmpty()), v.literal(false)], "must be a path or false")),
+        args: v.optional(v.picklist(["full", "digest"], 'must be "full" or "digest"')),
+      },
+      "is not a decisions setting (log, args)",
+    ),
+  ),
 };
 
 export const ConfigSchema = v.strictObject(
   configEntries,
-  "is not a config key (plugins, pluginsDir, hookTimeoutMs, onHookError, onPluginError, session, store, hooks, permissions)",
+  "is not a config key (plugins, pluginsDir, hookTimeoutMs, onHookError, onPluginError, session, store, hooks, permissions, decisions)",
 );
 
 export const HostOptionsSchema = v.object({
@@ -161,6 +189,7 @@ export const HostOptionsSchema = v.object({
   logger: v.optional(v.union([v.literal(false), v.custom<HostLogger>(isLoggerLike)], "must be a logger (debug, info, warn and error functions) or false")),
   configFile: v.optional(v.union([v.pipe(v.string(), v.nonEmpty()), v.literal(false)], "must be a path or false")),
   storeWrites: v.optional(v.picklist(["shared", "local"], 'must be "shared" or "local"')),
+  surface: v.optional(v.pipe(v.string("must be a string"), v.nonEmpty("must not be empty"))),
   on: v.optional(
     v.strictObject(
       Object.fromEntries(hostEventNames.map((name) => [name, v.optional(v.function("must be a listener function"))])),

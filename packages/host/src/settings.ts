@@ -25,6 +25,10 @@ export interface HostSettings {
   policyHooks: ConfiguredHook[];
   /** The config's and the options' rules, joined. */
   permissions: PermissionsConfig;
+  /** `log`: an absolute path, `false` (turned off), or undefined (not configured: the surface's default applies). */
+  decisions: { log: string | false | undefined; args: "full" | "digest" };
+  /** The surface named in records of calls that name none. */
+  surface: string;
 }
 
 /** One entry of `hooks`, with what an error about it must name. */
@@ -64,7 +68,33 @@ export async function resolveSettings(options: HostOptions): Promise<HostSetting
       ...configuredHooks(options.hooks, cwd, "createHost()"),
     ],
     permissions: joinPermissions([config.permissions, options.permissions]),
+    decisions: {
+      log: resolveDecisionsLog(options.decisions?.log, config.decisions?.log, cwd, loaded?.dir ?? cwd),
+      args: options.decisions?.args ?? config.decisions?.args ?? "digest",
+    },
+    surface: options.surface ?? "library",
   };
+}
+
+/** The options' setting wins over the config's; a relative path resolves from where it was written. */
+function resolveDecisionsLog(
+  fromOptions: string | false | undefined,
+  fromConfig: string | false | undefined,
+  cwd: string,
+  configDir: string,
+): string | false | undefined {
+  if (fromOptions !== undefined) return fromOptions === false ? false : resolve(cwd, fromOptions);
+  if (fromConfig !== undefined) return fromConfig === false ? false : resolve(configDir, fromConfig);
+  return undefined;
+}
+
+/**
+ * The CLI's surfaces record every decision in the project by default: `.toolgate/decisions.jsonl` in
+ * `cwd`, unless the config or options set `decisions.log` (a path, or `false` for none).
+ */
+export function withProjectDecisionsLog(settings: HostSettings): HostSettings {
+  if (settings.decisions.log !== undefined) return settings;
+  return { ...settings, decisions: { ...settings.decisions, log: resolve(settings.cwd, ".toolgate", "decisions.jsonl") } };
 }
 
 // Validated already; a relative `file:` path resolves from where it was written.

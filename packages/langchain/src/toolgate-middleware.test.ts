@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import { MemorySaver } from "@langchain/langgraph";
 import { type BaseMessage, ToolMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
-import { blockMessage, createHost, type Host, type HostOptions, type Plugin } from "@toolgate/host";
+import { blockMessage, createHost, type DecisionRecord, type Host, type HostOptions, type Plugin } from "@toolgate/host";
 import { createAgent, type HITLRequest, type Interrupt, tool } from "langchain";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -42,6 +42,8 @@ describe("toolgateMiddleware", () => {
   it("blocks rm -rf / with an error ToolMessage the model reads, and the model changes course", async () => {
     let count = 0;
     const host = await hostWith(blockDangerousShell, { name: "counter", hooks: { pre_tool_call: () => void count++ } });
+    const records: DecisionRecord[] = [];
+    host.events.on("decision", (record) => records.push(record));
     const ran: string[] = [];
     let read: ToolMessage | undefined;
     const model = new ScriptedChatModel([
@@ -61,6 +63,13 @@ describe("toolgateMiddleware", () => {
     expect(String(read?.content)).toContain('Tool call blocked by plugin "block-dangerous-shell"');
     expect(result.messages.at(-1)?.content).toBe("checked: ran du -sh /tmp");
     expect(count).toBe(2);
+    // One record per call, naming the adapter's surface and every participant.
+    expect(
+      records.map(({ surface, callId, verdict, participants }) => ({ surface, callId, verdict, by: participants.map((p) => `${p.name}:${p.action}`) })),
+    ).toEqual([
+      { surface: "langchain", callId: "c1", verdict: "block", by: ["block-dangerous-shell:block", "counter:none"] },
+      { surface: "langchain", callId: "c2", verdict: "allow", by: ["block-dangerous-shell:none", "counter:none"] },
+    ]);
   });
 
   it("runs the tool with a plugin's modified arguments", async () => {

@@ -39,7 +39,8 @@ export function toolgateMiddleware(host: Host, options: ToolgateMiddlewareOption
       const { toolCall } = request;
       const call: ToolCall = { id: toolCall.id ?? `toolgate_${randomUUID()}`, name: toolCall.name, args: argsOf(toolCall.args), kind: "function" };
       const verdict =
-        (toolCall.id === undefined ? undefined : waiting.get(toolCall.id)) ?? (await host.checkToolCall(call, { resolveAsk: askMode === "block" }));
+        (toolCall.id === undefined ? undefined : waiting.get(toolCall.id)) ??
+        (await host.checkToolCall(call, { resolveAsk: askMode === "block", surface: "langchain" }));
       // With ask: "block", an ask still standing here had no approver: the host blocks it as callTool would.
       if (verdict.action === "block" || (verdict.action === "ask" && askMode === "block")) return blocked(host, request, call, verdict);
       if (verdict.action === "ask") {

@@ -13,7 +13,7 @@ import {
   tool,
   webSearchTool,
 } from "@openai/agents";
-import { blockMessage, createHost, type Host, type HostOptions, type Plugin } from "@toolgate/host";
+import { blockMessage, createHost, type DecisionRecord, type Host, type HostOptions, type Plugin } from "@toolgate/host";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { gateAgentTools } from "./index.js";
@@ -61,6 +61,8 @@ describe("shell tool", () => {
   it("blocks rm -rf / with the plugin's reason, which the model reads before it changes course", async () => {
     const count = counter();
     const host = await hostWith(blockDangerousShell, count);
+    const records: DecisionRecord[] = [];
+    host.events.on("decision", (record) => records.push(record));
     const ran: string[][] = [];
     const shell = shellTool({
       shell: {
@@ -89,6 +91,11 @@ describe("shell tool", () => {
     expect(result.finalOutput).toContain("ran ls -la");
     expect(result.interruptions ?? []).toEqual([]);
     expect([...count.seen.values()]).toEqual([1, 1]);
+    // One record per call, naming the adapter's surface.
+    expect(records.map(({ surface, callId, verdict, source }) => ({ surface, callId, verdict, source }))).toEqual([
+      { surface: "openai-agents", callId: "sh_1", verdict: "block", source: { kind: "plugin", name: "block-dangerous-shell" } },
+      { surface: "openai-agents", callId: "sh_2", verdict: "allow", source: undefined },
+    ]);
   });
 
   it("gates a streamed run the same way", async () => {

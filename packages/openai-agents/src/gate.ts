@@ -13,7 +13,7 @@ export interface CallGate {
 
 export function createCallGate(host: Host): CallGate {
   return {
-    check: (call) => host.checkToolCall(call, { resolveAsk: true }),
+    check: (call) => host.checkToolCall(call, { resolveAsk: true, surface: "openai-agents" }),
     async blockedText(call, verdict) {
       // The host ends the call it just checked as blocked, so its tool:blocked and tool:end events fire
       // (a rate limit releases the call's slot on tool:end) and pre_tool_call does not fire again.

@@ -1,4 +1,5 @@
 import type { SessionInfo } from "./context.js";
+import type { DecisionRecord } from "./decision-record.js";
 import type { PolicySource, ToolResult, Verdict } from "./results.js";
 import type { ToolCall } from "./tool-call.js";
 
@@ -39,6 +40,8 @@ export type HostEvents = {
   "hook:timeout": { plugin: string; hook: string; call?: ToolCall; timeoutMs: number };
   "session:start": { session: SessionInfo };
   "session:end": { session: SessionInfo };
+  /** One decided call: who decided, each participant's answer and time, the outcome where known. */
+  decision: DecisionRecord;
 };
 
 export type HostEventName = keyof HostEvents;

@@ -1,4 +1,5 @@
 import type { HostEvents, ToolCall, ToolDefinition, ToolResult, Verdict } from "@toolgate/plugin-sdk";
+import type { DecisionDraft } from "../decisions/decision-draft.js";
 import { describeThrown, ToolgateError } from "../errors.js";
 import { closedVerdict, type Gate } from "../gate/decide.js";
 import type { ToolCallExplanation } from "../gate/explain.js";
@@ -18,6 +19,8 @@ export interface CallToolOptions {
    * or whose name, kind or arguments differ from the checked one.
    */
   skipPreToolCallHook?: boolean;
+  /** The surface named in this call's decision record (an adapter names itself). @default the host's `surface` */
+  surface?: string;
 }
 
 export interface CheckToolCallOptions {
@@ -29,6 +32,8 @@ export interface CheckToolCallOptions {
    * @default false (an `ask` is returned unresolved)
    */
   resolveAsk?: boolean;
+  /** The surface named in this call's decision record (an adapter names itself). @default the host's `surface` */
+  surface?: string;
 }
 
 /**
@@ -63,21 +68,24 @@ export function createToolCaller(runtime: HostRuntime, gate: Gate, onChecked?: C
   // From the entry to `execute`, plain functions hand promises along instead of `async` functions
   // awaiting each other: each async layer costs the call a promise and microtask turns, and a
   // synchronous verdict is not awaited at all. Every entry turns a throw into a rejection.
-  function run(snapshot: CallSnapshot, skipPreToolCallHook: boolean): Promise<ToolResult> {
-    const verdict = gate.admit(snapshot, skipPreToolCallHook);
-    return verdict instanceof Promise ? verdict.then((admitted) => runVerdict(snapshot.call, admitted)) : runVerdict(snapshot.call, verdict);
+  function run(snapshot: CallSnapshot, skipPreToolCallHook: boolean, surface: unknown): Promise<ToolResult> {
+    const draft = runtime.recorder.begin(snapshot.call, typeof surface === "string" ? surface : undefined);
+    const verdict = gate.admit(snapshot, skipPreToolCallHook, draft);
+    return verdict instanceof Promise ? verdict.then((admitted) => runVerdict(snapshot.call, admitted, draft)) : runVerdict(snapshot.call, verdict, draft);
   }
 
-  function runVerdict(call: ToolCall, verdict: Verdict): Promise<ToolResult> {
+  function runVerdict(call: ToolCall, verdict: Verdict, draft: DecisionDraft | undefined): Promise<ToolResult> {
     // The last check before a tool starts: nothing starts once close() has begun.
-    if (runtime.closed) return Promise.resolve(finishBlocked(call, closedVerdict(verdict.args)));
-    if (verdict.action !== "allow") return Promise.resolve(finishBlocked(call, verdict));
-    const outcome = execute(call, verdict);
+    if (runtime.closed) verdict = closedVerdict(verdict.args);
+    draft?.settle(verdict);
+    if (verdict.action !== "allow") return Promise.resolve(finishBlocked(call, verdict, draft));
+    const outcome = execute(call, verdict, draft);
     return outcome instanceof Promise ? outcome : Promise.resolve(outcome);
   }
 
-  function finishBlocked(call: ToolCall, verdict: Verdict): ToolResult {
+  function finishBlocked(call: ToolCall, verdict: Verdict, draft: DecisionDraft | undefined): ToolResult {
     const result = resultOfBlock(call, verdict);
+    if (draft) runtime.recorder.finish(draft, "blocked");
     runtime.denials.record(call, verdict);
     const { events } = runtime;
     if (events.listens("tool:blocked")) {
@@ -91,7 +99,7 @@ export function createToolCaller(runtime: HostRuntime, gate: Gate, onChecked?: C
   }
 
   /** Synchronous as long as the tool and the observers are: a promise is made only where one is awaited. */
-  function execute(call: ToolCall, verdict: Verdict): ToolResult | Promise<ToolResult> {
+  function execute(call: ToolCall, verdict: Verdict, draft: DecisionDraft | undefined): ToolResult | Promise<ToolResult> {
     const finalCall = verdict.args === call.args ? call : callView(call, verdict.args);
     const tool = runtime.registry.tool(call.name);
     if (!tool)
@@ -100,18 +108,20 @@ export function createToolCaller(runtime: HostRuntime, gate: Gate, onChecked?: C
         verdict,
         false,
         errorResult(call, `Unknown tool "${call.name}". Available tools: ${runtime.registry.toolNames.join(", ") || "none"}.`),
+        draft,
       );
     if (runtime.events.listens("tool:before")) runtime.events.emit("tool:before", { call: finalCall, verdict });
-    return runTool(tool.definition, finalCall, (result) => observe(finalCall, verdict, true, result));
+    return runTool(tool.definition, finalCall, (result) => observe(finalCall, verdict, true, result, draft));
   }
 
-  function observe(call: ToolCall, verdict: Verdict, ran: boolean, result: ToolResult): ToolResult | Promise<ToolResult> {
+  function observe(call: ToolCall, verdict: Verdict, ran: boolean, result: ToolResult, draft: DecisionDraft | undefined): ToolResult | Promise<ToolResult> {
     // Without post_tool_call hooks there is nothing to wait for, and no reason to spend a turn on it.
-    if (runtime.registry.hooks("post_tool_call").length === 0) return end(call, verdict, ran, result);
-    return runObservers(runtime, "post_tool_call", [call, result]).then(() => end(call, verdict, ran, result));
+    if (runtime.registry.hooks("post_tool_call").length === 0) return end(call, verdict, ran, result, draft);
+    return runObservers(runtime, "post_tool_call", [call, result]).then(() => end(call, verdict, ran, result, draft));
   }
 
-  function end(call: ToolCall, verdict: Verdict, ran: boolean, result: ToolResult): ToolResult {
+  function end(call: ToolCall, verdict: Verdict, ran: boolean, result: ToolResult, draft: DecisionDraft | undefined): ToolResult {
+    if (draft) runtime.recorder.finish(draft, result.status);
     const { events } = runtime;
     if (ran && events.listens("tool:after")) events.emit("tool:after", { call, verdict, result });
     if (events.listens("tool:end")) events.emit("tool:end", { call, status: result.status, result, verdict });
@@ -152,7 +162,7 @@ export function createToolCaller(runtime: HostRuntime, gate: Gate, onChecked?: C
       try {
         assertOpen();
         const snapshots = snapshotBatch(calls, kindOf);
-        return callTools(snapshots, options, (snapshot) => run(snapshot, false));
+        return callTools(snapshots, options, (snapshot) => run(snapshot, false, options.surface));
       } catch (error) {
         return Promise.reject(error);
       }
@@ -160,7 +170,7 @@ export function createToolCaller(runtime: HostRuntime, gate: Gate, onChecked?: C
     callTool(call, options) {
       try {
         assertOpen();
-        return run(snapshotCall(call, kindOf), options?.skipPreToolCallHook === true);
+        return run(snapshotCall(call, kindOf), options?.skipPreToolCallHook === true, options?.surface);
       } catch (error) {
         return Promise.reject(error);
       }
@@ -169,10 +179,17 @@ export function createToolCaller(runtime: HostRuntime, gate: Gate, onChecked?: C
       try {
         assertOpen();
         const snapshot = snapshotCall(call, kindOf);
-        const verdict = gate.check(snapshot, options?.resolveAsk === true);
-        if (onChecked === undefined) return Promise.resolve(verdict);
+        const surface = options?.surface;
+        const draft = runtime.recorder.begin(snapshot.call, typeof surface === "string" ? surface : undefined);
+        const verdict = gate.check(snapshot, options?.resolveAsk === true, draft);
+        if (onChecked === undefined && draft === undefined) return Promise.resolve(verdict);
         const tell = (decided: Verdict) => {
-          onChecked(snapshot.call.id, decided);
+          onChecked?.(snapshot.call.id, decided);
+          if (draft) {
+            draft.settle(decided);
+            // The caller runs an allowed call, if at all: only a block's outcome is known here.
+            runtime.recorder.finish(draft, decided.action === "block" ? "blocked" : undefined);
+          }
           return decided;
         };
         // A verdict decided synchronously is handed on without another turn of the microtask queue.

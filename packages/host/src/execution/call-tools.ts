@@ -5,6 +5,8 @@ import type { CallSnapshot } from "../gate/policy-run.js";
 export interface CallToolsOptions {
   /** How many calls run at once; 1 runs them one after another. @default 1 */
   concurrency?: number;
+  /** The surface named in these calls' decision records (an adapter names itself). @default the host's `surface` */
+  surface?: string;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { PreToolCallDecision, ToolArgs, Verdict } from "@toolgate/plugin-sdk";
 import { PreToolCallDecisionSchema } from "@toolgate/plugin-sdk/host";
 import * as v from "valibot";
+import type { DecisionDraft } from "../decisions/decision-draft.js";
 import { describeThrown } from "../errors.js";
 import type { HostRuntime } from "../host-runtime.js";
 import type { AskHandler } from "../options.js";
@@ -23,12 +24,12 @@ export interface Gate {
    * `checkToolCall`: the plugins' verdict, remembered for one `skipPreToolCallHook` call. An `ask` stays
    * an `ask` unless `resolveAsk` is set and the host has an `onAsk`: then its answer is returned and remembered.
    */
-  check(snapshot: CallSnapshot, resolveAsk?: boolean): Verdict | Promise<Verdict>;
+  check(snapshot: CallSnapshot, resolveAsk?: boolean, draft?: DecisionDraft): Verdict | Promise<Verdict>;
   /**
    * The verdict a call runs on, `allow` or `block`: the remembered one (with `skipPreToolCallHook`) or
    * one decided now, an `ask` resolved through `onAsk`, and `block` once the host is closed.
    */
-  admit(snapshot: CallSnapshot, skipPreToolCallHook: boolean): Verdict | Promise<Verdict>;
+  admit(snapshot: CallSnapshot, skipPreToolCallHook: boolean, draft?: DecisionDraft): Verdict | Promise<Verdict>;
   /** The verdict and every plugin's part in it, by the same loop; no event, no memo. */
   explain(snapshot: CallSnapshot): Promise<ToolCallExplanation>;
   /**
@@ -44,6 +45,11 @@ export interface GateOptions {
 }
 
 const closedMessage = "host closed (host.close()) before this call could run";
+
+/** What a participant said, as its record and the explain trace show it: a block's or ask's message, an allow's reason. */
+function messageOf(decision: PreToolCallDecision): string | undefined {
+  return decision.action === "modify" ? undefined : decision.action === "allow" ? decision.reason : decision.message;
+}
 
 /** The verdict of every call the host has not run when it closes. */
 export function closedVerdict(args: ToolArgs): Verdict {
@@ -65,14 +71,19 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
     if (run.next < hooks.length) run.startedAt = performance.now();
     while (run.next < hooks.length) {
       const entry = hooks[run.next++]!;
+      const began = run.startedAt;
       const outcome = invoke(entry, run);
       // No opinion, the most common answer, needs no reading at all.
-      if (outcome === undefined && run.trace === undefined) continue;
+      if (outcome === undefined && run.trace === undefined) {
+        run.draft?.add(entry.source, "none", undefined, run.startedAt - began);
+        continue;
+      }
       if (PendingHook.is(outcome)) {
         run.awaiting = entry;
+        run.awaitingSince = began;
         return outcome;
       }
-      absorb(outcome, entry, run);
+      absorb(outcome, entry, run, run.startedAt - began);
     }
     return undefined;
   }
@@ -88,7 +99,7 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
   }
 
   function resume(run: PolicyRun, outcome: unknown): void {
-    absorb(outcome, run.awaiting!, run);
+    absorb(outcome, run.awaiting!, run, run.draft ? performance.now() - run.awaitingSince : 0);
     // After close no more plugin code runs for this call: it ends blocked.
     const pending = runtime.closed ? undefined : advance(run);
     if (pending !== undefined) pending.whenSettled(run.resume!);
@@ -112,41 +123,44 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
     return verdict;
   }
 
-  /** Folds one outcome in; never throws, since it runs inside a hook's settlement. */
-  function absorb(outcome: unknown, entry: HookEntry, run: PolicyRun): void {
+  /** Folds one outcome in (the hook took `ms`); never throws, since it runs inside a hook's settlement. */
+  function absorb(outcome: unknown, entry: HookEntry, run: PolicyRun, ms: number): void {
     try {
-      absorbOutcome(outcome, entry, run);
+      absorbOutcome(outcome, entry, run, ms);
     } catch (error) {
-      absorbFailure(failure(entry, `returned a value that cannot be read: ${describeThrown(error)}`, "HOOK_FAILED", error), entry, run);
+      absorbFailure(failure(entry, `returned a value that cannot be read: ${describeThrown(error)}`, "HOOK_FAILED", error), entry, run, ms);
     }
   }
 
-  function absorbOutcome(outcome: unknown, entry: HookEntry, run: PolicyRun): void {
+  function absorbOutcome(outcome: unknown, entry: HookEntry, run: PolicyRun, ms: number): void {
     if (outcome === undefined) {
       run.trace?.push({ plugin: entry.plugin, outcome: "none" });
+      run.draft?.add(entry.source, "none", undefined, ms);
       return;
     }
     if (HookFailure.is(outcome)) {
-      absorbFailure(outcome, entry, run);
+      absorbFailure(outcome, entry, run, ms);
       return;
     }
     const parsed = v.safeParse(PreToolCallDecisionSchema, outcome);
     if (!parsed.success) {
-      reportInvalid(outcome, validationMessage(parsed.issues), entry, run);
+      reportInvalid(outcome, validationMessage(parsed.issues), entry, run, ms);
       return;
     }
     addDecision(run.aggregate, parsed.output, entry.plugin, entry.source);
     if (run.trace) run.trace.push(explainDecision(parsed.output, entry.plugin, run));
+    run.draft?.add(entry.source, parsed.output.action, messageOf(parsed.output), ms);
   }
 
   function explainDecision(decision: PreToolCallDecision, plugin: string, run: PolicyRun): PluginExplanation {
     if (decision.action === "modify") return { plugin, outcome: "modify", args: run.aggregate.args };
-    const message = decision.action === "allow" ? decision.reason : decision.message;
+    const message = messageOf(decision);
     return message === undefined ? { plugin, outcome: decision.action } : { plugin, outcome: decision.action, message };
   }
 
-  function absorbFailure(outcome: HookFailure, entry: HookEntry, run: PolicyRun): void {
+  function absorbFailure(outcome: HookFailure, entry: HookEntry, run: PolicyRun, ms: number): void {
     const { error } = outcome;
+    run.draft?.add(entry.source, outcome.timedOut ? "timeout" : "error", error.message, ms);
     if (run.trace) run.trace.push({ plugin: entry.plugin, outcome: "error", message: error.message });
     else {
       const about = { plugin: entry.plugin, hook: entry.hook, call: run.view };
@@ -159,7 +173,8 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
     else if (!run.trace && !runtime.closed) runtime.logger.warn(`${error.message}; onHookError is "allow", so the call goes on`);
   }
 
-  function reportInvalid(value: unknown, reason: string, entry: HookEntry, run: PolicyRun): void {
+  function reportInvalid(value: unknown, reason: string, entry: HookEntry, run: PolicyRun, ms: number): void {
+    run.draft?.add(entry.source, "none", `invalid result, ignored as no opinion: ${reason}`, ms);
     if (run.trace) {
       run.trace.push({ plugin: entry.plugin, outcome: "invalid", message: reason });
       return;
@@ -177,10 +192,12 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
 
   /** Permission rules run before every plugin, and again on the final arguments (`conclude`). */
   function checkRules(rules: PermissionRules, run: PolicyRun, args: ToolArgs): void {
+    const began = run.draft ? performance.now() : 0;
     const matched = rules.check(run.call.name, args, run.call.kind);
     if (matched === undefined) return;
     addDecision(run.aggregate, matched.decision, rulesParticipant, matched.source);
     if (run.trace) run.trace.push(explainDecision(matched.decision, rulesParticipant, run));
+    run.draft?.add(matched.source, matched.decision.action, messageOf(matched.decision), performance.now() - began);
   }
 
   function start(run: PolicyRun): Verdict | Promise<Verdict> {
@@ -193,10 +210,11 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
    * call is blocked with the cause. With no `pre_tool_call` and no rules the call is allowed as it came,
    * and nothing is remembered: a later `skipPreToolCallHook` call would be decided the same way again.
    */
-  function verdictOn(snapshot: CallSnapshot, remember: boolean): Verdict | Promise<Verdict> {
+  function verdictOn(snapshot: CallSnapshot, remember: boolean, draft: DecisionDraft | undefined): Verdict | Promise<Verdict> {
+    if (draft) draft.decided = true;
     if (runtime.pluginFailure) return pluginFailureVerdict(runtime.pluginFailure, snapshot.call.args);
     const hooks = runtime.registry.hooks("pre_tool_call");
-    if (hooks.length > 0 || runtime.rules) return start(new PolicyRun(snapshot.call, snapshot.bytes, hooks, remember));
+    if (hooks.length > 0 || runtime.rules) return start(new PolicyRun(snapshot.call, snapshot.bytes, hooks, remember, undefined, draft));
     return { action: "allow", args: snapshot.call.args };
   }
 
@@ -212,15 +230,15 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
   }
 
   return {
-    check(snapshot, resolveAsk = false) {
+    check(snapshot, resolveAsk = false, draft) {
       if (runtime.closed) return closedVerdict(snapshot.call.args);
-      const verdict = verdictOn(snapshot, true);
+      const verdict = verdictOn(snapshot, true, draft);
       if (!resolveAsk || asks.onAsk === undefined) return verdict;
       return verdict instanceof Promise ? verdict.then((decided) => answerAsk(snapshot, decided)) : answerAsk(snapshot, verdict);
     },
-    admit(snapshot, skipPreToolCallHook) {
+    admit(snapshot, skipPreToolCallHook, draft) {
       if (runtime.closed) return closedVerdict(snapshot.call.args);
-      const verdict = (skipPreToolCallHook ? memo.take(snapshot.call) : undefined) ?? verdictOn(snapshot, false);
+      const verdict = (skipPreToolCallHook ? memo.take(snapshot.call) : undefined) ?? verdictOn(snapshot, false, draft);
       return verdict instanceof Promise ? verdict.then((decided) => finish(snapshot, decided)) : finish(snapshot, verdict);
     },
     async explain(snapshot) {

@@ -1,4 +1,5 @@
 import type { ToolCall, Verdict } from "@toolgate/plugin-sdk";
+import type { DecisionDraft } from "../decisions/decision-draft.js";
 import type { HookEntry } from "../registry/registry.js";
 import type { HookClock } from "../invocation/run-hook.js";
 import { createAggregate, type Aggregate } from "./aggregate.js";
@@ -22,8 +23,9 @@ export class PolicyRun implements HookClock {
   next = 0;
   /** When the running hook started (`HookClock`): set as the loop starts or resumes, then by each hook's return. */
   startedAt = 0;
-  /** The hook being awaited. */
+  /** The hook being awaited, and when it started. */
   awaiting: HookEntry | undefined;
+  awaitingSince = 0;
   resolve: ((verdict: Verdict) => void) | undefined;
   resume: ((outcome: unknown) => void) | undefined;
 
@@ -35,6 +37,8 @@ export class PolicyRun implements HookClock {
     readonly remember: boolean,
     /** Set by `explainToolCall`: every outcome is recorded, and nothing is emitted or logged. */
     readonly trace?: PluginExplanation[],
+    /** Set when someone wants this call's record: each participant's answer and time go here. */
+    readonly draft?: DecisionDraft,
   ) {
     this.aggregate = createAggregate(call.args, bytes);
     this.view = call;

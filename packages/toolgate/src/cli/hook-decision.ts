@@ -28,7 +28,7 @@ export async function decideHookRequest(
   projectDir: string,
   onSettings: (hookTimeoutMs: number) => void = () => {},
 ): Promise<HookAnswer> {
-  const [{ createHostWithSettings, resolveSettings }, { stderrLogger }, { answerHookRequest }] = await Promise.all([
+  const [{ createHostWithSettings, resolveSettings, withProjectDecisionsLog }, { stderrLogger }, { answerHookRequest }] = await Promise.all([
     import("@toolgate/host/internal"),
     import("./open-host.js"),
     import("../agents/answer-hook.js"),
@@ -36,9 +36,11 @@ export async function decideHookRequest(
   const options = {
     cwd: projectDir,
     logger: stderrLogger,
+    surface: `hook:${protocol.name}`,
     ...(request.sessionId === undefined ? {} : { session: { id: request.sessionId } }),
   };
-  const settings = await resolveSettings(options);
+  // The record is written after the answer (see DecisionLog): the agent never waits for the disk.
+  const settings = withProjectDecisionsLog(await resolveSettings(options));
   onSettings(settings.hookTimeoutMs);
   const host = await createHostWithSettings(settings, options);
   try {

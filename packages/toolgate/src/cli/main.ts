@@ -37,6 +37,8 @@ const commandModules: Record<string, () => Promise<Register>> = {
   init: async () => (await import("./commands/init.js")).registerInitCommand,
   doctor: async () => (await import("./commands/doctor.js")).registerDoctorCommand,
   serve: async () => (await import("./commands/serve.js")).registerServeCommand,
+  decisions: async () => (await import("./commands/decisions.js")).registerDecisionsCommand,
+  ui: async () => (await import("./commands/ui.js")).registerUiCommand,
 };
 
 /**

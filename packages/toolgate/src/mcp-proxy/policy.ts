@@ -1,7 +1,8 @@
 import type { ToolDefinition } from "@toolgate/plugin-sdk";
-import { createHost, type Host } from "@toolgate/host";
+import type { Host } from "@toolgate/host";
 import { describeThrown } from "@toolgate/host/internal";
 import type { HostLogger } from "@toolgate/host";
+import { createRecordingHost } from "../cli/open-host.js";
 import { loadDeniedOutright, noneDeniedOutright, type DeniedOutright } from "./denied-outright.js";
 
 /**
@@ -23,7 +24,7 @@ export interface PolicyOptions {
 export async function openPolicy(options: PolicyOptions): Promise<Policy> {
   let host: Host;
   try {
-    host = await createHost({ cwd: options.cwd, tools: options.tools, logger: options.logger });
+    host = await createRecordingHost({ cwd: options.cwd, tools: options.tools, logger: options.logger }, "mcp-proxy");
   } catch (error) {
     return { ok: false, reason: `the toolgate config could not be loaded: ${describeThrown(error)}`, deniedOutright: noneDeniedOutright };
   }

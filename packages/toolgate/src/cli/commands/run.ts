@@ -49,7 +49,7 @@ async function run(file: string, options: RunOptions): Promise<ExitCode> {
   const cwd = resolveCwd(options.cwd);
   const calls = await readCalls(file);
   // A dry run reads the real budgets and rate limits, and uses none of them up.
-  const host = await openHost({ cwd, logger: stderrLogger, storeWrites: "local" });
+  const host = await openHost({ cwd, logger: stderrLogger, storeWrites: "local" }, "run");
   try {
     const outcomes: RunOutcome[] = [];
     for (const call of calls) {

@@ -39,10 +39,9 @@ async function serve(options: ServeOptions): Promise<void> {
       `--host ${options.host} is reachable from other machines: set --token (or TOOLGATE_SERVE_TOKEN) so that only clients holding it are answered`,
       exitCodes.usage,
     );
-  const [{ resolveCwd, stderrLogger }, { createHost }, { createLiveHost }, { createHookServer }, { watchProject }, { printLine, printNote }] =
+  const [{ resolveCwd, stderrLogger, createRecordingHost }, { createLiveHost }, { createHookServer }, { watchProject }, { printLine, printNote }] =
     await Promise.all([
       import("../open-host.js"),
-      import("@toolgate/host"),
       import("../../server/live-host.js"),
       import("../../server/hook-server.js"),
       import("../../server/watch-project.js"),
@@ -55,7 +54,7 @@ async function serve(options: ServeOptions): Promise<void> {
     stopWatching = watchProject({ cwd, pluginFiles: live.current.host?.plugins.map((plugin) => plugin.path) ?? [], onChange: () => void live.reload() });
   };
   const live = await createLiveHost(
-    () => createHost({ cwd, logger: stderrLogger }),
+    () => createRecordingHost({ cwd, logger: stderrLogger }, "serve"),
     (generation) => {
       printNote(
         generation.host

@@ -1,0 +1,35 @@
+import type { DecisionRecord, ParticipantAction, PolicySource, ToolCall, Verdict } from "@toolgate/plugin-sdk";
+
+/**
+ * What the gate notes about one call while it decides, for its record: made only when someone wants
+ * records, filled with plain values on the hot path, and turned into a `DecisionRecord` later.
+ */
+export class DecisionDraft {
+  /** `performance.now()` at the entry. */
+  readonly startedAt = performance.now();
+  /** Set when the gate decided the call (not when it handed back a remembered verdict). */
+  decided = false;
+  ms = 0;
+  verdict: Verdict | undefined;
+  outcome: DecisionRecord["outcome"];
+  /** Each participant as four entries (source, action, message, ms): one array, however many took part. */
+  parts: unknown[] | undefined;
+  /** Built already when a `decision` listener needed it. */
+  record: DecisionRecord | undefined;
+
+  constructor(
+    readonly call: ToolCall,
+    readonly surface: string,
+  ) {}
+
+  /** One participant's answer, in the order they ran. */
+  add(source: PolicySource, action: ParticipantAction, message: string | undefined, ms: number): void {
+    (this.parts ??= []).push(source, action, message, ms);
+  }
+
+  /** The verdict the caller gets: the decision's time ends here. */
+  settle(verdict: Verdict): void {
+    this.ms = performance.now() - this.startedAt;
+    this.verdict = verdict;
+  }
+}

@@ -1,0 +1,242 @@
+import { closeSync, constants, mkdirSync, openSync, writeSync } from "node:fs";
+import { type FileHandle, mkdir, open, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { basename, dirname, extname, join } from "node:path";
+
+export interface DecisionLogOptions {
+  /** The live file; an absolute path. */
+  path: string;
+  /** Past this size the live file is renamed to `<name>.1<ext>` and a new one starts. @default 10 MiB */
+  maxBytes?: number;
+  /** Told once, the first time the log cannot be written. */
+  report: (message: string) => void;
+}
+
+const defaultMaxBytes = 10 * 1024 * 1024;
+/** What may wait for the disk at once; past it new lines are dropped (and that is reported). */
+const maxQueuedBytes = 8 * 1024 * 1024;
+/** One write call carries at most this much (whole lines): O_APPEND keeps each call in one piece. */
+const maxWriteBytes = 1024 * 1024;
+/** A rotation lock older than this was left by a process that died holding it. */
+const staleLockMs = 10_000;
+/**
+ * O_APPEND: every write lands at the end, whole, whoever else appends. O_NONBLOCK: opening something
+ * that would wait for a reader (a FIFO) fails at once instead of holding a libuv thread, which a
+ * process joins at exit: a hook would never end. On a regular file it changes nothing.
+ */
+const appendFlags = constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_NONBLOCK;
+
+/**
+ * An append-only JSON-lines file shared by every process of a project (one `toolgate hook` process per
+ * tool call, a `serve`, an `mcp-proxy`). Lines are queued and written off the caller's path, through
+ * libuv's threads: `append` never touches the disk, so a full disk, a read-only folder or a slow one
+ * never delays a decision. Each write call carries whole lines to a file opened with O_APPEND, so lines
+ * from concurrent processes never interleave. Rotation renames the live file under a lock file (one
+ * process rotates; the others see the file they hold renamed and reopen the live one), so no line is
+ * lost: a line written to the file being renamed lands in `<name>.1<ext>`, which readers read first.
+ */
+export class DecisionLog {
+  readonly path: string;
+  readonly rotatedPath: string;
+  readonly #maxBytes: number;
+  readonly #report: (message: string) => void;
+  #queue: string[] = [];
+  #queuedBytes = 0;
+  #handle: FileHandle | undefined;
+  /** The chunk being written. */
+  #inFlight: string | undefined;
+  #pumping: Promise<void> | undefined;
+  #reported = false;
+  #closed = false;
+  /** Called at exit before the leftovers are written: the recorder hands over what it still holds. */
+  beforeExit: (() => void) | undefined;
+
+  constructor(options: DecisionLogOptions) {
+    this.path = options.path;
+    this.rotatedPath = rotatedPathOf(options.path);
+    this.#maxBytes = options.maxBytes ?? defaultMaxBytes;
+    this.#report = options.report;
+    watchExit(this);
+  }
+
+  /** Queues lines (each ending in `\n`) and starts writing them if nothing is being written. */
+  append(text: string): void {
+    if (this.#closed) return;
+    if (this.#queuedBytes + text.length > maxQueuedBytes) {
+      this.#fail(new Error(`more than ${maxQueuedBytes} bytes of records are waiting for the disk; new ones are dropped`));
+      return;
+    }
+    this.#queue.push(text);
+    this.#queuedBytes += text.length;
+    this.#pumping ??= this.#pump().finally(() => {
+      this.#pumping = undefined;
+    });
+  }
+
+  /** Resolves once every line appended so far is written (or given up on). Never rejects. */
+  flush(): Promise<void> {
+    return this.#pumping ?? Promise.resolve();
+  }
+
+  /** Writes what is queued, then closes the file; later lines are ignored. */
+  async close(): Promise<void> {
+    await this.flush();
+    this.#closed = true;
+    openLogs.delete(this);
+    const handle = this.#handle;
+    this.#handle = undefined;
+    await handle?.close().catch(() => {});
+  }
+
+  async #pump(): Promise<void> {
+    while (this.#queue.length > 0) {
+      const chunk = this.#takeChunk();
+      this.#inFlight = chunk;
+      try {
+        await this.#write(chunk);
+      } catch (error) {
+        this.#fail(error);
+        await this.#dropHandle();
+      }
+      this.#inFlight = undefined;
+    }
+  }
+
+  #takeChunk(): string {
+    let size = 0;
+    let count = 0;
+    while (count < this.#queue.length && (count === 0 || size + this.#queue[count]!.length <= maxWriteBytes)) size += this.#queue[count++]!.length;
+    const chunk = this.#queue.splice(0, count).join("");
+    this.#queuedBytes -= chunk.length;
+    return chunk;
+  }
+
+  async #write(text: string): Promise<void> {
+    const handle = await this.#current();
+    const buffer = Buffer.from(text);
+    const { bytesWritten } = await handle.write(buffer, 0, buffer.length);
+    // Only a full disk writes part of a line: end it, so the next process's line starts on its own.
+    if (bytesWritten < buffer.length) {
+      await handle.write("\n").catch(() => {});
+      throw Object.assign(new Error(`wrote ${bytesWritten} of ${buffer.length} bytes (is the disk full?)`), { code: "ENOSPC" });
+    }
+  }
+
+  /** The live file, reopened when another process renamed it away, and rotated first when it is full. */
+  async #current(): Promise<FileHandle> {
+    if (this.#handle !== undefined) {
+      const [held, live] = await Promise.all([this.#handle.stat(), stat(this.path).catch(() => undefined)]);
+      if (live !== undefined && live.ino === held.ino) {
+        if (!held.isFile() || held.size < this.#maxBytes) return this.#handle;
+        await this.#rotate();
+      }
+      await this.#dropHandle();
+    }
+    const handle = await this.#open();
+    const opened = await handle.stat();
+    if (opened.isFile() && opened.size >= this.#maxBytes) {
+      await handle.close();
+      await this.#rotate();
+      return this.#current();
+    }
+    this.#handle = handle;
+    return handle;
+  }
+
+  async #open(): Promise<FileHandle> {
+    const dir = dirname(this.path);
+    await mkdir(dir, { recursive: true });
+    // The project's own folder is ignored by git as a whole: nobody commits the log by accident.
+    if (basename(dir) === ".toolgate") await writeFile(join(dir, ".gitignore"), "*\n", { flag: "wx" }).catch(() => {});
+    return open(this.path, appendFlags, 0o666);
+  }
+
+  /**
+   * One process renames the full file, under `<path>.lock` (created with O_EXCL). A process that finds
+   * the lock taken leaves the rotation to its holder; the size is read again under the lock, so a file
+   * another process has just rotated is not rotated twice.
+   */
+  async #rotate(): Promise<void> {
+    const lockPath = `${this.path}.lock`;
+    if (!(await takeLock(lockPath))) return;
+    try {
+      const live = await stat(this.path).catch(() => undefined);
+      if (live !== undefined && live.size >= this.#maxBytes) await rename(this.path, this.rotatedPath);
+    } finally {
+      await unlink(lockPath).catch(() => {});
+    }
+  }
+
+  async #dropHandle(): Promise<void> {
+    const handle = this.#handle;
+    this.#handle = undefined;
+    await handle?.close().catch(() => {});
+  }
+
+  #fail(error: unknown): void {
+    if (this.#reported) return;
+    this.#reported = true;
+    const { code, message } = error as NodeJS.ErrnoException;
+    this.#report(`cannot write the decisions log ${this.path} (${code ?? message}); decisions go on, unrecorded`);
+  }
+
+  /**
+   * At exit (a process that calls `process.exit()` right after deciding), lines that never reached the
+   * disk get one synchronous write, unless this log was already writing: then the disk is slow or stuck,
+   * and waiting on it would hold the process, so they are left.
+   */
+  writeLeftoversSync(): void {
+    if (this.#pumping !== undefined || this.#closed) return;
+    this.beforeExit?.();
+    // `append` has just started a pump, whose first step cannot run any more: its lines are written here.
+    const text = (this.#inFlight ?? "") + this.#queue.join("");
+    this.#queue = [];
+    this.#inFlight = undefined;
+    if (text === "") return;
+    try {
+      mkdirSync(dirname(this.path), { recursive: true });
+      const fd = openSync(this.path, appendFlags, 0o666);
+      try {
+        writeSync(fd, text);
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      // Nowhere left to report it at exit.
+    }
+  }
+}
+
+const openLogs = new Set<DecisionLog>();
+
+// One exit listener for every log of the process, however many hosts come and go.
+function watchExit(log: DecisionLog): void {
+  if (openLogs.size === 0 && !exitWatched) {
+    exitWatched = true;
+    process.on("exit", () => {
+      for (const log of openLogs) log.writeLeftoversSync();
+    });
+  }
+  openLogs.add(log);
+}
+let exitWatched = false;
+
+/** `decisions.jsonl` → `decisions.1.jsonl`, beside it. */
+export function rotatedPathOf(path: string): string {
+  const extension = extname(path);
+  return `${path.slice(0, path.length - extension.length)}.1${extension}`;
+}
+
+async function takeLock(lockPath: string): Promise<boolean> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await (await open(lockPath, "wx")).close();
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+    const held = await stat(lockPath).catch(() => undefined);
+    if (held !== undefined && Date.now() - held.mtimeMs < staleLockMs) return false;
+    await unlink(lockPath).catch(() => {});
+  }
+  return false;
+}

@@ -1,0 +1,112 @@
+import type { DecisionParticipant, DecisionRecord, ParticipantAction, PolicySource, SessionInfo, ToolArgs, ToolCall } from "@toolgate/plugin-sdk";
+import type { EventBus } from "../events.js";
+import { DecisionDraft } from "./decision-draft.js";
+import type { DecisionLog } from "./decision-log.js";
+import { canonicalJson, sha256 } from "./digests.js";
+
+export interface DecisionRecorderOptions {
+  events: EventBus;
+  session: SessionInfo;
+  /** Where records are appended; none: only `decision` listeners get them. */
+  log: DecisionLog | undefined;
+  /** `"full"` puts the arguments in each record; `"digest"` only their digest. */
+  args: "full" | "digest";
+  /** The host's surface, for calls whose caller names none. */
+  surface: string;
+  /** The policy's digest, read on the first record (the policy is fixed once plugins have loaded). */
+  policy: () => string;
+}
+
+/**
+ * One record per decided call. With no log and no `decision` listener nothing is made at all; else the
+ * gate fills a draft with plain values, a listener gets the record at once, and the log gets it built,
+ * serialised and written after the caller has its answer (a batch per turn of the event loop).
+ */
+export class DecisionRecorder {
+  readonly #options: DecisionRecorderOptions;
+  #pending: DecisionDraft[] = [];
+  #policy: string | undefined;
+
+  constructor(options: DecisionRecorderOptions) {
+    this.#options = options;
+  }
+
+  /** A draft for one call, or undefined when nobody wants records. */
+  begin(call: ToolCall, surface: string | undefined): DecisionDraft | undefined {
+    if (this.#options.log === undefined && !this.#options.events.listens("decision")) return undefined;
+    return new DecisionDraft(call, surface ?? this.#options.surface);
+  }
+
+  /** The call is over as far as this surface knows: its record goes out, if the gate decided it. */
+  finish(draft: DecisionDraft, outcome: DecisionRecord["outcome"]): void {
+    if (!draft.decided || draft.verdict === undefined) return;
+    draft.outcome = outcome;
+    const { events, log } = this.#options;
+    if (events.listens("decision")) {
+      draft.record = this.#build(draft);
+      events.emit("decision", draft.record);
+    }
+    if (log === undefined) return;
+    if (this.#pending.length === 0) setImmediate(this.#flush);
+    this.#pending.push(draft);
+  }
+
+  /** Serialises what is pending into the log: called a turn after the decisions, and at exit. */
+  readonly #flush = (): void => {
+    const drafts = this.#pending;
+    if (drafts.length === 0) return;
+    this.#pending = [];
+    let text = "";
+    for (const draft of drafts) text += `${JSON.stringify(draft.record ?? this.#build(draft))}\n`;
+    this.#options.log!.append(text);
+  };
+
+  /** Hands pending records to the log at once: for a process about to exit. */
+  flushNow(): void {
+    this.#flush();
+  }
+
+  /** The fields in the contract's order, so every line reads alike. */
+  #build(draft: DecisionDraft): DecisionRecord {
+    const { call } = draft;
+    const verdict = draft.verdict!;
+    const argsText = canonicalJson(call.args);
+    const record = {
+      v: 1,
+      time: new Date(performance.timeOrigin + draft.startedAt).toISOString(),
+      surface: draft.surface,
+      session: this.#options.session.id,
+      callId: call.id,
+      tool: call.name,
+      kind: call.kind ?? "function",
+      verdict: verdict.action,
+    } as DecisionRecord;
+    if (draft.outcome !== undefined) record.outcome = draft.outcome;
+    if (verdict.source !== undefined) record.source = { kind: verdict.source.kind, name: verdict.source.name };
+    record.participants = participantsOf(draft.parts);
+    record.argsDigest = sha256(argsText);
+    if (this.#options.args === "full") record.args = JSON.parse(argsText) as ToolArgs;
+    record.policy = this.#policy ??= this.#options.policy();
+    record.ms = round(draft.ms);
+    return record;
+  }
+}
+
+function participantsOf(parts: readonly unknown[] | undefined): DecisionParticipant[] {
+  const participants: DecisionParticipant[] = [];
+  if (parts === undefined) return participants;
+  for (let index = 0; index < parts.length; index += 4) {
+    const source = parts[index] as PolicySource;
+    const participant = { kind: source.kind, name: source.name, action: parts[index + 1] as ParticipantAction } as DecisionParticipant;
+    const message = parts[index + 2] as string | undefined;
+    if (message !== undefined) participant.message = message;
+    participant.ms = round(parts[index + 3] as number);
+    participants.push(participant);
+  }
+  return participants;
+}
+
+// Microseconds are plenty, and keep the lines short.
+function round(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}

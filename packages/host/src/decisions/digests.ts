@@ -1,0 +1,38 @@
+import { createRequire } from "node:module";
+import type { Hash } from "node:crypto";
+import { setOwn } from "../gate/copy-args.js";
+
+// node:crypto loads on the first digest, after a hook process has answered: never on the way to an answer.
+let createHash: ((algorithm: string) => Hash) | undefined;
+
+/** `sha256:` and the hex digest of `text`. */
+export function sha256(text: string): string {
+  createHash ??= (createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto")).createHash;
+  return `sha256:${createHash("sha256").update(text).digest("hex")}`;
+}
+
+/**
+ * JSON with every object's keys sorted, so equal arguments give equal text whatever order they were
+ * written in. Values JSON cannot hold are named rather than dropped (a function, a BigInt), and an
+ * object met again inside itself is "[Circular]": a digest is always made.
+ */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value, [])) ?? "null";
+}
+
+function sortKeys(value: unknown, path: unknown[]): unknown {
+  if (typeof value === "bigint") return value.toString();
+  if (typeof value === "function") return "[function]";
+  if (typeof value !== "object" || value === null) return value;
+  if (path.includes(value)) return "[Circular]";
+  path.push(value);
+  try {
+    if (Array.isArray(value)) return value.map((item) => sortKeys(item, path));
+    if (typeof (value as { toJSON?: unknown }).toJSON === "function") return (value as { toJSON: () => unknown }).toJSON();
+    const sorted: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) setOwn(sorted, key, sortKeys((value as Record<string, unknown>)[key], path));
+    return sorted;
+  } finally {
+    path.pop();
+  }
+}

@@ -1,0 +1,115 @@
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { DecisionLog, rotatedPathOf } from "../../packages/host/src/decisions/decision-log.js";
+import { tsxLoader } from "../agents/hook-harness.js";
+import { outputOf } from "../helpers/child-output.js";
+import { createTempProject, type TempProject } from "../helpers/temp-project.js";
+
+const writerScript = fileURLToPath(new URL("./fixtures/append-records.mts", import.meta.url));
+const projects: TempProject[] = [];
+afterEach(() => {
+  for (const project of projects.splice(0)) project.remove();
+});
+function tempProject(): TempProject {
+  const project = createTempProject();
+  projects.push(project);
+  return project;
+}
+
+/** Every line of the rotated file, then of the live one, parsed; a line that does not parse fails the test. */
+function readRecords(path: string): { writer: number; index: number }[] {
+  const text = [rotatedPathOf(path), path]
+    .filter((file) => existsSync(file))
+    .map((file) => readFileSync(file, "utf8"))
+    .join("");
+  return text
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line) as { writer: number; index: number });
+}
+
+describe("the decisions log across processes", () => {
+  it("many processes appending at once, through a rotation: every line whole, none lost, none twice", async () => {
+    const path = join(tempProject().dir, ".toolgate", "decisions.jsonl");
+    const writers = 12;
+    const perWriter = 150;
+    // About 12 × 150 lines of ~110 bytes (200 kB): past the limit once, so every writer races to rotate the
+    // same full file, and a second rotation (which would replace the first) cannot happen.
+    const maxBytes = 120_000;
+    const startAt = Date.now() + 2500;
+    const runs = await Promise.all(
+      Array.from({ length: writers }, (_, writer) =>
+        outputOf(spawn(process.execPath, ["--import", tsxLoader, writerScript, path, String(writer), String(perWriter), String(maxBytes), String(startAt)])),
+      ),
+    );
+    for (const run of runs) expect(run, run.stderr).toMatchObject({ code: 0, stderr: "" });
+    const records = readRecords(path);
+    expect(existsSync(rotatedPathOf(path))).toBe(true);
+    expect(records).toHaveLength(writers * perWriter);
+    const seen = new Set(records.map((record) => `${record.writer}:${record.index}`));
+    expect(seen.size).toBe(writers * perWriter);
+    // Each writer's lines stay in its own order.
+    for (let writer = 0; writer < writers; writer++) {
+      const indexes = records.filter((record) => record.writer === writer).map((record) => record.index);
+      expect(indexes).toEqual([...indexes].sort((a, b) => a - b));
+    }
+    expect(readFileSync(join(path, "..", ".gitignore"), "utf8")).toBe("*\n");
+    expect(existsSync(`${path}.lock`)).toBe(false);
+  }, 60_000);
+});
+
+describe("a log that cannot be written never holds the caller, and says so once", () => {
+  const cases: [string, (dir: string) => string][] = [
+    [
+      "a path whose parent is a file",
+      (dir) => {
+        writeFileSync(join(dir, "not-a-folder"), "");
+        return join(dir, "not-a-folder", "decisions.jsonl");
+      },
+    ],
+    ["a full disk (/dev/full)", () => "/dev/full"],
+  ];
+  it.each(cases)("%s", async (_case, pathIn) => {
+    const reports: string[] = [];
+    const log = new DecisionLog({ path: pathIn(tempProject().dir), report: (message) => reports.push(message) });
+    const started = performance.now();
+    for (let index = 0; index < 1000; index++) log.append(`{"index":${index}}\n`);
+    // Appending is queueing: nothing above waited for the disk.
+    expect(performance.now() - started).toBeLessThan(50);
+    await log.flush();
+    for (let index = 0; index < 10; index++) {
+      log.append(`{"again":${index}}\n`);
+      await log.flush();
+    }
+    await log.close();
+    expect(reports).toHaveLength(1);
+    expect(reports[0]).toMatch(/^cannot write the decisions log .* \(EEXIST|ENOTDIR|ENOSPC\); decisions go on, unrecorded$/);
+  });
+
+  it("a folder it may not write to", async () => {
+    const dir = tempProject().dir;
+    const readOnly = join(dir, "read-only");
+    mkdirSync(readOnly, { mode: 0o555 });
+    // root writes anywhere: the writer then runs as nobody, for whom the folder is read-only.
+    const asNobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+    const script = `import { DecisionLog } from ${JSON.stringify(fileURLToPath(new URL("../../packages/host/src/decisions/decision-log.ts", import.meta.url)))};
+const log = new DecisionLog({ path: process.argv[1], report: (message) => console.error(message) });
+for (let index = 0; index < 100; index++) log.append("{}\\n");
+await log.flush();
+log.append("{}\\n");
+await log.close();
+console.log("done");`;
+    const run = await outputOf(
+      spawn(process.execPath, ["--import", tsxLoader, "--input-type=module", "-e", script, join(readOnly, ".toolgate", "decisions.jsonl")], {
+        ...asNobody,
+        env: { ...process.env, TSX_TSCONFIG_PATH: "" },
+      }),
+    );
+    expect(run.stdout).toBe("done\n");
+    expect(run.stderr.match(/cannot write the decisions log/g)).toHaveLength(1);
+    expect(run.stderr).toMatch(/\(EACCES\)/);
+  });
+});

@@ -9,7 +9,7 @@ const project = mkdtempSync(join(tmpdir(), "toolgate-optional-"));
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
 function notFound(): Promise<never> {
-  return import(pkg.name);
+  return import(pkg.name) as Promise<never>;
 }
 
 describe("importOptional", () => {

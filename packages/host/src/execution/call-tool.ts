@@ -10,6 +10,7 @@ import type { HostRuntime } from "../host-runtime.js";
 import { callTools, type CallToolsOptions } from "./call-tools.js";
 import { errorResult, okResult, resultOfBlock } from "./tool-results.js";
 import { snapshotBatch, snapshotCall } from "./snapshot-call.js";
+import { startToolSpan } from "../tracing/tool-span.js";
 
 export interface CallToolOptions {
   /**
@@ -64,6 +65,8 @@ export function createToolCaller(runtime: HostRuntime, gate: Gate, onChecked?: C
   // awaiting each other: each async layer costs the call a promise and microtask turns, and a
   // synchronous verdict is not awaited at all. Every entry turns a throw into a rejection.
   function run(snapshot: CallSnapshot, skipPreToolCallHook: boolean): Promise<ToolResult> {
+    const span = startToolSpan(snapshot.call, runtime.session);
+    if (span !== undefined) return span.run(() => gate.admit(snapshot, skipPreToolCallHook), (admitted) => runVerdict(snapshot.call, admitted));
     const verdict = gate.admit(snapshot, skipPreToolCallHook);
     return verdict instanceof Promise ? verdict.then((admitted) => runVerdict(snapshot.call, admitted)) : runVerdict(snapshot.call, verdict);
   }
@@ -169,7 +172,9 @@ export function createToolCaller(runtime: HostRuntime, gate: Gate, onChecked?: C
       try {
         assertOpen();
         const snapshot = snapshotCall(call, kindOf);
-        const verdict = gate.check(snapshot, options?.resolveAsk === true);
+        const resolveAsk = options?.resolveAsk === true;
+        const span = startToolSpan(snapshot.call, runtime.session);
+        const verdict = span === undefined ? gate.check(snapshot, resolveAsk) : span.check(() => gate.check(snapshot, resolveAsk));
         if (onChecked === undefined) return Promise.resolve(verdict);
         const tell = (decided: Verdict) => {
           onChecked(snapshot.call.id, decided);

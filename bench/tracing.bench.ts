@@ -18,7 +18,13 @@ const call: ToolCall = { id: "bench-1", name: "echo", args: { text: "hello" } };
 const tenPlugins: Plugin[] = Array.from({ length: 10 }, (_, index) => ({ name: `p${index}`, hooks: { pre_tool_call: () => undefined } }));
 
 async function hostWith(plugins: Plugin[]): Promise<Host> {
-  return createHost({ pluginsDir: false, configFile: false, logger: false, plugins, tools: { echo: { execute: (args: Record<string, unknown>) => String(args.text) } } });
+  return createHost({
+    pluginsDir: false,
+    configFile: false,
+    logger: false,
+    plugins,
+    tools: { echo: { execute: (args: Record<string, unknown>) => String(args.text) } },
+  });
 }
 
 type Run = () => unknown;
@@ -59,7 +65,9 @@ const exporter: SpanExporter = {
   },
   shutdown: async () => {},
 };
-const provider = new NodeTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter, { maxQueueSize: 1_000_000, maxExportBatchSize: 4096, scheduledDelayMillis: 200 })] });
+const provider = new NodeTracerProvider({
+  spanProcessors: [new BatchSpanProcessor(exporter, { maxQueueSize: 1_000_000, maxExportBatchSize: 4096, scheduledDelayMillis: 200 })],
+});
 provider.register();
 const on = await measure({
   "callTool, 0 plugins, SDK on": () => bare.callTool(call),
@@ -74,8 +82,16 @@ const rows: [string, number, string][] = [
   ["startToolSpan, no SDK (all tracing adds)", spanOff, ""],
   ["callTool, 0 plugins, no SDK", off["callTool, 0 plugins"]!, `tracing ${((spanOff / off["callTool, 0 plugins"]!) * 100).toFixed(2)} % of it`],
   ["callTool, 10 plugins, no SDK", off["callTool, 10 plugins"]!, `tracing ${((spanOff / off["callTool, 10 plugins"]!) * 100).toFixed(2)} % of it`],
-  ["callTool, 0 plugins, SDK on", on["callTool, 0 plugins, SDK on"]!, `${(on["callTool, 0 plugins, SDK on"]! / off["callTool, 0 plugins"]!).toFixed(1)}x no SDK`],
-  ["callTool, 10 plugins, SDK on", on["callTool, 10 plugins, SDK on"]!, `${(on["callTool, 10 plugins, SDK on"]! / off["callTool, 10 plugins"]!).toFixed(1)}x no SDK`],
+  [
+    "callTool, 0 plugins, SDK on",
+    on["callTool, 0 plugins, SDK on"]!,
+    `${(on["callTool, 0 plugins, SDK on"]! / off["callTool, 0 plugins"]!).toFixed(1)}x no SDK`,
+  ],
+  [
+    "callTool, 10 plugins, SDK on",
+    on["callTool, 10 plugins, SDK on"]!,
+    `${(on["callTool, 10 plugins, SDK on"]! / off["callTool, 10 plugins"]!).toFixed(1)}x no SDK`,
+  ],
 ];
 console.log(`tracing cost per call (median of ${rounds} rounds of ${runsPerBatch} calls; batched to a discarding exporter when on)`);
 for (const [name, ns, note] of rows) console.log(`${name.padEnd(42)} ${ns.toFixed(0).padStart(7)} ns  ${note}`);

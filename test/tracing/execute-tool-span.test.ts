@@ -153,7 +153,9 @@ describe("one execute_tool span per call", () => {
       ],
       { concurrency: 2 },
     );
-    const outcomes = Object.fromEntries(exporter.getFinishedSpans().map((span) => [span.attributes["gen_ai.tool.call.id"], span.attributes["toolgate.outcome"]]));
+    const outcomes = Object.fromEntries(
+      exporter.getFinishedSpans().map((span) => [span.attributes["gen_ai.tool.call.id"], span.attributes["toolgate.outcome"]]),
+    );
     expect(outcomes).toEqual({ b1: "ok", b2: "blocked", b3: "error" });
   });
 

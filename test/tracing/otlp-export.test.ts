@@ -46,14 +46,18 @@ afterAll(async () => {
   removeTempDirs();
 });
 
-const attributesOf = (attributes: { key: string; value: OtlpValue }[]) =>
-  Object.fromEntries(attributes.map(({ key, value }) => [key, value.stringValue]));
+const attributesOf = (attributes: { key: string; value: OtlpValue }[]) => Object.fromEntries(attributes.map(({ key, value }) => [key, value.stringValue]));
 
 function exportedSpans() {
   return received.flatMap((batch) =>
     batch.resourceSpans.flatMap(({ resource, scopeSpans }) =>
       scopeSpans.flatMap(({ scope, spans }) =>
-        spans.map((span) => ({ name: span.name, scope: scope.name, service: attributesOf(resource.attributes)["service.name"], attributes: attributesOf(span.attributes) })),
+        spans.map((span) => ({
+          name: span.name,
+          scope: scope.name,
+          service: attributesOf(resource.attributes)["service.name"],
+          attributes: attributesOf(span.attributes),
+        })),
       ),
     ),
   );

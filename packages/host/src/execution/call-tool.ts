@@ -66,7 +66,11 @@ export function createToolCaller(runtime: HostRuntime, gate: Gate, onChecked?: C
   // synchronous verdict is not awaited at all. Every entry turns a throw into a rejection.
   function run(snapshot: CallSnapshot, skipPreToolCallHook: boolean): Promise<ToolResult> {
     const span = startToolSpan(snapshot.call, runtime.session);
-    if (span !== undefined) return span.run(() => gate.admit(snapshot, skipPreToolCallHook), (admitted) => runVerdict(snapshot.call, admitted));
+    if (span !== undefined)
+      return span.run(
+        () => gate.admit(snapshot, skipPreToolCallHook),
+        (admitted) => runVerdict(snapshot.call, admitted),
+      );
     const verdict = gate.admit(snapshot, skipPreToolCallHook);
     return verdict instanceof Promise ? verdict.then((admitted) => runVerdict(snapshot.call, admitted)) : runVerdict(snapshot.call, verdict);
   }

@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTempDir, removeTempDirs, repoRoot, writeFiles } from "../cli/cli-harness.js";
-import { mainPath, tsxLoader } from "../agents/hook-harness.js";
+import { mainPath, parseAnswer, runHook, tsxLoader } from "../agents/hook-harness.js";
 import { eventually, post } from "../serve/serve-harness.js";
 
 interface OtlpValue {
@@ -63,16 +63,15 @@ function exportedSpans() {
   );
 }
 
+/** The environment docs/observability.md gives a replica. */
+function tracedEnv(service: string): Record<string, string> {
+  const preload = pathToFileURL(join(repoRoot, "test/tracing/fixtures/otel.mjs")).href;
+  return { NODE_OPTIONS: `--import ${preload}`, OTEL_EXPORTER_OTLP_ENDPOINT: collectorUrl, OTEL_SERVICE_NAME: service, OTEL_BSP_SCHEDULE_DELAY: "100" };
+}
+
 /** `toolgate serve --port 0` with the preload through NODE_OPTIONS, as a replica would run. */
 function startTracedServe(dir: string): Promise<{ url: string; stop: () => Promise<void> }> {
-  const preload = pathToFileURL(join(repoRoot, "test/tracing/fixtures/otel.mjs")).href;
-  const env = {
-    ...process.env,
-    NODE_OPTIONS: `--import ${preload}`,
-    OTEL_EXPORTER_OTLP_ENDPOINT: collectorUrl,
-    OTEL_SERVICE_NAME: "toolgate-replica-1",
-    OTEL_BSP_SCHEDULE_DELAY: "100",
-  };
+  const env = { ...process.env, ...tracedEnv("toolgate-replica-1") };
   const child = spawn(process.execPath, ["--import", tsxLoader, mainPath, "serve", "--port", "0", "--cwd", dir], { env, stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
@@ -112,6 +111,26 @@ describe("toolgate serve with an OTLP preload", () => {
       "toolgate.source.kind": "rule",
       "toolgate.source.name": "Bash:command=rm *",
       "toolgate.outcome": "blocked",
+    });
+  });
+
+  it("the hook command sends its span before its process exits", async () => {
+    const dir = makeTempDir("repo", "tracing-hook-");
+    writeFiles(dir, { "toolgate.config.json": JSON.stringify({ permissions: { deny: ["Bash:command=rm *"] } }) });
+    const input = {
+      session_id: "agent-session",
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "rm -rf /" },
+      tool_use_id: "hook-1",
+      cwd: dir,
+    };
+    const run = await runHook("claude-code", input, { cwd: dir, env: tracedEnv("toolgate-hook") });
+    expect(parseAnswer(run)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
+    await eventually(async () => exportedSpans().some((span) => span.attributes["gen_ai.tool.call.id"] === "hook-1"), 2000);
+    expect(exportedSpans().find((span) => span.attributes["gen_ai.tool.call.id"] === "hook-1")).toMatchObject({
+      service: "toolgate-hook",
+      attributes: { "session.id": "agent-session", "toolgate.tool.kind": "shell", "toolgate.verdict": "block", "toolgate.source.kind": "rule" },
     });
   });
 });

@@ -165,9 +165,9 @@ describe("one execute_tool span per call", () => {
     expect(ms(onlySpan())).toBeGreaterThanOrEqual(55);
     exporter.reset();
     await host.checkToolCall({ id: "slow-2", name: "slow", args: {} });
-    const checked = onlySpan();
-    expect(ms(checked)).toBeGreaterThanOrEqual(25);
-    expect(ms(checked)).toBeLessThan(55);
+    // The gate only: the tool does not run from checkToolCall.
+    expect(ms(onlySpan())).toBeGreaterThanOrEqual(25);
+    expect(executed).toEqual(["slow"]);
   });
 
   it("is the child of the caller's active span, and the parent of the spans the tool starts", async () => {

@@ -127,7 +127,7 @@ describe("toolgate serve with an OTLP preload", () => {
     };
     const run = await runHook("claude-code", input, { cwd: dir, env: tracedEnv("toolgate-hook") });
     expect(parseAnswer(run)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
-    await eventually(async () => exportedSpans().some((span) => span.attributes["gen_ai.tool.call.id"] === "hook-1"), 2000);
+    await eventually(async () => exportedSpans().some((span) => span.attributes["gen_ai.tool.call.id"] === "hook-1"));
     expect(exportedSpans().find((span) => span.attributes["gen_ai.tool.call.id"] === "hook-1")).toMatchObject({
       service: "toolgate-hook",
       attributes: { "session.id": "agent-session", "toolgate.tool.kind": "shell", "toolgate.verdict": "block", "toolgate.source.kind": "rule" },

@@ -143,6 +143,17 @@ describe("one execute_tool span per call", () => {
     });
   });
 
+  it("checkToolCall then callTool(skipPreToolCallHook): the run's span is marked and linked to the decision's", async () => {
+    const host = await hostWith([blockSecrets]);
+    const call = { id: "pair-1", name: "read", args: { path: "notes.txt" } };
+    await host.checkToolCall(call);
+    await host.callTool(call, { skipPreToolCallHook: true });
+    const [decision, run] = exporter.getFinishedSpans();
+    expect(decision!.attributes).not.toHaveProperty("toolgate.checked");
+    expect(run!.attributes).toMatchObject({ "gen_ai.tool.call.id": "pair-1", "toolgate.checked": true, "toolgate.outcome": "ok" });
+    expect(run!.links.map((link) => link.context.spanId)).toEqual([decision!.spanContext().spanId]);
+  });
+
   it("callTools: one span per call of the batch", async () => {
     const host = await hostWith([blockSecrets]);
     await host.callTools(

@@ -1,4 +1,4 @@
-import type { Context, ContextManager, Span, SpanKind, SpanStatusCode } from "@opentelemetry/api";
+import type { Context, ContextManager, Span, SpanContext, SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import type { SessionInfo, ToolCall, ToolResult, Verdict } from "@toolgate/plugin-sdk";
 import { registeredContextManager, registeredTracer } from "./registered-tracer.js";
 
@@ -9,6 +9,12 @@ const errorStatus: SpanStatusCode.ERROR = 2;
 const activeSpanKey = Symbol.for("OpenTelemetry Context Key SPAN");
 
 type Decided = Verdict | Promise<Verdict>;
+
+/**
+ * The span of the `checkToolCall` that decided a verdict, by the verdict: the host remembers that very
+ * object for a following `callTool(call, { skipPreToolCallHook: true })`, whose span then links to it.
+ */
+const checkSpans = new WeakMap<Verdict, SpanContext>();
 
 /**
  * One call's `execute_tool` span (OpenTelemetry GenAI conventions), from the gate's first look at the
@@ -67,6 +73,7 @@ export class ToolSpan {
       }
       const end = (decided: Verdict) => {
         this.#decided(decided);
+        checkSpans.set(decided, this.#span.spanContext());
         if (decided.action === "block") this.#span.setAttribute("toolgate.outcome", "blocked");
         this.#span.end();
         return decided;
@@ -91,6 +98,12 @@ export class ToolSpan {
       span.setAttribute("toolgate.source.name", verdict.source.name);
     }
     if (verdict.message !== undefined) span.setAttribute("toolgate.message", verdict.message);
+    const checked = checkSpans.get(verdict);
+    if (checked !== undefined) {
+      // Decided earlier by checkToolCall, in a span of its own: this one is the run.
+      span.setAttribute("toolgate.checked", true);
+      span.addLink?.({ context: checked });
+    }
   }
 
   #ended(result: ToolResult): void {

@@ -11,6 +11,7 @@ import type { HostRuntime } from "../host-runtime.js";
 import { callTools, type CallToolsOptions } from "./call-tools.js";
 import { errorResult, okResult, resultOfBlock } from "./tool-results.js";
 import { snapshotBatch, snapshotCall } from "./snapshot-call.js";
+import { startToolSpan } from "../tracing/tool-span.js";
 
 export interface CallToolOptions {
   /**
@@ -70,6 +71,12 @@ export function createToolCaller(runtime: HostRuntime, gate: Gate, onChecked?: C
   // synchronous verdict is not awaited at all. Every entry turns a throw into a rejection.
   function run(snapshot: CallSnapshot, skipPreToolCallHook: boolean, surface: unknown): Promise<ToolResult> {
     const draft = runtime.recorder.begin(snapshot.call, typeof surface === "string" ? surface : undefined);
+    const span = startToolSpan(snapshot.call, runtime.session);
+    if (span !== undefined)
+      return span.run(
+        () => gate.admit(snapshot, skipPreToolCallHook, draft),
+        (admitted) => runVerdict(snapshot.call, admitted, draft),
+      );
     const verdict = gate.admit(snapshot, skipPreToolCallHook, draft);
     return verdict instanceof Promise ? verdict.then((admitted) => runVerdict(snapshot.call, admitted, draft)) : runVerdict(snapshot.call, verdict, draft);
   }
@@ -181,7 +188,9 @@ export function createToolCaller(runtime: HostRuntime, gate: Gate, onChecked?: C
         const snapshot = snapshotCall(call, kindOf);
         const surface = options?.surface;
         const draft = runtime.recorder.begin(snapshot.call, typeof surface === "string" ? surface : undefined);
-        const verdict = gate.check(snapshot, options?.resolveAsk === true, draft);
+        const resolveAsk = options?.resolveAsk === true;
+        const span = startToolSpan(snapshot.call, runtime.session);
+        const verdict = span === undefined ? gate.check(snapshot, resolveAsk, draft) : span.check(() => gate.check(snapshot, resolveAsk, draft));
         if (onChecked === undefined && draft === undefined) return Promise.resolve(verdict);
         const tell = (decided: Verdict) => {
           onChecked?.(snapshot.call.id, decided);

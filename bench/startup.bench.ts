@@ -1,6 +1,9 @@
 /**
  * `pnpm bench:startup`: the CLI's start-up as whole processes, side by side with `node -e 0`. When
  * toolgate serves as an agent's hook it starts once per tool call, so this is the latency users feel.
+ * Two rows show what embedding the library costs: a process that runs `import("@toolgate/host")` next
+ * to one that imports valibot alone (the one dependency every host loads anyway). The host resolves as
+ * installed: its built dist/ with the published manifest (scripts/lib/installed-layout.ts).
  *
  * Measures packages/toolgate/dist/cli/main.cjs, the published package's bin (the script builds it first):
  * it runs the bundle, toolgate.cjs, from V8's code cache. Every round runs each scenario once, in a
@@ -12,10 +15,11 @@
  * (--strict: exit 1 when a target is missed).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { layOutInstalled } from "../scripts/lib/installed-layout.js";
 import { median } from "./measure.js";
 import { claudeCodeInput, writeBenchProjects, type BenchProjects } from "./startup-projects.js";
 import { formatMs, formatRatio, markdownTable } from "./table.js";
@@ -24,11 +28,17 @@ import { formatMs, formatRatio, markdownTable } from "./table.js";
 const cliOption = process.argv.indexOf("--cli");
 const cli = cliOption === -1 ? resolve(fileURLToPath(import.meta.url), "../../packages/toolgate/dist/cli/main.cjs") : resolve(process.argv[cliOption + 1]!);
 
+/** The CLI's projects, and a project with @toolgate/host installed and one script per import row. */
+interface BenchFolders extends BenchProjects {
+  importHost: string;
+  importValibot: string;
+}
+
 interface Scenario {
   name: string;
-  args: (projects: BenchProjects) => string[];
+  args: (folders: BenchFolders) => string[];
   /** What goes to stdin (the hook commands read the agent's input there). */
-  stdin?: (projects: BenchProjects) => string;
+  stdin?: (folders: BenchFolders) => string;
   /** Checks one run's output; a scenario that fails is not measured, it stops the bench. */
   expect?: (stdout: string) => string | undefined;
   /** The largest median allowed, as a multiple of `node -e 0`'s. */
@@ -52,8 +62,13 @@ const hook = (agent: string, project: keyof BenchProjects, input: (cwd: string) 
   stdin: (projects: BenchProjects) => input(projects[project]),
   needs: "hook",
 });
+const importValibot = "import valibot";
+const importHost = 'import("@toolgate/host")';
+const coldScenario = "check, 10 .ts plugins";
 const allScenarios: Scenario[] = [
   { name: "node -e 0", args: () => ["-e", "0"] },
+  { name: importValibot, args: (f) => [f.importValibot] },
+  { name: importHost, args: (f) => [f.importHost] },
   { name: "check, no plugins", args: (p) => toolgate("check", "--json", "--cwd", p.empty), expect: loadsAll(0), target: 1.3 },
   { name: "check, 10 .ts plugins", args: (p) => toolgate("check", "--json", "--cwd", p.typescript), expect: loadsAll(10), target: 1.5 },
   { name: "check, 10 .js plugins", args: (p) => toolgate("check", "--json", "--cwd", p.javascript), expect: loadsAll(10), target: 1.5 },
@@ -90,7 +105,17 @@ function childrenCpuMs(): number | undefined {
   }
 }
 
-function runOnce(scenario: Scenario, projects: BenchProjects, env: NodeJS.ProcessEnv): RunResult {
+/** A folder where @toolgate/host is installed as users get it, with the two import scripts. */
+function writeImportProbes(dir: string): Pick<BenchFolders, "importHost" | "importValibot"> {
+  mkdirSync(dir, { recursive: true });
+  layOutInstalled("@toolgate/host", dir);
+  const probes = { importHost: join(dir, "import-host.mjs"), importValibot: join(dir, "import-valibot.mjs") };
+  writeFileSync(probes.importHost, 'await import("@toolgate/host");\n');
+  writeFileSync(probes.importValibot, 'await import("valibot");\n');
+  return probes;
+}
+
+function runOnce(scenario: Scenario, projects: BenchFolders, env: NodeJS.ProcessEnv): RunResult {
   const input = scenario.stdin?.(projects);
   const cpuBefore = childrenCpuMs();
   const started = performance.now();
@@ -120,10 +145,10 @@ function main(): number {
   const skipped = allScenarios.filter((scenario) => !scenarios.includes(scenario));
   const work = mkdtempSync(join(tmpdir(), "toolgate-startup-bench-"));
   try {
-    const projects = writeBenchProjects(work);
+    const projects = { ...writeBenchProjects(work), ...writeImportProbes(join(work, "installed")) };
     // Its own transpile and code caches, so the first run is a cold one whatever ran before.
     const env = { ...process.env, TOOLGATE_CACHE_DIR: join(work, "cache"), NO_COLOR: "1" };
-    const cold = runOnce(allScenarios[2]!, projects, env).ms;
+    const cold = runOnce(allScenarios.find((scenario) => scenario.name === coldScenario)!, projects, env).ms;
     const samples = scenarios.map(() => [] as number[]);
     const cpu = scenarios.map(() => [] as number[]);
     for (let round = -warmup; round < rounds; round++) {
@@ -166,9 +191,32 @@ function report(scenarios: Scenario[], samples: number[][], cpu: number[][], { r
   console.log(`toolgate start-up, whole processes: median wall time over ${rounds} interleaved rounds, node ${process.version}, ${cli}\n`);
   const headers = ["process", "median ms", "× node -e 0", "target", "CPU ms (mean)", "CPU × node -e 0"];
   console.log(markdownTable(headers, rows, (column) => column !== 0 && column !== 3));
-  console.log(`\nfirst run with 10 .ts plugins (cold transpile and code caches, not a target): ${formatMs(cold)} ms`);
+  console.log(`\n${libraryImportCost(scenarios, samples, cpu)}`);
+  console.log(`first run with 10 .ts plugins (cold transpile and code caches, not a target): ${formatMs(cold)} ms`);
   for (const scenario of skipped) console.log(`skipped "${scenario.name}": this build has no \`toolgate ${scenario.needs}\``);
   return missed > 0 && process.argv.includes("--strict") ? 1 : 0;
+}
+
+/**
+ * The host's import next to valibot's, from the same interleaved rounds: wall-time medians, and the
+ * mean CPU time, which a busy machine inflates far less than wall time.
+ */
+function libraryImportCost(scenarios: Scenario[], samples: number[][], cpu: number[][]): string {
+  const at = (name: string) => scenarios.findIndex((scenario) => scenario.name === name);
+  const [node, valibot, host] = ["node -e 0", importValibot, importHost].map(at) as [number, number, number];
+  const wall = (index: number) => median(samples[index]!);
+  const lines = [
+    `${importHost} vs ${importValibot} alone: ${formatRatio(wall(host) / wall(valibot))} the wall time (${formatMs(wall(host))} vs ${formatMs(wall(valibot))} ms); ` +
+      `above node -e 0, ${formatMs(wall(host) - wall(node))} vs ${formatMs(wall(valibot) - wall(node))} ms`,
+  ];
+  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+  if (cpu[host]!.length > 0 && cpu[valibot]!.length > 0 && cpu[node]!.length > 0) {
+    const [hostCpu, valibotCpu, nodeCpu] = [mean(cpu[host]!), mean(cpu[valibot]!), mean(cpu[node]!)];
+    lines.push(
+      `  CPU (mean): ${formatRatio(hostCpu / valibotCpu)} (${formatMs(hostCpu)} vs ${formatMs(valibotCpu)} ms); above node -e 0, ${formatMs(hostCpu - nodeCpu)} vs ${formatMs(valibotCpu - nodeCpu)} ms`,
+    );
+  }
+  return lines.join("\n");
 }
 
 process.exitCode = main();

@@ -5,6 +5,9 @@
 //   - attw (--profile esm-only): types resolve for node16 (ESM) and bundler. The packages are ESM only
 //     by contract, so `require()` from CommonJS (node16-cjs) and the pre-exports `node10` resolution are
 //     not targets; every other attw problem fails the run.
+// Then the footprint guard (issue #20: the library stays light): @toolgate/host's production dependencies
+// must be on an allow-list, and its packed install with the SDK, `npm install`ed into a fresh project,
+// must stay within a budget of packages and MB. The CLI's install is printed for information.
 // Usage: pnpm check:packages [package-name …]   (exit 1 on any problem)
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -13,6 +16,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { publint } from "publint";
 import { formatMessage } from "publint/utils";
+import { describeFootprint, listPackages, measureInstall, overBudget, unexpectedDependencies, type FootprintPolicy } from "./lib/footprint-guard.js";
 import { packPackage, publishablePackages, workspaceRoot, type PackedPackage } from "./lib/workspace-packages.js";
 
 const run = promisify(execFile);
@@ -32,6 +36,21 @@ const forbidden: [RegExp, string][] = [
   [/(^|\/)\.[^/]+$/, "dotfile"],
 ];
 
+/**
+ * The library's footprint. The allow-list is what the core needs: the SDK and the shell reader, jiti
+ * (TypeScript plugins), valibot (validation), mitt (events), picomatch (matchers and permission
+ * globs), yaml (YAML configs), fastest-levenshtein ("did you mean"). The budget leaves a little
+ * headroom over what was measured (2026-11-27, npm 11.19, Node 20, ext4: 9 packages, 6.7 MB on disk,
+ * 5.1 MB of files; valibot, jiti and yaml are 1.4-1.9 MB each, the host itself 1.0 MB).
+ */
+const hostFootprint: FootprintPolicy = {
+  name: "@toolgate/host",
+  allowedDependencies: ["@toolgate/plugin-sdk", "@toolgate/shell", "fastest-levenshtein", "jiti", "mitt", "picomatch", "valibot", "yaml"],
+  budget: { packages: 11, megabytesOnDisk: 8 },
+};
+/** Printed for information, without a budget: the CLI carries the MCP SDK and the commands' tools. */
+const informationalInstalls = ["toolgate"];
+
 async function main(): Promise<number> {
   const only = process.argv.slice(2);
   const packages = publishablePackages().filter((pkg) => only.length === 0 || only.includes(pkg.manifest.name));
@@ -40,7 +59,9 @@ async function main(): Promise<number> {
     return 1;
   }
   const destination = mkdtempSync(join(tmpdir(), "toolgate-pack-"));
+  const packedByName = new Map<string, PackedPackage>();
   let failures = 0;
+  let footprintFailures = 0;
   try {
     for (const pkg of packages) {
       const label = `${pkg.manifest.name}@${pkg.manifest.version}`;
@@ -52,6 +73,7 @@ async function main(): Promise<number> {
         console.error(`✗ ${label}: pnpm pack failed\n${indent(errorText(error))}`);
         continue;
       }
+      packedByName.set(pkg.manifest.name, packed);
       const problems = [...checkContents(packed), ...(await runPublint(packed)), ...(await runAttw(packed))];
       if (problems.length === 0) {
         console.log(`✓ ${label}: ${packed.files.length} files, publint and attw clean`);
@@ -60,13 +82,46 @@ async function main(): Promise<number> {
         console.error(`✗ ${label}: ${problems.length} problem(s)\n${problems.map((problem) => indent(problem)).join("\n")}`);
       }
     }
+    if (only.length === 0 || only.some((name) => name === "@toolgate/host" || name === "toolgate"))
+      footprintFailures = await checkFootprints(packedByName, destination);
   } finally {
     rmSync(destination, { recursive: true, force: true });
   }
-  console.log(
-    failures === 0 ? `\ncheck:packages: ${packages.length} packages clean` : `\ncheck:packages: ${failures} of ${packages.length} packages have problems`,
-  );
-  return failures === 0 ? 0 : 1;
+  const packageSummary = failures === 0 ? `${packages.length} packages clean` : `${failures} of ${packages.length} packages have problems`;
+  const footprintSummary = footprintFailures === 0 ? "" : `, ${footprintFailures} footprint problem(s) in @toolgate/host`;
+  console.log(`\ncheck:packages: ${packageSummary}${footprintSummary}`);
+  return failures === 0 && footprintFailures === 0 ? 0 : 1;
+}
+
+/** The host's guard (dependencies, then its install against the budget), then the CLI's install for information. */
+async function checkFootprints(packed: Map<string, PackedPackage>, workDir: string): Promise<number> {
+  const { name, allowedDependencies, budget } = hostFootprint;
+  const host = publishablePackages().find((pkg) => pkg.manifest.name === name);
+  if (host === undefined) {
+    console.error(`✗ ${name}: not found among the workspace packages`);
+    return 1;
+  }
+  console.log("");
+  const problems = unexpectedDependencies(host.manifest, allowedDependencies);
+  let footprint: Awaited<ReturnType<typeof measureInstall>> | undefined;
+  try {
+    footprint = await measureInstall(name, packed, workDir);
+    problems.push(...overBudget(footprint, budget));
+  } catch (error) {
+    problems.push(`could not measure its install: ${errorText(error)}`);
+  }
+  const measured = footprint === undefined ? "" : `${describeFootprint(footprint)}: ${listPackages(footprint)}`;
+  const budgetText = `budget ${budget.packages} packages, ${budget.megabytesOnDisk} MB`;
+  if (problems.length === 0) console.log(`✓ ${name} footprint: dependencies all allowed; npm install with the SDK: ${measured} (${budgetText})`);
+  else console.error(`✗ ${name} footprint (${budgetText}): ${measured}\n${problems.map((problem) => indent(problem)).join("\n")}`);
+  for (const other of informationalInstalls) {
+    try {
+      console.log(`ℹ ${other} (for information, no budget): npm install: ${describeFootprint(await measureInstall(other, packed, workDir))}`);
+    } catch (error) {
+      console.log(`ℹ ${other}: could not measure its install: ${errorText(error)}`);
+    }
+  }
+  return problems.length;
 }
 
 function checkContents(packed: PackedPackage): string[] {

@@ -50,6 +50,32 @@ export function publishablePackages(root = workspaceRoot): WorkspacePackage[] {
 }
 
 /**
+ * Everything npm installs for a user of `manifest` whatever they ask for: `dependencies`,
+ * `optionalDependencies`, and the peers not marked optional (npm 7+ installs those too).
+ */
+export function productionDependencies(manifest: Manifest): string[] {
+  const names = (field: unknown) => Object.keys((field ?? {}) as Record<string, string>);
+  const peerMeta = (manifest.peerDependenciesMeta ?? {}) as Record<string, { optional?: boolean }>;
+  const requiredPeers = names(manifest.peerDependencies).filter((name) => peerMeta[name]?.optional !== true);
+  return [...new Set([...names(manifest.dependencies), ...names(manifest.optionalDependencies), ...requiredPeers])].sort();
+}
+
+/** `name` and every workspace package it reaches through production dependencies. */
+export function withWorkspaceDependencies(name: string, root = workspaceRoot): WorkspacePackage[] {
+  const workspace = new Map(publishablePackages(root).map((pkg) => [pkg.manifest.name, pkg]));
+  const reached = new Map<string, WorkspacePackage>();
+  const visit = (current: string) => {
+    const pkg = workspace.get(current);
+    if (pkg === undefined) throw new Error(`${current} is not a publishable workspace package`);
+    if (reached.has(current)) return;
+    reached.set(current, pkg);
+    for (const dependency of productionDependencies(pkg.manifest)) if (workspace.has(dependency)) visit(dependency);
+  };
+  visit(name);
+  return [...reached.values()];
+}
+
+/**
  * The pnpm to run: the one running us when there is one (`pnpm run …` sets npm_execpath), else the
  * version the root `packageManager` field pins, through npx.
  */

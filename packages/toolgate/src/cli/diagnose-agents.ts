@@ -40,9 +40,9 @@ async function diagnose(protocol: AgentProtocol, cwd: string): Promise<AgentDiag
   const run = await runAsAgent(protocol.name, command, JSON.stringify(protocol.sampleInput(cwd)), cwd);
   const answerProblem = problemOf(protocol, run);
   // A hook that answers has a CLI that starts; one that does not is asked why, to name the fix.
-  const cliProblem = answerProblem === null ? null : await cliStartProblem(protocol.name, command, cwd);
+  const cli = answerProblem === null ? { starts: true, problem: null } : await probeCli(protocol.name, command, cwd);
   const machinePath = machineSpecificPathIn(command, protocol.name) ?? null;
-  const problems = [machinePath === null ? null : machinePathProblem(protocol.name, machinePath), cliProblem ?? answerProblem];
+  const problems = [machinePath === null ? null : machinePathProblem(protocol.name, machinePath), cli.problem ?? answerProblem];
   return {
     ...base,
     installed: true,
@@ -51,7 +51,7 @@ async function diagnose(protocol: AgentProtocol, cwd: string): Promise<AgentDiag
     answers: answerProblem === null,
     answer: run.stdout.trim() || null,
     machinePath,
-    cliStarts: cliProblem === null,
+    cliStarts: cli.starts,
     problem: problems.filter((problem) => problem !== null).join("; ") || null,
   };
 }
@@ -60,14 +60,20 @@ function machinePathProblem(agent: AgentName, path: string): string {
   return `the hook command names ${path}, a path on this machine only: in a teammate's or a CI job's checkout the hook does not start and every tool call is denied (run toolgate init ${agent} to write a command that finds toolgate from the project)`;
 }
 
-/** Why the CLI the installed command names does not start from the project (`<program> --version`, run as the agent would), or null. */
-async function cliStartProblem(agent: AgentName, command: string, cwd: string): Promise<string | null> {
+/**
+ * Whether the CLI the installed command names starts from the project (`<program> --version`, run as the
+ * agent would), and if not, why; `starts` is null for a command of another shape than `<program> hook <agent>`.
+ */
+async function probeCli(agent: AgentName, command: string, cwd: string): Promise<{ starts: boolean | null; problem: string | null }> {
   const program = hookProgramOf(command, agent);
-  if (program === undefined) return null;
+  if (program === undefined) return { starts: null, problem: null };
   const probe = await runAsAgent(agent, `${program} --version`, "", cwd);
-  if (probe.code === 0 && /^\d+\.\d+/.test(probe.stdout.trim())) return null;
+  if (probe.code === 0 && /^\d+\.\d+/.test(probe.stdout.trim())) return { starts: true, problem: null };
   const reason = probe.stderr.trim().split("\n").at(-1) || `exit code ${probe.code}`;
-  return `the toolgate CLI the hook command runs (${program}) does not start from ${cwd}: ${reason}. Install toolgate in the project (${installCliLine(cwd)}), or run toolgate init ${agent} again where it is installed`;
+  return {
+    starts: false,
+    problem: `the toolgate CLI the hook command runs (${program}) does not start from ${cwd}: ${reason}. Install toolgate in the project (${installCliLine(cwd)}), or run toolgate init ${agent} again where it is installed`,
+  };
 }
 
 /** Why the hook's answer to the sample call is not a decision of the project's plugins, or null. */

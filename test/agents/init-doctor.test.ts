@@ -172,11 +172,13 @@ function shell(run: { command: string; env: NodeJS.ProcessEnv }, cwd: string, in
   });
 }
 
-describe("toolgate doctor", () => {
+// Each test starts a dozen CLI processes from source; on a busy 2-core machine that takes 10-20 s.
+describe("toolgate doctor", { timeout: 60_000 }, () => {
   it("reports every agent; installed hooks are spawned with a sample call and answer", async () => {
     const dir = join(makeTempDir("repo", "doctor-"), "a project");
     installToolgateBin(dir);
-    for (const agent of ["claude-code", "gemini-cli", "codex", "copilot-cli"]) expect((await runCli(["init", agent, "--cwd", dir])).code).toBe(0);
+    const inits = await Promise.all(["claude-code", "gemini-cli", "codex", "copilot-cli"].map((agent) => runCli(["init", agent, "--cwd", dir])));
+    expect(inits.map((init) => init.code)).toEqual([0, 0, 0, 0]);
     expect(readJson(join(dir, ".github/hooks/toolgate.json"))).toMatchObject({
       version: 1,
       hooks: { preToolUse: [{ type: "command" }], postToolUse: [{ type: "command" }] },

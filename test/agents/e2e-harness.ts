@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { expect } from "vitest";
 import { outputOf, type ChildOutput } from "../helpers/child-output.js";
 import { makeTempDir, runCli, writeFiles } from "../cli/cli-harness.js";
+import { installToolgateBin } from "./hook-harness.js";
 
 /**
  * The policy every real-CLI test runs: blocks a recursive delete on a shell, rewrites `fix` to an echo,
@@ -38,12 +39,16 @@ export interface E2eProject {
   home: string;
 }
 
-/** A fresh project with `plugins` in plugins/, and toolgate installed into it by `toolgate init <agent>` unless `init` is false. */
+/**
+ * A fresh project with `plugins` in plugins/ and toolgate in node_modules/.bin, its hook installed by
+ * `toolgate init <agent>` unless `init` is false.
+ */
 export async function e2eProject(agent: string, plugins: E2ePlugins, init = true): Promise<E2eProject> {
   const dir = makeTempDir("os", `${agent}-e2e-`);
   const home = makeTempDir("os", `${agent}-home-`);
   const pluginFiles = Object.entries(plugins).map(([name, source]) => [`plugins/${name}`, typeof source === "string" ? source : source(dir)]);
   writeFiles(dir, { "hello.txt": "hi", "canary/keep.txt": "still here", ...Object.fromEntries(pluginFiles) });
+  installToolgateBin(dir);
   if (init) {
     const installed = await runCli(["init", agent, "--cwd", dir]);
     expect(installed.code, installed.stderr).toBe(0);

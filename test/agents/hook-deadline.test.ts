@@ -3,10 +3,10 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeTempDir, removeTempDirs, writeFiles } from "../cli/cli-harness.js";
-import { hookCommandFor } from "../../packages/toolgate/src/cli/hook-command.js";
+import { asAgentRuns, findProjectCli, hookCommandFor } from "../../packages/toolgate/src/cli/hook-command.js";
 import { agentProtocols } from "../../packages/toolgate/src/agents/agents.js";
 import { outputOf } from "../helpers/child-output.js";
-import { runHook, type HookRun } from "./hook-harness.js";
+import { installToolgateBin, runHook, type HookRun } from "./hook-harness.js";
 
 afterAll(removeTempDirs);
 
@@ -159,7 +159,9 @@ describe.concurrent.each(agents)("toolgate hook %s, as init installs it, with pl
 export default { name: "fifo", hooks: { pre_tool_call() { writeFileSync(${JSON.stringify(`${at}/blocked-at`)}, String(Date.now())); readFileSync(${JSON.stringify(`${at}/fifo`)}); } } };`,
     }));
     execFileSync("mkfifo", [join(dir, "fifo")]);
-    const child = spawn("sh", ["-c", hookCommandFor(agent, agentProtocols[agent].startFailureFallback)], { cwd: dir });
+    installToolgateBin(dir);
+    const installed = asAgentRuns(agent, hookCommandFor(agent, agentProtocols[agent].startFailureFallback, findProjectCli(dir)), dir);
+    const child = spawn("sh", ["-c", installed.command], { cwd: dir, env: installed.env });
     const output = outputOf(child);
     child.stdin.end(JSON.stringify(preInput(agent, dir, "ls")));
     const run = await output;

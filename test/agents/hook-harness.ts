@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { repoRoot } from "../cli/cli-harness.js";
@@ -8,6 +9,18 @@ export const mainPath = join(repoRoot, "packages/toolgate/src/cli/main.ts");
 export const tsxLoader = pathToFileURL(join(repoRoot, "node_modules/tsx/dist/loader.mjs")).href;
 
 export type HookRun = ChildOutput;
+
+/**
+ * Installs toolgate into the project `dir` as a package manager does: `node_modules/.bin/toolgate`, here a
+ * shell shim (pnpm writes the same kind) that runs this workspace's CLI from source.
+ */
+export function installToolgateBin(dir: string): void {
+  const bin = join(dir, "node_modules/.bin");
+  mkdirSync(bin, { recursive: true });
+  const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
+  writeFileSync(join(bin, "toolgate"), `#!/bin/sh\nexec ${quote(process.execPath)} --import ${quote(tsxLoader)} ${quote(mainPath)} "$@"\n`);
+  chmodSync(join(bin, "toolgate"), 0o755);
+}
 
 /** `toolgate hook <agent>` in a real child process, with `input` on its stdin (a string is sent as is). */
 export function runHook(agent: string, input: unknown, options: { cwd?: string; env?: Record<string, string> } = {}): Promise<HookRun> {

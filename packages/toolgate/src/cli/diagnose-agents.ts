@@ -1,22 +1,34 @@
 import { spawn } from "node:child_process";
-import type { AgentProtocol } from "../agents/agent-protocol.js";
+import type { AgentName, AgentProtocol } from "../agents/agent-protocol.js";
 import { parseJsonOrUndefined } from "../agents/hook-input.js";
 import { agentNames, agentProtocols } from "../agents/agents.js";
 import { readAgentSettings } from "./agent-settings-file.js";
 import { CliError } from "./cli-error.js";
 import type { AgentDiagnosis } from "./commands/doctor.js";
-import { hookCommandFor } from "./hook-command.js";
+import { asAgentRuns, findProjectCli, hookCommandFor, hookProgramOf, installCliLine, machineSpecificPathIn } from "./hook-command.js";
 import { displayPath } from "./output.js";
 
 const answerTimeoutMs = 30_000;
 
-/** Every agent's hook in `cwd`: installed or not, and whether the installed command answers a sample call. */
+/**
+ * Every agent's hook in `cwd`: installed or not, whether the installed command answers a sample call,
+ * whether its CLI starts from the project, and whether it names a path that exists on this machine only.
+ */
 export function diagnoseAgents(cwd: string): Promise<AgentDiagnosis[]> {
   return Promise.all(agentNames.map((agent) => diagnose(agentProtocols[agent], cwd)));
 }
 
 async function diagnose(protocol: AgentProtocol, cwd: string): Promise<AgentDiagnosis> {
-  const base = { agent: protocol.name, file: displayPath(`${cwd}/${protocol.settings.file}`, cwd), current: false, command: null, answers: null, answer: null };
+  const base = {
+    agent: protocol.name,
+    file: displayPath(`${cwd}/${protocol.settings.file}`, cwd),
+    current: false,
+    command: null,
+    answers: null,
+    answer: null,
+    machinePath: null,
+    cliStarts: null,
+  };
   let document: Record<string, unknown>;
   try {
     document = readAgentSettings(protocol, cwd).document;
@@ -25,16 +37,42 @@ async function diagnose(protocol: AgentProtocol, cwd: string): Promise<AgentDiag
   }
   const command = protocol.settings.installedCommands(document)[0];
   if (command === undefined) return { ...base, installed: false, problem: null };
-  const run = await runHookCommand(command, protocol.sampleInput(cwd), cwd);
-  const problem = problemOf(protocol, run);
+  const run = await runAsAgent(protocol.name, command, JSON.stringify(protocol.sampleInput(cwd)), cwd);
+  const answerProblem = problemOf(protocol, run);
+  // A hook that answers has a CLI that starts; one that does not is asked why, to name the fix.
+  const cli = answerProblem === null ? { starts: true, problem: null } : await probeCli(protocol.name, command, cwd);
+  const machinePath = machineSpecificPathIn(command, protocol.name) ?? null;
+  const problems = [machinePath === null ? null : machinePathProblem(protocol.name, machinePath), cli.problem ?? answerProblem];
   return {
     ...base,
     installed: true,
-    current: command === hookCommandFor(protocol.name, protocol.startFailureFallback),
+    current: command === hookCommandFor(protocol.name, protocol.startFailureFallback, findProjectCli(cwd)),
     command,
-    answers: problem === null,
+    answers: answerProblem === null,
     answer: run.stdout.trim() || null,
-    problem,
+    machinePath,
+    cliStarts: cli.starts,
+    problem: problems.filter((problem) => problem !== null).join("; ") || null,
+  };
+}
+
+function machinePathProblem(agent: AgentName, path: string): string {
+  return `the hook command names ${path}, a path on this machine only: in a teammate's or a CI job's checkout the hook does not start and every tool call is denied (run toolgate init ${agent} to write a command that finds toolgate from the project)`;
+}
+
+/**
+ * Whether the CLI the installed command names starts from the project (`<program> --version`, run as the
+ * agent would), and if not, why; `starts` is null for a command of another shape than `<program> hook <agent>`.
+ */
+async function probeCli(agent: AgentName, command: string, cwd: string): Promise<{ starts: boolean | null; problem: string | null }> {
+  const program = hookProgramOf(command, agent);
+  if (program === undefined) return { starts: null, problem: null };
+  const probe = await runAsAgent(agent, `${program} --version`, "", cwd);
+  if (probe.code === 0 && /^\d+\.\d+/.test(probe.stdout.trim())) return { starts: true, problem: null };
+  const reason = probe.stderr.trim().split("\n").at(-1) || `exit code ${probe.code}`;
+  return {
+    starts: false,
+    problem: `the toolgate CLI the hook command runs (${program}) does not start from ${cwd}: ${reason}. Install toolgate in the project (${installCliLine(cwd)}), or run toolgate init ${agent} again where it is installed`,
   };
 }
 
@@ -56,10 +94,11 @@ function stringsIn(value: unknown): string[] {
   return [];
 }
 
-/** The installed command, run the way the agent runs it: through the shell, the input on stdin. */
-function runHookCommand(command: string, input: unknown, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** The command run the way `agent` runs it in `cwd`: through the shell, with the agent's variables, `input` on stdin. */
+function runAsAgent(agent: AgentName, command: string, input: string, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const run = asAgentRuns(agent, command, cwd);
   return new Promise((resolve) => {
-    const child = spawn("sh", ["-c", command], { cwd, timeout: answerTimeoutMs });
+    const child = spawn("sh", ["-c", run.command], { cwd, env: run.env, timeout: answerTimeoutMs });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -67,6 +106,6 @@ function runHookCommand(command: string, input: unknown, cwd: string): Promise<{
     child.on("error", (error) => resolve({ code: null, stdout, stderr: `${stderr}${error.message}` }));
     child.on("close", (code) => resolve({ code, stdout, stderr }));
     child.stdin.on("error", () => {});
-    child.stdin.end(JSON.stringify(input));
+    child.stdin.end(input);
   });
 }

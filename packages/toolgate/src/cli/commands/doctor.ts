@@ -6,12 +6,17 @@ export interface AgentDiagnosis {
   agent: AgentName;
   file: string;
   installed: boolean;
-  /** The installed command is the one `toolgate init` would write now (same CLI, same place). */
+  /** The installed command is the one `toolgate init` would write now. */
   current: boolean;
   command: string | null;
   /** The installed hook answered a sample tool call in the agent's format. */
   answers: boolean | null;
   answer: string | null;
+  /** A path in the command that exists on this machine only (absolute, or under the home folder): a problem. */
+  machinePath: string | null;
+  /** The CLI the command runs starts from the project folder (false: not installed where the command looks). */
+  cliStarts: boolean | null;
+  /** Every problem found, joined by "; ". */
   problem: string | null;
 }
 
@@ -20,7 +25,7 @@ export function registerDoctorCommand(program: Command): void {
     .description("does this project's policy load (and guard anything), and for each coding agent: is the toolgate hook installed, and does it answer")
     .addHelpText(
       "after",
-      "\nWarns when the project has no plugins and no permission rules (every call is allowed).\nExit codes: 0 the policy loads and every installed hook answers, 1 a plugin or the config does not load, or an installed hook does not answer or its settings are unreadable.",
+      "\nWarns when the project has no plugins and no permission rules (every call is allowed).\nExit codes: 0 the policy loads and every installed hook answers, 1 a plugin or the config does not load, or an installed hook\ndoes not answer, its CLI does not start from the project, its command names a path of this machine, or its settings are unreadable.",
     )
     .action(async (options: ProjectOptions) => {
       process.exitCode = await doctor(options);
@@ -89,7 +94,10 @@ function describe(diagnosis: AgentDiagnosis, output: typeof import("../output.js
   if (!diagnosis.installed)
     return `${name}${color.dim("not installed")}${diagnosis.problem ? `  ${color.red(diagnosis.problem)}` : color.dim(`  (toolgate init ${diagnosis.agent})`)}`;
   const state = diagnosis.answers ? color.green("installed, answers") : color.red("installed, does not answer");
-  const stale = diagnosis.current ? "" : color.yellow("  (another toolgate CLI than this one; run toolgate init again to point at this one)");
+  const stale =
+    diagnosis.current || diagnosis.machinePath !== null
+      ? ""
+      : color.yellow(`  (not the command toolgate init writes now; toolgate init ${diagnosis.agent} updates it)`);
   const problem = diagnosis.problem ? `\n            ${color.red(diagnosis.problem)}` : "";
   return `${name}${state}  ${diagnosis.file}${stale}${problem}`;
 }

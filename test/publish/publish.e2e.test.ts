@@ -38,8 +38,8 @@ const published = [
 const appInstalls = ["toolgate", "@toolgate/host", "@toolgate/ai-sdk", "@toolgate/model-hooks", pluginName];
 /**
  * What `npm install @toolgate/host` may bring at most: the host, the SDK, the shell reader and the
- * core's own dependencies (valibot, mitt, fastest-levenshtein, jiti, picomatch, yaml). Measured: 9
- * packages, 3.9 MB (jiti alone is 2.2 MB of it).
+ * core's own dependencies (valibot, mitt, fastest-levenshtein, jiti, picomatch, yaml). Measured on
+ * 2026-11-27: 9 packages, 4.8 MB on disk.
  */
 const libraryBudget = { packages: 12, megabytes: 6 };
 const modelHooksInstall = "npm install @toolgate/model-hooks ai";

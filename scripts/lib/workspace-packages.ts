@@ -61,7 +61,8 @@ function dependencyOrder(packages: WorkspacePackage[]): WorkspacePackage[] {
   const visiting: string[] = [];
   const visit = (pkg: WorkspacePackage) => {
     if (ordered.includes(pkg)) return;
-    if (visiting.includes(pkg.manifest.name)) throw new Error(`workspace packages depend on each other in a cycle: ${[...visiting, pkg.manifest.name].join(" -> ")}`);
+    if (visiting.includes(pkg.manifest.name))
+      throw new Error(`workspace packages depend on each other in a cycle: ${[...visiting, pkg.manifest.name].join(" -> ")}`);
     visiting.push(pkg.manifest.name);
     for (const field of dependencyFields) {
       for (const name of Object.keys((pkg.manifest[field] as Record<string, string> | undefined) ?? {})) {

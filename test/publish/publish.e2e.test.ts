@@ -172,9 +172,7 @@ describe("publishing to an npm registry and installing from it", () => {
 
   it(`npm install @toolgate/host brings at most ${libraryBudget.packages} packages and ${libraryBudget.megabytes} MB`, () => {
     const megabytes = libraryFootprint.bytes / 1024 / 1024;
-    console.log(
-      `npm install @toolgate/host: ${libraryFootprint.packages} packages, ${megabytes.toFixed(1)} MB (${libraryFootprint.names.join(", ")})`,
-    );
+    console.log(`npm install @toolgate/host: ${libraryFootprint.packages} packages, ${megabytes.toFixed(1)} MB (${libraryFootprint.names.join(", ")})`);
     expect(libraryFootprint.names).toEqual(expect.arrayContaining(["@toolgate/host", "@toolgate/plugin-sdk", "@toolgate/shell"]));
     expect(libraryFootprint.names.filter((name) => /^(ai|@ai-sdk\/.*|ioredis|@modelcontextprotocol\/sdk|commander|magicast|toolgate)$/.test(name))).toEqual([]);
     expect(libraryFootprint.packages).toBeLessThanOrEqual(libraryBudget.packages);
@@ -259,9 +257,11 @@ describe("publishing to an npm registry and installing from it", () => {
       const allowed = await gate(consumer, judged, "terminal", { command: "ls -la" });
       expect(allowed.action).toBe("allow");
 
+      // The AI SDK logs on stdout (console.info); in the hook, stdout still carries only the answer.
       const denied = await hook(judged, "rm -rf /");
       expect(denied.code, denied.stderr).toBe(2);
       expect(denied.stderr).toContain("the fake judge says no");
+      expect((JSON.parse(denied.stdout) as HookAnswer).hookSpecificOutput).toMatchObject({ permissionDecision: "deny" });
 
       // Every decision came from the server: the prompts carried the calls, in order.
       expect(judge.prompts.map((prompt) => (prompt.includes("rm -rf /") ? "rm" : prompt.includes("ls -la") ? "ls" : "?"))).toEqual(["rm", "ls", "rm"]);

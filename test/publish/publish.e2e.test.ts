@@ -39,7 +39,7 @@ const appInstalls = ["toolgate", "@toolgate/host", "@toolgate/ai-sdk", "@toolgat
 /**
  * What `npm install @toolgate/host` may bring at most: the host, the SDK, the shell reader and the
  * core's own dependencies (valibot, mitt, fastest-levenshtein, jiti, picomatch, yaml). Measured on
- * 2026-11-27: 9 packages, 4.8 MB on disk.
+ * 2026-11-27: 9 packages, 4.9 MB on disk.
  */
 const libraryBudget = { packages: 12, megabytes: 6 };
 const modelHooksInstall = "npm install @toolgate/model-hooks ai";

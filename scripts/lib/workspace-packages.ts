@@ -32,7 +32,11 @@ export interface PackedPackage extends WorkspacePackage {
   packedManifest: Manifest;
 }
 
-/** Every non-private package under packages/ and plugins/, the SDK and the host first (publish order). */
+/**
+ * Every non-private package under packages/ and plugins/, in publish order: each after the workspace
+ * packages it names in dependencies, peerDependencies or optionalDependencies (an optional peer too,
+ * so a registry never holds a package whose workspace range cannot resolve yet), else by folder name.
+ */
 export function publishablePackages(root = workspaceRoot): WorkspacePackage[] {
   const found: WorkspacePackage[] = [];
   for (const group of ["packages", "plugins"]) {
@@ -45,8 +49,32 @@ export function publishablePackages(root = workspaceRoot): WorkspacePackage[] {
       if (!manifest.private) found.push({ dir: join(groupDir, entry.name), manifest });
     }
   }
-  const rank = (pkg: WorkspacePackage) => ["@toolgate/plugin-sdk", "@toolgate/shell", "@toolgate/host"].indexOf(pkg.manifest.name) >>> 0;
-  return found.sort((a, b) => rank(a) - rank(b));
+  return dependencyOrder(found);
+}
+
+const dependencyFields = ["dependencies", "peerDependencies", "optionalDependencies"] as const;
+
+/** `packages` ordered so that each comes after the ones among them it depends on; a cycle throws, naming it. */
+function dependencyOrder(packages: WorkspacePackage[]): WorkspacePackage[] {
+  const byName = new Map(packages.map((pkg) => [pkg.manifest.name, pkg]));
+  const ordered: WorkspacePackage[] = [];
+  const visiting: string[] = [];
+  const visit = (pkg: WorkspacePackage) => {
+    if (ordered.includes(pkg)) return;
+    if (visiting.includes(pkg.manifest.name))
+      throw new Error(`workspace packages depend on each other in a cycle: ${[...visiting, pkg.manifest.name].join(" -> ")}`);
+    visiting.push(pkg.manifest.name);
+    for (const field of dependencyFields) {
+      for (const name of Object.keys((pkg.manifest[field] as Record<string, string> | undefined) ?? {})) {
+        const dependency = byName.get(name);
+        if (dependency) visit(dependency);
+      }
+    }
+    visiting.pop();
+    ordered.push(pkg);
+  };
+  for (const pkg of packages) visit(pkg);
+  return ordered;
 }
 
 /**

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** Package names served only from the local registry: never proxied, so a test cannot pick up a real release. */
-const localOnlyPackages = ["@toolgate/*", "toolgate-plugin-*", "@*/toolgate-plugin-*"];
+const localOnlyPackages = ["toolgate", "@toolgate/*", "toolgate-plugin-*", "@*/toolgate-plugin-*"];
 
 export interface LocalRegistry {
   /** `http://127.0.0.1:<port>/` */

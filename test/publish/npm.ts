@@ -10,12 +10,14 @@ export interface CommandResult {
 }
 
 /**
- * The environment for the consumer's tools: ours, less vitest's `VITEST*` and the `npm_*`/`pnpm_*`
+ * The environment for the consumer's tools: ours, less vitest's `VITEST*`, the `npm_*`/`pnpm_*`
  * variables a running package manager exports (`npm_config_registry`, `npm_config_userconfig`, …), so
- * only the flags and variables a step passes decide where npm reads from.
+ * only the flags and variables a step passes decide where npm reads from, and `NODE_PATH`, which
+ * pnpm's bin shims (`npx vitest`) point at the workspace's node_modules/.pnpm/node_modules: through
+ * it a fresh project would resolve the workspace's own packages.
  */
 export function cleanEnvironment(): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(npm|pnpm)_|^VITEST/i.test(key)));
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(npm|pnpm)_|^VITEST|^NODE_PATH$/i.test(key)));
   return { ...env, FORCE_COLOR: "0", NO_COLOR: "1", NO_UPDATE_NOTIFIER: "1" };
 }
 
@@ -25,13 +27,17 @@ export interface RunOptions {
   env?: NodeJS.ProcessEnv;
   /** @default 120_000 */
   timeoutMs?: number;
+  /** Written to the command's stdin, which is then closed. */
+  input?: string;
 }
 
 /** Runs a command and returns its exit code and output; never throws for a non-zero exit. */
 export async function runCommand(command: string, args: readonly string[], options: RunOptions): Promise<CommandResult> {
-  const { cwd, env = {}, timeoutMs = 120_000 } = options;
+  const { cwd, env = {}, timeoutMs = 120_000, input } = options;
   try {
-    const { stdout, stderr } = await run(command, args, { cwd, env: { ...cleanEnvironment(), ...env }, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 });
+    const running = run(command, args, { cwd, env: { ...cleanEnvironment(), ...env }, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 });
+    running.child.stdin?.end(input);
+    const { stdout, stderr } = await running;
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number | string; stdout?: string; stderr?: string; message: string };

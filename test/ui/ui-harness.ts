@@ -1,11 +1,19 @@
+import { existsSync } from "node:fs";
 import { request } from "node:http";
 import { chromium, type Browser } from "playwright-core";
 import { startCli, type RunningCli } from "../decisions-cli/records.js";
 
+const chromiumPath = "/usr/bin/chromium";
+
+/** The browser tests skip, saying why, on a machine without Debian's chromium (.ci/run installs it). */
+export const hasChromium = existsSync(chromiumPath);
+export const missingChromiumReason =
+  "SKIPPED: no /usr/bin/chromium. Install it (Debian/Ubuntu: `apt-get install -y chromium`) to run the toolgate ui browser tests.";
+
 /** Debian's chromium, as .ci/run installs it; the flags keep it off the network this machine does not have. */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
-    executablePath: "/usr/bin/chromium",
+    executablePath: chromiumPath,
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
   });
 }

@@ -19,6 +19,12 @@ const maxWriteBytes = 1024 * 1024;
 /** A rotation lock older than this was left by a process that died holding it. */
 const staleLockMs = 10_000;
 /**
+ * How often a long-lived writer looks whether the file it holds is still the live one and whether it is
+ * full: two `stat`s cost more than the write itself. Between looks, a line may land in the file another
+ * process has just rotated: `<name>.1`, which readers read first, so it is not lost.
+ */
+const recheckMs = 1000;
+/**
  * O_APPEND: every write lands at the end, whole, whoever else appends. O_NONBLOCK: opening something
  * that would wait for a reader (a FIFO) fails at once instead of holding a libuv thread, which a
  * process joins at exit: a hook would never end. On a regular file it changes nothing.
@@ -42,6 +48,8 @@ export class DecisionLog {
   #queue: string[] = [];
   #queuedBytes = 0;
   #handle: FileHandle | undefined;
+  /** When the held file was last seen to be the live one, below the limit. */
+  #checkedAt = 0;
   /** The chunk being written. */
   #inFlight: string | undefined;
   #pumping: Promise<void> | undefined;
@@ -124,9 +132,13 @@ export class DecisionLog {
   /** The live file, reopened when another process renamed it away, and rotated first when it is full. */
   async #current(): Promise<FileHandle> {
     if (this.#handle !== undefined) {
+      if (performance.now() - this.#checkedAt < recheckMs) return this.#handle;
       const [held, live] = await Promise.all([this.#handle.stat(), stat(this.path).catch(() => undefined)]);
       if (live !== undefined && live.ino === held.ino) {
-        if (!held.isFile() || held.size < this.#maxBytes) return this.#handle;
+        if (!held.isFile() || held.size < this.#maxBytes) {
+          this.#checkedAt = performance.now();
+          return this.#handle;
+        }
         await this.#rotate();
       }
       await this.#dropHandle();
@@ -139,6 +151,7 @@ export class DecisionLog {
       return this.#current();
     }
     this.#handle = handle;
+    this.#checkedAt = performance.now();
     return handle;
   }
 

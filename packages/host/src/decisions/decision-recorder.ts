@@ -18,9 +18,17 @@ export interface DecisionRecorderOptions {
 }
 
 /**
+ * How long records gather before they are serialised and handed to the log in one write. The timer does
+ * not keep a process alive: one that ends sooner (a hook process, right after answering) writes them at
+ * exit, in one synchronous write (`DecisionLog.writeLeftoversSync`), instead of a round trip through
+ * libuv's threads per record.
+ */
+const gatherMs = 25;
+
+/**
  * One record per decided call. With no log and no `decision` listener nothing is made at all; else the
  * gate fills a draft with plain values, a listener gets the record at once, and the log gets it built,
- * serialised and written after the caller has its answer (a batch per turn of the event loop).
+ * serialised and written after the caller has its answer, in batches.
  */
 export class DecisionRecorder {
   readonly #options: DecisionRecorderOptions;
@@ -47,11 +55,11 @@ export class DecisionRecorder {
       events.emit("decision", draft.record);
     }
     if (log === undefined) return;
-    if (this.#pending.length === 0) setImmediate(this.#flush);
+    if (this.#pending.length === 0) setTimeout(this.#flush, gatherMs).unref();
     this.#pending.push(draft);
   }
 
-  /** Serialises what is pending into the log: called a turn after the decisions, and at exit. */
+  /** Serialises what is pending into the log: `gatherMs` after the first of them, on close, and at exit. */
   readonly #flush = (): void => {
     const drafts = this.#pending;
     if (drafts.length === 0) return;

@@ -24,6 +24,8 @@ export interface DecisionRecorderOptions {
  * libuv's threads per record.
  */
 const gatherMs = 25;
+/** A caller deciding in a loop that never yields to timers gets its records built every this many: memory stays bounded. */
+const maxPending = 512;
 
 /**
  * One record per decided call. With no log and no `decision` listener nothing is made at all; else the
@@ -56,7 +58,7 @@ export class DecisionRecorder {
     }
     if (log === undefined) return;
     if (this.#pending.length === 0) setTimeout(this.#flush, gatherMs).unref();
-    this.#pending.push(draft);
+    if (this.#pending.push(draft) >= maxPending) this.#flush();
   }
 
   /** Serialises what is pending into the log: `gatherMs` after the first of them, on close, and at exit. */
@@ -81,7 +83,7 @@ export class DecisionRecorder {
     const argsText = canonicalJson(call.args);
     const record = {
       v: 1,
-      time: new Date(performance.timeOrigin + draft.startedAt).toISOString(),
+      time: isoTime(performance.timeOrigin + draft.startedAt),
       surface: draft.surface,
       session: this.#options.session.id,
       callId: call.id,
@@ -112,6 +114,20 @@ function participantsOf(parts: readonly unknown[] | undefined): DecisionParticip
     participants.push(participant);
   }
   return participants;
+}
+
+let cachedSecond = Number.NaN;
+let cachedPrefix = "";
+
+/** `Date#toISOString`, with the part up to the second made once per second: records come in bursts. */
+function isoTime(epochMs: number): string {
+  const whole = Math.floor(epochMs);
+  const second = Math.floor(whole / 1000);
+  if (second !== cachedSecond) {
+    cachedSecond = second;
+    cachedPrefix = new Date(second * 1000).toISOString().slice(0, 20);
+  }
+  return `${cachedPrefix}${String(whole - second * 1000).padStart(3, "0")}Z`;
 }
 
 // Microseconds are plenty, and keep the lines short.

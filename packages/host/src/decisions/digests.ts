@@ -3,12 +3,19 @@ import type { Hash } from "node:crypto";
 import { setOwn } from "../gate/copy-args.js";
 
 // node:crypto loads on the first digest, after a hook process has answered: never on the way to an answer.
-let createHash: ((algorithm: string) => Hash) | undefined;
+let hexDigest: ((text: string) => string) | undefined;
 
 /** `sha256:` and the hex digest of `text`. */
 export function sha256(text: string): string {
-  createHash ??= (createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto")).createHash;
-  return `sha256:${createHash("sha256").update(text).digest("hex")}`;
+  hexDigest ??= sha256Function(createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto"));
+  return `sha256:${hexDigest(text)}`;
+}
+
+// `crypto.hash` (Node 20.12+) is the one-shot form, about twice as fast on short text as a Hash object.
+function sha256Function(crypto: typeof import("node:crypto")): (text: string) => string {
+  const oneShot = (crypto as { hash?: (algorithm: string, text: string) => string }).hash;
+  if (typeof oneShot === "function") return (text) => oneShot("sha256", text);
+  return (text) => (crypto.createHash("sha256") as Hash).update(text).digest("hex");
 }
 
 /**

@@ -155,7 +155,13 @@ function targets(scenarios: readonly GateScenario[], gate: readonly Figure[][], 
 function recordTable(scenarios: readonly RecordScenario[], figures: readonly Figure[][]): string {
   const rows = scenarios.map((scenario, index) => {
     const [record, none] = figures[index]!;
-    return [String(scenario.plugins), scenario.mode === "path" ? "decision's path" : "per turn, writing included", formatNs(record!.ns), formatNs(none!.ns), formatRatio(none!.ratio)];
+    return [
+      String(scenario.plugins),
+      scenario.mode === "path" ? "decision's path" : "per turn, writing included",
+      formatNs(record!.ns),
+      formatNs(none!.ns),
+      formatRatio(none!.ratio),
+    ];
   });
   return markdownTable(["plugins", "measured", "record ns", "no record ns", "ratio"], rows, (column) => column === 0 || column >= 2);
 }

@@ -9,6 +9,8 @@ export interface DecisionLogOptions {
   maxBytes?: number;
   /** Told once, the first time the log cannot be written. */
   report: (message: string) => void;
+  /** How often a writer that holds the file looks whether it was rotated or is full. @default 1000 */
+  recheckMs?: number;
 }
 
 const defaultMaxBytes = 10 * 1024 * 1024;
@@ -23,7 +25,7 @@ const staleLockMs = 10_000;
  * full: two `stat`s cost more than the write itself. Between looks, a line may land in the file another
  * process has just rotated: `<name>.1`, which readers read first, so it is not lost.
  */
-const recheckMs = 1000;
+const defaultRecheckMs = 1000;
 /**
  * O_APPEND: every write lands at the end, whole, whoever else appends. O_NONBLOCK: opening something
  * that would wait for a reader (a FIFO) fails at once instead of holding a libuv thread, which a
@@ -44,6 +46,7 @@ export class DecisionLog {
   readonly path: string;
   readonly rotatedPath: string;
   readonly #maxBytes: number;
+  readonly #recheckMs: number;
   readonly #report: (message: string) => void;
   #queue: string[] = [];
   #queuedBytes = 0;
@@ -62,6 +65,7 @@ export class DecisionLog {
     this.path = options.path;
     this.rotatedPath = rotatedPathOf(options.path);
     this.#maxBytes = options.maxBytes ?? defaultMaxBytes;
+    this.#recheckMs = options.recheckMs ?? defaultRecheckMs;
     this.#report = options.report;
     watchExit(this);
   }
@@ -132,7 +136,7 @@ export class DecisionLog {
   /** The live file, reopened when another process renamed it away, and rotated first when it is full. */
   async #current(): Promise<FileHandle> {
     if (this.#handle !== undefined) {
-      if (performance.now() - this.#checkedAt < recheckMs) return this.#handle;
+      if (performance.now() - this.#checkedAt < this.#recheckMs) return this.#handle;
       const [held, live] = await Promise.all([this.#handle.stat(), stat(this.path).catch(() => undefined)]);
       if (live !== undefined && live.ino === held.ino) {
         if (!held.isFile() || held.size < this.#maxBytes) {

@@ -9,7 +9,7 @@ import type { Comparison } from "./measure.js";
 /** `pnpm bench`'s record rows: the same plugins with a decisions log and without one. */
 export interface RecordScenario {
   plugins: number;
-  /** "path": awaited decisions back to back (writing happens after the batch); "turn": one decision per event-loop turn, the writing included. */
+  /** "path": awaited decisions back to back (records built in the loop, the writes wait for the event loop); "turn": one decision per event-loop turn, the writes included. */
   mode: "path" | "turn";
   comparison: Comparison;
 }

@@ -1,4 +1,4 @@
-import { closeSync, constants, mkdirSync, openSync, writeSync } from "node:fs";
+import { closeSync, constants, mkdirSync, openSync, writeFileSync, writeSync } from "node:fs";
 import { type FileHandle, mkdir, open, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
 
@@ -58,6 +58,8 @@ export class DecisionLog {
   #pumping: Promise<void> | undefined;
   #reported = false;
   #closed = false;
+  /** Set at exit: lines are only queued, for the one synchronous write (no pump, no libuv thread to join). */
+  #exiting = false;
   /** Called at exit before the leftovers are written: the recorder hands over what it still holds. */
   beforeExit: (() => void) | undefined;
 
@@ -79,6 +81,7 @@ export class DecisionLog {
     }
     this.#queue.push(text);
     this.#queuedBytes += text.length;
+    if (this.#exiting) return;
     this.#pumping ??= this.#pump().finally(() => {
       this.#pumping = undefined;
     });
@@ -162,8 +165,7 @@ export class DecisionLog {
   async #open(): Promise<FileHandle> {
     const dir = dirname(this.path);
     await mkdir(dir, { recursive: true });
-    // The project's own folder is ignored by git as a whole: nobody commits the log by accident.
-    if (basename(dir) === ".toolgate") await writeFile(join(dir, ".gitignore"), "*\n", { flag: "wx" }).catch(() => {});
+    if (basename(dir) === ".toolgate") await writeFile(join(dir, ".gitignore"), gitignore, { flag: "wx" }).catch(() => {});
     return open(this.path, appendFlags, 0o666);
   }
 
@@ -197,20 +199,23 @@ export class DecisionLog {
   }
 
   /**
-   * At exit (a process that calls `process.exit()` right after deciding), lines that never reached the
-   * disk get one synchronous write, unless this log was already writing: then the disk is slow or stuck,
-   * and waiting on it would hold the process, so they are left.
+   * At exit, lines that never reached the disk get one synchronous write: a hook process, which ends
+   * right after answering, writes its record here, with no round trip through libuv's threads. Not when
+   * this log was already writing: then the disk is slow or stuck, and waiting on it would hold the
+   * process, so they are left. Opened with O_NONBLOCK, so a FIFO cannot hold it either.
    */
   writeLeftoversSync(): void {
     if (this.#pumping !== undefined || this.#closed) return;
+    this.#exiting = true;
     this.beforeExit?.();
-    // `append` has just started a pump, whose first step cannot run any more: its lines are written here.
-    const text = (this.#inFlight ?? "") + this.#queue.join("");
+    const text = this.#queue.join("");
     this.#queue = [];
     this.#inFlight = undefined;
     if (text === "") return;
     try {
-      mkdirSync(dirname(this.path), { recursive: true });
+      const dir = dirname(this.path);
+      mkdirSync(dir, { recursive: true });
+      if (basename(dir) === ".toolgate") ignoreErrors(() => writeFileSync(join(dir, ".gitignore"), gitignore, { flag: "wx" }));
       const fd = openSync(this.path, appendFlags, 0o666);
       try {
         writeSync(fd, text);
@@ -220,6 +225,17 @@ export class DecisionLog {
     } catch {
       // Nowhere left to report it at exit.
     }
+  }
+}
+
+// The project's own folder is ignored by git as a whole: nobody commits the log by accident.
+const gitignore = "*\n";
+
+function ignoreErrors(action: () => void): void {
+  try {
+    action();
+  } catch {
+    // Best effort: the log itself does not depend on it.
   }
 }
 

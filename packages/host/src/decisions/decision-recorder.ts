@@ -3,6 +3,7 @@ import type { EventBus } from "../events.js";
 import { DecisionDraft } from "./decision-draft.js";
 import type { DecisionLog } from "./decision-log.js";
 import { canonicalJson, sha256 } from "./digests.js";
+import { isoTime } from "./iso-time.js";
 
 export interface DecisionRecorderOptions {
   events: EventBus;
@@ -36,6 +37,7 @@ export class DecisionRecorder {
   readonly #options: DecisionRecorderOptions;
   #pending: DecisionDraft[] = [];
   #policy: string | undefined;
+  #closing = false;
 
   constructor(options: DecisionRecorderOptions) {
     this.#options = options;
@@ -69,7 +71,14 @@ export class DecisionRecorder {
     let text = "";
     for (const draft of drafts) text += `${JSON.stringify(draft.record ?? this.#build(draft))}\n`;
     this.#options.log!.append(text);
+    if (this.#closing) void this.#options.log!.close();
   };
+
+  /** The host closed: what is pending still goes out when it has gathered (or at exit), then the log closes. */
+  close(): void {
+    this.#closing = true;
+    if (this.#pending.length === 0) void this.#options.log?.close();
+  }
 
   /** Hands pending records to the log at once: for a process about to exit. */
   flushNow(): void {
@@ -114,20 +123,6 @@ function participantsOf(parts: readonly unknown[] | undefined): DecisionParticip
     participants.push(participant);
   }
   return participants;
-}
-
-let cachedSecond = Number.NaN;
-let cachedPrefix = "";
-
-/** `Date#toISOString`, with the part up to the second made once per second: records come in bursts. */
-function isoTime(epochMs: number): string {
-  const whole = Math.floor(epochMs);
-  const second = Math.floor(whole / 1000);
-  if (second !== cachedSecond) {
-    cachedSecond = second;
-    cachedPrefix = new Date(second * 1000).toISOString().slice(0, 20);
-  }
-  return `${cachedPrefix}${String(whole - second * 1000).padStart(3, "0")}Z`;
 }
 
 // Microseconds are plenty, and keep the lines short.

@@ -222,8 +222,9 @@ export class DecisionLog {
       } finally {
         closeSync(fd);
       }
-    } catch {
-      // Nowhere left to report it at exit.
+    } catch (error) {
+      // stderr is synchronous on a pipe or a file: the one report still gets out at exit.
+      this.#fail(error);
     }
   }
 }

@@ -1,6 +1,7 @@
 import { closeSync, constants, mkdirSync, openSync, writeFileSync, writeSync } from "node:fs";
 import { type FileHandle, mkdir, open, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
+import { clockMs } from "./decision-draft.js";
 
 export interface DecisionLogOptions {
   /** The live file; an absolute path. */
@@ -53,8 +54,6 @@ export class DecisionLog {
   #handle: FileHandle | undefined;
   /** When the held file was last seen to be the live one, below the limit. */
   #checkedAt = 0;
-  /** The chunk being written. */
-  #inFlight: string | undefined;
   #pumping: Promise<void> | undefined;
   #reported = false;
   #closed = false;
@@ -105,14 +104,12 @@ export class DecisionLog {
   async #pump(): Promise<void> {
     while (this.#queue.length > 0) {
       const chunk = this.#takeChunk();
-      this.#inFlight = chunk;
       try {
         await this.#write(chunk);
       } catch (error) {
         this.#fail(error);
         await this.#dropHandle();
       }
-      this.#inFlight = undefined;
     }
   }
 
@@ -139,11 +136,11 @@ export class DecisionLog {
   /** The live file, reopened when another process renamed it away, and rotated first when it is full. */
   async #current(): Promise<FileHandle> {
     if (this.#handle !== undefined) {
-      if (performance.now() - this.#checkedAt < this.#recheckMs) return this.#handle;
+      if (clockMs() - this.#checkedAt < this.#recheckMs) return this.#handle;
       const [held, live] = await Promise.all([this.#handle.stat(), stat(this.path).catch(() => undefined)]);
       if (live !== undefined && live.ino === held.ino) {
         if (!held.isFile() || held.size < this.#maxBytes) {
-          this.#checkedAt = performance.now();
+          this.#checkedAt = clockMs();
           return this.#handle;
         }
         await this.#rotate();
@@ -158,7 +155,7 @@ export class DecisionLog {
       return this.#current();
     }
     this.#handle = handle;
-    this.#checkedAt = performance.now();
+    this.#checkedAt = clockMs();
     return handle;
   }
 
@@ -210,7 +207,6 @@ export class DecisionLog {
     this.beforeExit?.();
     const text = this.#queue.join("");
     this.#queue = [];
-    this.#inFlight = undefined;
     if (text === "") return;
     try {
       const dir = dirname(this.path);

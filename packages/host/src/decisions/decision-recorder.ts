@@ -1,6 +1,6 @@
 import type { DecisionParticipant, DecisionRecord, ParticipantAction, PolicySource, SessionInfo, ToolArgs, ToolCall } from "@toolgate/plugin-sdk";
 import type { EventBus } from "../events.js";
-import { DecisionDraft } from "./decision-draft.js";
+import { DecisionDraft, epochMsOf } from "./decision-draft.js";
 import type { DecisionLog } from "./decision-log.js";
 import { canonicalJson, sha256 } from "./digests.js";
 import { isoTime } from "./iso-time.js";
@@ -92,7 +92,7 @@ export class DecisionRecorder {
     const argsText = canonicalJson(call.args);
     const record = {
       v: 1,
-      time: isoTime(performance.timeOrigin + draft.startedAt),
+      time: isoTime(epochMsOf(draft.startedAt)),
       surface: draft.surface,
       session: this.#options.session.id,
       callId: call.id,

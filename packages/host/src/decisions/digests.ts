@@ -1,12 +1,17 @@
 import { createRequire } from "node:module";
 import type { Hash } from "node:crypto";
 import { setOwn } from "../gate/copy-args.js";
+import { sha256Hex } from "./sha256-js.js";
 
-// node:crypto loads on the first digest, after a hook process has answered: never on the way to an answer.
+// node:crypto loads on the first long digest only.
 let hexDigest: ((text: string) => string) | undefined;
 
-/** `sha256:` and the hex digest of `text`. */
+/** Below this length the digest is made in JavaScript (`sha256-js.ts`), with no node:crypto to load. */
+const shortText = 4096;
+
+/** `sha256:` and the hex digest of `text` (as UTF-8). */
 export function sha256(text: string): string {
+  if (text.length <= shortText) return `sha256:${sha256Hex(text)}`;
   hexDigest ??= sha256Function(createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto"));
   return `sha256:${hexDigest(text)}`;
 }

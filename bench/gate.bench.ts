@@ -10,6 +10,7 @@ import { assertSameResults, createPoolComparison, poolCalls, poolConcurrency, po
 import { assertFairDecisions, createGateScenarios, type GateScenario } from "./gate-scenarios.js";
 import { benchCall } from "./hook-functions.js";
 import { measureStartup, type StartupFigure } from "./host-startup.js";
+import { createRecordBench, type RecordScenario } from "./record-scenarios.js";
 import { measure, type Figure, type MeasureOptions } from "./measure.js";
 import { formatMs, formatNs, formatRatio, markdownTable } from "./table.js";
 
@@ -62,13 +63,27 @@ export async function runBenchmarks(options: BenchOptions): Promise<void> {
   out(poolTable(poolFigures!));
   out();
 
+  const records = await createRecordBench();
+  const recordFigures = await measure(
+    records.scenarios.map((scenario) => scenario.comparison),
+    settings.measure,
+  );
+  out("`await host.checkToolCall(call)` with a decision record per call (`decisions.log` set) next to none, sync plugins that pass;");
+  out(
+    "back to back: awaited decisions in a loop that never yields to timers, so every record is built in the loop (512 at a time) and only the disk writes wait; per turn: one decision per event-loop turn, the writes included",
+  );
+  out(recordTable(records.scenarios, recordFigures));
+  out();
+  await records.close();
+
   const startup = await measureStartup(settings.startupRounds);
   out("`createHost` with n inline sync plugins (median ms)");
   out(startupTable(startup));
   out();
 
   out("Targets");
-  for (const target of targets(scenarios, gateFigures, poolFigures!, startup)) out(`  ${formatTarget(target)}`);
+  for (const target of [...targets(scenarios, gateFigures, poolFigures!, startup), ...recordTargets(records.scenarios, recordFigures)])
+    out(`  ${formatTarget(target)}`);
   out();
   out(`(${((performance.now() - started) / 1000).toFixed(0)} s; targets are reported, never enforced)`);
 
@@ -137,6 +152,33 @@ function targets(scenarios: readonly GateScenario[], gate: readonly Figure[][], 
     },
     { label: `callTools at concurrency ${poolConcurrency} vs a hand-written pool`, value: pool[1]?.ratio, limit: 2, today: "5.4×", unit: "×" },
   ];
+}
+
+function recordTable(scenarios: readonly RecordScenario[], figures: readonly Figure[][]): string {
+  const rows = scenarios.map((scenario, index) => {
+    const [record, none] = figures[index]!;
+    return [
+      String(scenario.plugins),
+      scenario.mode === "path" ? "back to back" : "per turn, writes included",
+      formatNs(record!.ns),
+      formatNs(none!.ns),
+      formatRatio(none!.ratio),
+    ];
+  });
+  return markdownTable(["plugins", "measured", "record ns", "no record ns", "ratio"], rows, (column) => column === 0 || column >= 2);
+}
+
+function recordTargets(scenarios: readonly RecordScenario[], figures: readonly Figure[][]): Target[] {
+  return scenarios
+    .map((scenario, index) => ({ scenario, ratio: figures[index]![1]!.ratio }))
+    .filter(({ scenario }) => scenario.mode === "path")
+    .map(({ scenario, ratio }) => ({
+      label: `a record per decision at ${scenario.plugins} plugins vs none`,
+      value: ratio,
+      limit: 1.1,
+      today: "new",
+      unit: "×",
+    }));
 }
 
 function formatTarget(target: Target): string {

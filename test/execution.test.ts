@@ -50,8 +50,8 @@ describe("a blocked call has no side effects", () => {
     });
     expect(executed).toEqual([]);
     expect(post).toEqual([]);
-    expect(events.map((event) => event.type)).toEqual(["tool:blocked", "tool:end"]);
-    expect(events[1]!.payload).toMatchObject({ status: "blocked", verdict: { action: "block", plugin: "no-secrets" } });
+    expect(events.map((event) => event.type)).toEqual(["decision", "tool:blocked", "tool:end"]);
+    expect(events[2]!.payload).toMatchObject({ status: "blocked", verdict: { action: "block", plugin: "no-secrets" } });
   });
 
   it("an allowed call: tool:before, executor, post_tool_call, tool:after, tool:end", async () => {

@@ -156,8 +156,9 @@ describe("the failure is reported as before, and decided in one place", () => {
     expect(host.plugins.find((record) => record.name === "broken")).toMatchObject({ status: "failed", error: expect.stringContaining("broken.mjs") });
     const seen = recordEvents(host.events);
     await host.callTool({ id: "c1", name: "Bash", args: {} });
-    expect(seen.map(({ type }) => type)).toEqual(["tool:blocked", "tool:end"]);
-    expect(seen[0]!.payload).toMatchObject({ plugin: "broken", source: { kind: "plugin", name: "broken" } });
+    expect(seen.map(({ type }) => type)).toEqual(["decision", "tool:blocked", "tool:end"]);
+    expect(seen[0]!.payload).toMatchObject({ verdict: "block", source: { kind: "plugin", name: "broken" } });
+    expect(seen[1]!.payload).toMatchObject({ plugin: "broken", source: { kind: "plugin", name: "broken" } });
     expect(host.denials()).toMatchObject([{ source: { kind: "plugin", name: "broken" } }]);
   });
 

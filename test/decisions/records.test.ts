@@ -208,7 +208,7 @@ function readLines(path: string): unknown[] {
 }
 
 /** Records reach the disk after the decision: polled until `done`, for at most two seconds. */
-export async function eventually<T>(read: () => T, done: (value: T) => boolean): Promise<T> {
+async function eventually<T>(read: () => T, done: (value: T) => boolean): Promise<T> {
   const until = Date.now() + 2000;
   for (;;) {
     const value = read();

@@ -153,10 +153,9 @@ export async function createHostWithSettings(settings: HostSettings, options: Ho
     await runObservers(runtime, "on_session_end", []);
     runtime.deadlines.stopWhenIdle();
     events.emit("session:end", { session });
-    // Records go to the disk without holding the close (a hook process answers after it): what is still
-    // being written keeps the process alive until it is, and the log writes leftovers at exit.
-    recorder.flushNow();
-    void log?.close();
+    // Records go to the disk without holding the close (a hook process answers after it): they are
+    // written when they have gathered, or at exit if the process ends first; then the file is closed.
+    recorder.close();
     await ledger.flush();
     await backend.close();
   };

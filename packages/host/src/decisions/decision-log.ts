@@ -1,6 +1,7 @@
-import { closeSync, constants, mkdirSync, openSync, writeSync } from "node:fs";
+import { closeSync, constants, mkdirSync, openSync, writeFileSync, writeSync } from "node:fs";
 import { type FileHandle, mkdir, open, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
+import { clockMs } from "./decision-draft.js";
 
 export interface DecisionLogOptions {
   /** The live file; an absolute path. */
@@ -9,6 +10,8 @@ export interface DecisionLogOptions {
   maxBytes?: number;
   /** Told once, the first time the log cannot be written. */
   report: (message: string) => void;
+  /** How often a writer that holds the file looks whether it was rotated or is full. @default 1000 */
+  recheckMs?: number;
 }
 
 const defaultMaxBytes = 10 * 1024 * 1024;
@@ -18,6 +21,12 @@ const maxQueuedBytes = 8 * 1024 * 1024;
 const maxWriteBytes = 1024 * 1024;
 /** A rotation lock older than this was left by a process that died holding it. */
 const staleLockMs = 10_000;
+/**
+ * How often a long-lived writer looks whether the file it holds is still the live one and whether it is
+ * full: two `stat`s cost more than the write itself. Between looks, a line may land in the file another
+ * process has just rotated: `<name>.1`, which readers read first, so it is not lost.
+ */
+const defaultRecheckMs = 1000;
 /**
  * O_APPEND: every write lands at the end, whole, whoever else appends. O_NONBLOCK: opening something
  * that would wait for a reader (a FIFO) fails at once instead of holding a libuv thread, which a
@@ -38,15 +47,18 @@ export class DecisionLog {
   readonly path: string;
   readonly rotatedPath: string;
   readonly #maxBytes: number;
+  readonly #recheckMs: number;
   readonly #report: (message: string) => void;
   #queue: string[] = [];
   #queuedBytes = 0;
   #handle: FileHandle | undefined;
-  /** The chunk being written. */
-  #inFlight: string | undefined;
+  /** When the held file was last seen to be the live one, below the limit. */
+  #checkedAt = 0;
   #pumping: Promise<void> | undefined;
   #reported = false;
   #closed = false;
+  /** Set at exit: lines are only queued, for the one synchronous write (no pump, no libuv thread to join). */
+  #exiting = false;
   /** Called at exit before the leftovers are written: the recorder hands over what it still holds. */
   beforeExit: (() => void) | undefined;
 
@@ -54,6 +66,7 @@ export class DecisionLog {
     this.path = options.path;
     this.rotatedPath = rotatedPathOf(options.path);
     this.#maxBytes = options.maxBytes ?? defaultMaxBytes;
+    this.#recheckMs = options.recheckMs ?? defaultRecheckMs;
     this.#report = options.report;
     watchExit(this);
   }
@@ -67,6 +80,7 @@ export class DecisionLog {
     }
     this.#queue.push(text);
     this.#queuedBytes += text.length;
+    if (this.#exiting) return;
     this.#pumping ??= this.#pump().finally(() => {
       this.#pumping = undefined;
     });
@@ -90,14 +104,12 @@ export class DecisionLog {
   async #pump(): Promise<void> {
     while (this.#queue.length > 0) {
       const chunk = this.#takeChunk();
-      this.#inFlight = chunk;
       try {
         await this.#write(chunk);
       } catch (error) {
         this.#fail(error);
         await this.#dropHandle();
       }
-      this.#inFlight = undefined;
     }
   }
 
@@ -124,9 +136,13 @@ export class DecisionLog {
   /** The live file, reopened when another process renamed it away, and rotated first when it is full. */
   async #current(): Promise<FileHandle> {
     if (this.#handle !== undefined) {
+      if (clockMs() - this.#checkedAt < this.#recheckMs) return this.#handle;
       const [held, live] = await Promise.all([this.#handle.stat(), stat(this.path).catch(() => undefined)]);
       if (live !== undefined && live.ino === held.ino) {
-        if (!held.isFile() || held.size < this.#maxBytes) return this.#handle;
+        if (!held.isFile() || held.size < this.#maxBytes) {
+          this.#checkedAt = clockMs();
+          return this.#handle;
+        }
         await this.#rotate();
       }
       await this.#dropHandle();
@@ -139,14 +155,14 @@ export class DecisionLog {
       return this.#current();
     }
     this.#handle = handle;
+    this.#checkedAt = clockMs();
     return handle;
   }
 
   async #open(): Promise<FileHandle> {
     const dir = dirname(this.path);
     await mkdir(dir, { recursive: true });
-    // The project's own folder is ignored by git as a whole: nobody commits the log by accident.
-    if (basename(dir) === ".toolgate") await writeFile(join(dir, ".gitignore"), "*\n", { flag: "wx" }).catch(() => {});
+    if (basename(dir) === ".toolgate") await writeFile(join(dir, ".gitignore"), gitignore, { flag: "wx" }).catch(() => {});
     return open(this.path, appendFlags, 0o666);
   }
 
@@ -180,29 +196,43 @@ export class DecisionLog {
   }
 
   /**
-   * At exit (a process that calls `process.exit()` right after deciding), lines that never reached the
-   * disk get one synchronous write, unless this log was already writing: then the disk is slow or stuck,
-   * and waiting on it would hold the process, so they are left.
+   * At exit, lines that never reached the disk get one synchronous write: a hook process, which ends
+   * right after answering, writes its record here, with no round trip through libuv's threads. Not when
+   * this log was already writing: then the disk is slow or stuck, and waiting on it would hold the
+   * process, so they are left. Opened with O_NONBLOCK, so a FIFO cannot hold it either.
    */
   writeLeftoversSync(): void {
     if (this.#pumping !== undefined || this.#closed) return;
+    this.#exiting = true;
     this.beforeExit?.();
-    // `append` has just started a pump, whose first step cannot run any more: its lines are written here.
-    const text = (this.#inFlight ?? "") + this.#queue.join("");
+    const text = this.#queue.join("");
     this.#queue = [];
-    this.#inFlight = undefined;
     if (text === "") return;
     try {
-      mkdirSync(dirname(this.path), { recursive: true });
+      const dir = dirname(this.path);
+      mkdirSync(dir, { recursive: true });
+      if (basename(dir) === ".toolgate") ignoreErrors(() => writeFileSync(join(dir, ".gitignore"), gitignore, { flag: "wx" }));
       const fd = openSync(this.path, appendFlags, 0o666);
       try {
         writeSync(fd, text);
       } finally {
         closeSync(fd);
       }
-    } catch {
-      // Nowhere left to report it at exit.
+    } catch (error) {
+      // stderr is synchronous on a pipe or a file: the one report still gets out at exit.
+      this.#fail(error);
     }
+  }
+}
+
+// The project's own folder is ignored by git as a whole: nobody commits the log by accident.
+const gitignore = "*\n";
+
+function ignoreErrors(action: () => void): void {
+  try {
+    action();
+  } catch {
+    // Best effort: the log itself does not depend on it.
   }
 }
 

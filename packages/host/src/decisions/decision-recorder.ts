@@ -1,8 +1,9 @@
 import type { DecisionParticipant, DecisionRecord, ParticipantAction, PolicySource, SessionInfo, ToolArgs, ToolCall } from "@toolgate/plugin-sdk";
 import type { EventBus } from "../events.js";
-import { DecisionDraft } from "./decision-draft.js";
+import { DecisionDraft, epochMsOf } from "./decision-draft.js";
 import type { DecisionLog } from "./decision-log.js";
 import { canonicalJson, sha256 } from "./digests.js";
+import { isoTime } from "./iso-time.js";
 
 export interface DecisionRecorderOptions {
   events: EventBus;
@@ -18,14 +19,25 @@ export interface DecisionRecorderOptions {
 }
 
 /**
+ * How long records gather before they are serialised and handed to the log in one write. The timer does
+ * not keep a process alive: one that ends sooner (a hook process, right after answering) writes them at
+ * exit, in one synchronous write (`DecisionLog.writeLeftoversSync`), instead of a round trip through
+ * libuv's threads per record.
+ */
+const gatherMs = 25;
+/** A caller deciding in a loop that never yields to timers gets its records built every this many: memory stays bounded. */
+const maxPending = 512;
+
+/**
  * One record per decided call. With no log and no `decision` listener nothing is made at all; else the
  * gate fills a draft with plain values, a listener gets the record at once, and the log gets it built,
- * serialised and written after the caller has its answer (a batch per turn of the event loop).
+ * serialised and written after the caller has its answer, in batches.
  */
 export class DecisionRecorder {
   readonly #options: DecisionRecorderOptions;
   #pending: DecisionDraft[] = [];
   #policy: string | undefined;
+  #closing = false;
 
   constructor(options: DecisionRecorderOptions) {
     this.#options = options;
@@ -47,11 +59,11 @@ export class DecisionRecorder {
       events.emit("decision", draft.record);
     }
     if (log === undefined) return;
-    if (this.#pending.length === 0) setImmediate(this.#flush);
-    this.#pending.push(draft);
+    if (this.#pending.length === 0) setTimeout(this.#flush, gatherMs).unref();
+    if (this.#pending.push(draft) >= maxPending) this.#flush();
   }
 
-  /** Serialises what is pending into the log: called a turn after the decisions, and at exit. */
+  /** Serialises what is pending into the log: `gatherMs` after the first of them, on close, and at exit. */
   readonly #flush = (): void => {
     const drafts = this.#pending;
     if (drafts.length === 0) return;
@@ -59,7 +71,14 @@ export class DecisionRecorder {
     let text = "";
     for (const draft of drafts) text += `${JSON.stringify(draft.record ?? this.#build(draft))}\n`;
     this.#options.log!.append(text);
+    if (this.#closing) void this.#options.log!.close();
   };
+
+  /** The host closed: what is pending still goes out when it has gathered (or at exit), then the log closes. */
+  close(): void {
+    this.#closing = true;
+    if (this.#pending.length === 0) void this.#options.log?.close();
+  }
 
   /** Hands pending records to the log at once: for a process about to exit. */
   flushNow(): void {
@@ -73,7 +92,7 @@ export class DecisionRecorder {
     const argsText = canonicalJson(call.args);
     const record = {
       v: 1,
-      time: new Date(performance.timeOrigin + draft.startedAt).toISOString(),
+      time: isoTime(epochMsOf(draft.startedAt)),
       surface: draft.surface,
       session: this.#options.session.id,
       callId: call.id,

@@ -1,14 +1,26 @@
 import { createRequire } from "node:module";
 import type { Hash } from "node:crypto";
 import { setOwn } from "../gate/copy-args.js";
+import { sha256Hex } from "./sha256-js.js";
 
-// node:crypto loads on the first digest, after a hook process has answered: never on the way to an answer.
-let createHash: ((algorithm: string) => Hash) | undefined;
+// node:crypto loads on the first long digest only.
+let hexDigest: ((text: string) => string) | undefined;
 
-/** `sha256:` and the hex digest of `text`. */
+/** Below this length the digest is made in JavaScript (`sha256-js.ts`), with no node:crypto to load. */
+const shortText = 4096;
+
+/** `sha256:` and the hex digest of `text` (as UTF-8). */
 export function sha256(text: string): string {
-  createHash ??= (createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto")).createHash;
-  return `sha256:${createHash("sha256").update(text).digest("hex")}`;
+  if (text.length <= shortText) return `sha256:${sha256Hex(text)}`;
+  hexDigest ??= sha256Function(createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto"));
+  return `sha256:${hexDigest(text)}`;
+}
+
+// `crypto.hash` (Node 20.12+) is the one-shot form, about twice as fast on short text as a Hash object.
+function sha256Function(crypto: typeof import("node:crypto")): (text: string) => string {
+  const oneShot = (crypto as { hash?: (algorithm: string, text: string) => string }).hash;
+  if (typeof oneShot === "function") return (text) => oneShot("sha256", text);
+  return (text) => (crypto.createHash("sha256") as Hash).update(text).digest("hex");
 }
 
 /**

@@ -68,7 +68,7 @@ describe("command hooks", () => {
     expect(result.content).toContain('command hook "./guards/no-rm.sh"');
     expect(result.content).toContain("exited with status 1: no rm -rf in this repo");
     expect(ran).toBe(0);
-    expect(seen.map((event) => event.type)).toEqual(["hook:error", "tool:blocked", "tool:end"]);
+    expect(seen.map((event) => event.type)).toEqual(["hook:error", "decision", "tool:blocked", "tool:end"]);
     expect(seen[1]?.payload.source).toEqual({ kind: "command", name: "./guards/no-rm.sh" });
     expect((await host.callTool(call({ command: "ls" }))).status).toBe("ok");
     await host.close();

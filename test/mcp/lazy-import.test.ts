@@ -7,9 +7,10 @@ import { echoServerPath } from "./proxy-harness.js";
 
 const mainPath = join(repoRoot, "packages/toolgate/src/cli/main.ts");
 const tsxLoader = pathToFileURL(join(repoRoot, "node_modules/tsx/dist/loader.mjs")).href;
-// A resolve hook that reports every module of the MCP SDK the process loads.
+// A resolve hook that reports every module of the MCP SDK the process loads. It writes to fd 2 itself:
+// console.error from the hooks' thread is relayed, and can be lost when the process exits at once (seen on Node 24).
 const traceHook = `data:text/javascript,${encodeURIComponent(
-  'export async function resolve(s, c, next) { const r = await next(s, c); if (r.url.includes("@modelcontextprotocol/sdk")) console.error("SDK-LOADED " + s); return r; }',
+  'import { writeSync } from "node:fs"; export async function resolve(s, c, next) { const r = await next(s, c); if (r.url.includes("@modelcontextprotocol/sdk")) writeSync(2, "SDK-LOADED " + s + "\\n"); return r; }',
 )}`;
 const registerTrace = `data:text/javascript,${encodeURIComponent(`import { register } from "node:module"; register(${JSON.stringify(traceHook)});`)}`;
 

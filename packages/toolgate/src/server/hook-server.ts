@@ -8,6 +8,7 @@ import { isToolgateError } from "@toolgate/host";
 import { describeThrown } from "@toolgate/host/internal";
 import type { Generation, LiveHost } from "./live-host.js";
 import { allowedHosts, createRequestGuard, type RequestGuard } from "./request-guard.js";
+import { HttpError, readBody } from "./read-body.js";
 
 const maxBodyBytes = 1024 * 1024;
 const notListening = { status: 421, error: "the server is not listening yet" } as const;
@@ -18,15 +19,6 @@ export interface HookServerOptions {
   token?: string | undefined;
   /** The address given to `listen` (`--host`): a `Host` header naming it is accepted, besides the loopback names. */
   host?: string | undefined;
-}
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 /**
@@ -47,9 +39,9 @@ export function createHookServer(options: HookServerOptions): Server {
     const path = (request.url ?? "/").split("?", 1)[0]!;
     if (request.method === "GET" && path === "/v1/health") return health(live.current);
     if (request.method !== "POST") throw new HttpError(404, `no route ${request.method} ${path}`);
-    if (path === "/v1/check") return check(parseJson(await readBody(request)));
+    if (path === "/v1/check") return check(parseJson(await readBody(request, maxBodyBytes)));
     const agent = /^\/v1\/hooks\/([\w-]+)$/.exec(path)?.[1];
-    if (agent !== undefined && isAgentName(agent)) return hook(agentProtocols[agent], await readBody(request));
+    if (agent !== undefined && isAgentName(agent)) return hook(agentProtocols[agent], await readBody(request, maxBodyBytes));
     throw new HttpError(
       404,
       `no route POST ${path} (hooks: ${Object.keys(agentProtocols)
@@ -147,20 +139,4 @@ function parseJson(text: string): unknown {
   } catch {
     throw new HttpError(400, "the body is not JSON");
   }
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBodyBytes) {
-        reject(new HttpError(413, `the body is larger than ${maxBodyBytes} bytes`));
-        request.destroy();
-      } else chunks.push(chunk);
-    });
-    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    request.on("error", reject);
-  });
 }

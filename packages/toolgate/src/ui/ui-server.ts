@@ -5,6 +5,7 @@ import { allowedHosts, createRequestGuard, type RequestGuard } from "../server/r
 import type { Asset } from "./assets.js";
 import { BadCall, explainRecordedCall } from "./explain-call.js";
 import type { NumberedRecord, RecordHub } from "./record-hub.js";
+import { HttpError, readBody } from "../server/read-body.js";
 
 export interface UiServerOptions {
   hub: RecordHub;
@@ -26,15 +27,6 @@ const securityHeaders = {
   "referrer-policy": "no-referrer",
   "cache-control": "no-store",
 };
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /**
  * The `toolgate ui` server: the page (`/`, `/app.js`, `/style.css`), the records as Server-Sent Events
@@ -88,7 +80,7 @@ export function createUiServer(options: UiServerOptions): Server {
   async function explain(request: IncomingMessage, response: ServerResponse): Promise<void> {
     let body: unknown;
     try {
-      body = JSON.parse(await readBody(request));
+      body = JSON.parse(await readBody(request, maxBodyBytes));
     } catch (error) {
       throw error instanceof HttpError ? error : new HttpError(400, `the body is not JSON: ${describeThrown(error)}`);
     }
@@ -111,22 +103,6 @@ function filterOf(query: URLSearchParams) {
     if (error instanceof FilterError) throw new HttpError(400, error.message.replace(/^--/, ""));
     throw error;
   }
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBodyBytes) {
-        reject(new HttpError(413, `the body is larger than ${maxBodyBytes} bytes`));
-        request.destroy();
-      } else chunks.push(chunk);
-    });
-    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    request.on("error", reject);
-  });
 }
 
 function sendJson(response: ServerResponse, status: number, value: unknown): void {

@@ -6,5 +6,7 @@ export default defineConfig({
     include: ["packages/*/src/**/*.test.ts", "plugins/*/src/**/*.test.ts", "plugins/*/test/**/*.test.ts", "test/**/*.test.ts"],
     typecheck: { enabled: true, include: ["packages/*/src/**/*.test-d.ts"], tsconfig: "./tsconfig.json" },
     testTimeout: 20_000,
+    // beforeAll hooks start real servers, CLIs and a browser; with the suite on both cores, vitest's 10 s default fell short once in CI.
+    hookTimeout: 60_000,
   },
 });

@@ -10,9 +10,10 @@ const running: RunningUi[] = [];
 
 if (!hasChromium) console.warn(`\n*** test/ui/ui.test.ts: the browser cases are ${missingChromiumReason}\n`);
 
+// A first launch on a fresh machine builds chromium's font cache, and the suite keeps both cores busy: 10 s was not enough in CI.
 beforeAll(async () => {
   if (hasChromium) browser = await launchChromium();
-});
+}, 120_000);
 
 afterAll(async () => {
   await browser?.close();

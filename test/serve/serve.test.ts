@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeTempDir, removeTempDirs, runCli, writeFiles } from "../cli/cli-harness.js";
 import { brokenPlugin } from "../agents/hook-harness.js";
@@ -97,6 +98,28 @@ describe("toolgate serve", () => {
     });
     expect(timed.status).toBe(200);
     expect(timed.headers.get("server-timing")).toMatch(/^toolgate;dur=\d+\.\d{3}$/);
+  });
+
+  it("counts each agent's session apart: a per-session budget gives every session its own limit, as the hook command does", async () => {
+    const budgetPackage = join(fileURLToPath(new URL("../..", import.meta.url)), "plugins/budget");
+    const config = { pluginsDir: false, plugins: [[budgetPackage, { limit: 1 }]] };
+    const { url, dir } = await serve(() => ({ "toolgate.config.json": JSON.stringify(config) }));
+    const claude = async (session: string, id: string) => {
+      const input = { session_id: session, cwd: dir, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: id };
+      return (await post(`${url}/v1/hooks/claude-code`, input)).body.hookSpecificOutput?.permissionDecision ?? "none";
+    };
+    const checked = async (id: string, session?: { id: string }) =>
+      (await post(`${url}/v1/check`, { call: { id, name: "Bash", args: { command: "ls" } }, ...(session ? { session } : {}) })).body.verdict.action;
+    expect([await claude("agent-a", "t1"), await claude("agent-b", "t2"), await claude("agent-a", "t3")]).toEqual(["none", "none", "deny"]);
+    expect([await checked("c1", { id: "agent-c" }), await checked("c2", { id: "agent-c" }), await checked("c3")]).toEqual(["allow", "block", "allow"]);
+    expect((await post(`${url}/v1/check`, { call: { id: "c4", name: "Bash", args: {} }, session: { id: "" } })).body).toEqual({
+      error: "the call's options are invalid: session.id must not be empty",
+    });
+    const log = join(dir, ".toolgate/decisions.jsonl");
+    const sessions = () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").slice(0, -1).map((line) => (JSON.parse(line) as { session: string }).session) : []);
+    await eventually(async () => sessions().length >= 6);
+    expect(sessions().slice(0, 5)).toEqual(["agent-a", "agent-b", "agent-a", "agent-c", "agent-c"]);
+    expect(sessions()[5]).not.toMatch(/^agent-/);
   });
 
   it("reloads when a plugin file changes; an in-flight call finishes with the old plugins, then the old host closes", async () => {

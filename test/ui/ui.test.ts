@@ -167,6 +167,16 @@ describe.concurrent("toolgate ui refuses what another web page could send, as se
     expect(refused.status).toBe(415);
   });
 
+  it("explains a recorded call in the session it was recorded in", async () => {
+    const explain = async (session?: string) => {
+      const body = JSON.stringify({ tool: "Bash", kind: "shell", args: { command: "shellonly" }, ...(session === undefined ? {} : { session }) });
+      const answer = await rawRequest(`${ui.url}api/explain`, { method: "POST", headers: { "Content-Type": "application/json" }, body });
+      return (JSON.parse(answer.body) as { explanation: { verdict: { message: string } } }).explanation.verdict.message;
+    };
+    expect(await explain("agent-9")).toBe("kind shell session agent-9");
+    expect(await explain()).not.toBe("kind shell session agent-9");
+  });
+
   it("serves only its own files", async () => {
     for (const path of ["../package.json", "%2e%2e/package.json", "ui/app.js", "index.html"]) expect((await rawRequest(`${ui.url}${path}`)).status).toBe(404);
   });

@@ -5,7 +5,7 @@ import { DecisionLog } from "./decisions/decision-log.js";
 import { DecisionRecorder } from "./decisions/decision-recorder.js";
 import { policyDigest } from "./decisions/policy-digest.js";
 import { createEventBus, type HostEmitter } from "./events.js";
-import { createToolCaller, type CallToolOptions, type CheckToolCallOptions, type ToolCallInput } from "./execution/call-tool.js";
+import { createToolCaller, type CallSessionOptions, type CallToolOptions, type CheckToolCallOptions, type ToolCallInput } from "./execution/call-tool.js";
 import type { CallToolsOptions } from "./execution/call-tools.js";
 import { createGate } from "./gate/decide.js";
 import type { ToolCallExplanation } from "./gate/explain.js";
@@ -64,12 +64,12 @@ export interface Host {
    * For hosts that run tools themselves (after `checkToolCall`): runs every plugin's `post_tool_call`
    * with the call and its result. Observers fail open, so this resolves even when one of them fails.
    */
-  postToolCall(call: ToolCall, result: ToolResult): Promise<void>;
+  postToolCall(call: ToolCall, result: ToolResult, options?: CallSessionOptions): Promise<void>;
   /**
    * Why the gate decides what it decides: the verdict (before `onAsk`) and what every `pre_tool_call`
    * plugin said, in plugin order, from the same policy loop. Emits no event and remembers nothing.
    */
-  explainToolCall(call: ToolCallInput): Promise<ToolCallExplanation>;
+  explainToolCall(call: ToolCallInput, options?: CallSessionOptions): Promise<ToolCallExplanation>;
   /**
    * Closes the host: from the moment it is called no tool starts; every call still being decided or
    * waiting for `onAsk` ends blocked with a message naming the close (also in batches, and with
@@ -99,7 +99,6 @@ export async function createHostWithSettings(settings: HostSettings, options: Ho
     typeof settings.decisions.log === "string" ? new DecisionLog({ path: settings.decisions.log, report: (message) => logger.error(message) }) : undefined;
   const recorder = new DecisionRecorder({
     events,
-    session: settings.session,
     log,
     args: settings.decisions.args,
     surface: settings.surface,
@@ -172,7 +171,7 @@ export async function createHostWithSettings(settings: HostSettings, options: Ho
     checkToolCall: caller.checkToolCall,
     callTools: caller.callTools,
     explainToolCall: caller.explainToolCall,
-    postToolCall: (call, result) => caller.postToolCall(call, result).then(() => ledger.reported(call.id, result.status)),
+    postToolCall: (call, result, options) => caller.postToolCall(call, result, options).then(() => ledger.reported(call.id, result.status)),
     denials: () => runtime.denials.recent(),
     close: () => (closing ??= close()),
   };

@@ -10,7 +10,7 @@ export {
   type SessionOptions,
   type ToolgateConfig,
 } from "./options.js";
-export type { CallToolOptions, CheckToolCallOptions, ToolCallInput } from "./execution/call-tool.js";
+export type { CallSessionOptions, CallToolOptions, CheckToolCallOptions, ToolCallInput } from "./execution/call-tool.js";
 export { askMessage, blockMessage } from "./execution/tool-results.js";
 export type { PluginExplanation, PluginOutcome, ToolCallExplanation } from "./gate/explain.js";
 export type { CallToolsOptions } from "./execution/call-tools.js";

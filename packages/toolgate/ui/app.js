@@ -249,7 +249,7 @@ async function explain(record, id) {
     const response = await fetch("/api/explain", {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ tool: record.tool, kind: record.kind, callId: record.callId, args: record.args }),
+      body: JSON.stringify({ tool: record.tool, kind: record.kind, callId: record.callId, args: record.args, session: record.session }),
     });
     answer = await response.json();
     if (!response.ok) throw new Error(answer.error);

@@ -1,4 +1,4 @@
-import type { DecisionRecord, ParticipantAction, PolicySource, ToolCall, Verdict } from "@toolgate/plugin-sdk";
+import type { DecisionRecord, ParticipantAction, PolicySource, SessionInfo, ToolCall, Verdict } from "@toolgate/plugin-sdk";
 
 /**
  * Milliseconds on a monotonic clock. `process.uptime()` reads the same clock as `performance.now()`
@@ -36,6 +36,7 @@ export class DecisionDraft {
   constructor(
     readonly call: ToolCall,
     readonly surface: string,
+    readonly session: SessionInfo,
   ) {}
 
   /** One participant's answer, in the order they ran. */

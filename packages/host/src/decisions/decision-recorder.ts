@@ -1,4 +1,5 @@
-import type { DecisionParticipant, DecisionRecord, ParticipantAction, PolicySource, SessionInfo, ToolArgs, ToolCall } from "@toolgate/plugin-sdk";
+import type { DecisionParticipant, DecisionRecord, ParticipantAction, PolicySource, ToolArgs } from "@toolgate/plugin-sdk";
+import type { CallSnapshot } from "../gate/policy-run.js";
 import type { EventBus } from "../events.js";
 import { DecisionDraft, epochMsOf } from "./decision-draft.js";
 import type { DecisionLog } from "./decision-log.js";
@@ -7,7 +8,6 @@ import { isoTime } from "./iso-time.js";
 
 export interface DecisionRecorderOptions {
   events: EventBus;
-  session: SessionInfo;
   /** Where records are appended; none: only `decision` listeners get them. */
   log: DecisionLog | undefined;
   /** `"full"` puts the arguments in each record; `"digest"` only their digest. */
@@ -44,9 +44,9 @@ export class DecisionRecorder {
   }
 
   /** A draft for one call, or undefined when nobody wants records. */
-  begin(call: ToolCall, surface: string | undefined): DecisionDraft | undefined {
+  begin({ call, session }: CallSnapshot, surface: string | undefined): DecisionDraft | undefined {
     if (this.#options.log === undefined && !this.#options.events.listens("decision")) return undefined;
-    return new DecisionDraft(call, surface ?? this.#options.surface);
+    return new DecisionDraft(call, surface ?? this.#options.surface, session);
   }
 
   /** The call is over as far as this surface knows: its record goes out, if the gate decided it. */
@@ -94,7 +94,7 @@ export class DecisionRecorder {
       v: 1,
       time: isoTime(epochMsOf(draft.startedAt)),
       surface: draft.surface,
-      session: this.#options.session.id,
+      session: draft.session.id,
       callId: call.id,
       tool: call.name,
       kind: call.kind ?? "function",

@@ -1,4 +1,6 @@
-import type { HostEvents, ToolCall, ToolDefinition, ToolResult, Verdict } from "@toolgate/plugin-sdk";
+import type { HostEvents, SessionInfo, ToolCall, ToolDefinition, ToolResult, Verdict } from "@toolgate/plugin-sdk";
+import type { SessionOptions } from "../options.js";
+import { callSession } from "./call-session.js";
 import type { DecisionDraft } from "../decisions/decision-draft.js";
 import { describeThrown, ToolgateError } from "../errors.js";
 import { closedVerdict, type Gate } from "../gate/decide.js";
@@ -22,6 +24,12 @@ export interface CallToolOptions {
   skipPreToolCallHook?: boolean;
   /** The surface named in this call's decision record (an adapter names itself). @default the host's `surface` */
   surface?: string;
+  /**
+   * The session this call belongs to, for a host that serves many (an agent's session id): hooks, tools
+   * and the record see it as `ctx.session`, so what plugins count per session is counted per agent.
+   * Its fields override the host's `session`. @default the host's `session`
+   */
+  session?: SessionOptions;
 }
 
 export interface CheckToolCallOptions {
@@ -35,6 +43,17 @@ export interface CheckToolCallOptions {
   resolveAsk?: boolean;
   /** The surface named in this call's decision record (an adapter names itself). @default the host's `surface` */
   surface?: string;
+  /**
+   * The session this call belongs to, for a host that serves many (an agent's session id): hooks, tools
+   * and the record see it as `ctx.session`, so what plugins count per session is counted per agent.
+   * Its fields override the host's `session`. @default the host's `session`
+   */
+  session?: SessionOptions;
+}
+
+/** For `explainToolCall` and `postToolCall`: the session the call belongs to, as `CallToolOptions.session`. */
+export interface CallSessionOptions {
+  session?: SessionOptions;
 }
 
 /**
@@ -48,8 +67,8 @@ export interface ToolCaller {
   callTool(call: ToolCallInput, options?: CallToolOptions): Promise<ToolResult>;
   checkToolCall(call: ToolCallInput, options?: CheckToolCallOptions): Promise<Verdict>;
   callTools(calls: readonly ToolCallInput[], options?: CallToolsOptions): Promise<ToolResult[]>;
-  explainToolCall(call: ToolCallInput): Promise<ToolCallExplanation>;
-  postToolCall(call: ToolCall, result: ToolResult): Promise<void>;
+  explainToolCall(call: ToolCallInput, options?: CallSessionOptions): Promise<ToolCallExplanation>;
+  postToolCall(call: ToolCall, result: ToolResult, options?: CallSessionOptions): Promise<void>;
 }
 
 /**
@@ -70,23 +89,23 @@ export function createToolCaller(runtime: HostRuntime, gate: Gate, onChecked?: C
   // awaiting each other: each async layer costs the call a promise and microtask turns, and a
   // synchronous verdict is not awaited at all. Every entry turns a throw into a rejection.
   function run(snapshot: CallSnapshot, skipPreToolCallHook: boolean, surface: unknown): Promise<ToolResult> {
-    const draft = runtime.recorder.begin(snapshot.call, typeof surface === "string" ? surface : undefined);
-    const span = startToolSpan(snapshot.call, runtime.session);
+    const draft = runtime.recorder.begin(snapshot, typeof surface === "string" ? surface : undefined);
+    const span = startToolSpan(snapshot.call, snapshot.session);
     if (span !== undefined)
       return span.run(
         () => gate.admit(snapshot, skipPreToolCallHook, draft),
-        (admitted) => runVerdict(snapshot.call, admitted, draft),
+        (admitted) => runVerdict(snapshot, admitted, draft),
       );
     const verdict = gate.admit(snapshot, skipPreToolCallHook, draft);
-    return verdict instanceof Promise ? verdict.then((admitted) => runVerdict(snapshot.call, admitted, draft)) : runVerdict(snapshot.call, verdict, draft);
+    return verdict instanceof Promise ? verdict.then((admitted) => runVerdict(snapshot, admitted, draft)) : runVerdict(snapshot, verdict, draft);
   }
 
-  function runVerdict(call: ToolCall, verdict: Verdict, draft: DecisionDraft | undefined): Promise<ToolResult> {
+  function runVerdict({ call, session }: CallSnapshot, verdict: Verdict, draft: DecisionDraft | undefined): Promise<ToolResult> {
     // The last check before a tool starts: nothing starts once close() has begun.
     if (runtime.closed) verdict = closedVerdict(verdict.args);
     draft?.settle(verdict);
     if (verdict.action !== "allow") return Promise.resolve(finishBlocked(call, verdict, draft));
-    const outcome = execute(call, verdict, draft);
+    const outcome = execute(call, session, verdict, draft);
     return outcome instanceof Promise ? outcome : Promise.resolve(outcome);
   }
 
@@ -106,25 +125,33 @@ export function createToolCaller(runtime: HostRuntime, gate: Gate, onChecked?: C
   }
 
   /** Synchronous as long as the tool and the observers are: a promise is made only where one is awaited. */
-  function execute(call: ToolCall, verdict: Verdict, draft: DecisionDraft | undefined): ToolResult | Promise<ToolResult> {
+  function execute(call: ToolCall, session: SessionInfo, verdict: Verdict, draft: DecisionDraft | undefined): ToolResult | Promise<ToolResult> {
     const finalCall = verdict.args === call.args ? call : callView(call, verdict.args);
     const tool = runtime.registry.tool(call.name);
     if (!tool)
       return observe(
         finalCall,
+        session,
         verdict,
         false,
         errorResult(call, `Unknown tool "${call.name}". Available tools: ${runtime.registry.toolNames.join(", ") || "none"}.`),
         draft,
       );
     if (runtime.events.listens("tool:before")) runtime.events.emit("tool:before", { call: finalCall, verdict });
-    return runTool(tool.definition, finalCall, (result) => observe(finalCall, verdict, true, result, draft));
+    return runTool(tool.definition, finalCall, session, (result) => observe(finalCall, session, verdict, true, result, draft));
   }
 
-  function observe(call: ToolCall, verdict: Verdict, ran: boolean, result: ToolResult, draft: DecisionDraft | undefined): ToolResult | Promise<ToolResult> {
+  function observe(
+    call: ToolCall,
+    session: SessionInfo,
+    verdict: Verdict,
+    ran: boolean,
+    result: ToolResult,
+    draft: DecisionDraft | undefined,
+  ): ToolResult | Promise<ToolResult> {
     // Without post_tool_call hooks there is nothing to wait for, and no reason to spend a turn on it.
     if (runtime.registry.hooks("post_tool_call").length === 0) return end(call, verdict, ran, result, draft);
-    return runObservers(runtime, "post_tool_call", [call, result]).then(() => end(call, verdict, ran, result, draft));
+    return runObservers(runtime, "post_tool_call", [call, result], session).then(() => end(call, verdict, ran, result, draft));
   }
 
   function end(call: ToolCall, verdict: Verdict, ran: boolean, result: ToolResult, draft: DecisionDraft | undefined): ToolResult {
@@ -139,14 +166,19 @@ export function createToolCaller(runtime: HostRuntime, gate: Gate, onChecked?: C
    * Runs the tool and hands its result to `finish` exactly once: directly for a synchronous tool, as the
    * reaction to an async tool's promise otherwise (one promise between the tool and the caller).
    */
-  function runTool(tool: ToolDefinition, call: ToolCall, finish: (result: ToolResult) => ToolResult | Promise<ToolResult>): ToolResult | Promise<ToolResult> {
+  function runTool(
+    tool: ToolDefinition,
+    call: ToolCall,
+    session: SessionInfo,
+    finish: (result: ToolResult) => ToolResult | Promise<ToolResult>,
+  ): ToolResult | Promise<ToolResult> {
     const succeeded = (output: unknown) => finish(okResult(call, output));
     const failed = (error: unknown) => finish(errorResult(call, `Tool "${call.name}" failed: ${describeThrown(error)}`));
     let output: unknown;
     let then: ReturnType<typeof thenOf>;
     let native = false;
     try {
-      output = tool.execute(thawArgs(call.args), { call, session: runtime.session, signal: runtime.closeSignal });
+      output = tool.execute(thawArgs(call.args), { call, session, signal: runtime.closeSignal });
       then = thenOf(output);
       native = then !== undefined && isNativePromise(output as object, then);
     } catch (error) {
@@ -168,7 +200,7 @@ export function createToolCaller(runtime: HostRuntime, gate: Gate, onChecked?: C
     callTools(calls, options = {}) {
       try {
         assertOpen();
-        const snapshots = snapshotBatch(calls, kindOf);
+        const snapshots = snapshotBatch(calls, kindOf, callSession(runtime.session, options.session));
         return callTools(snapshots, options, (snapshot) => run(snapshot, false, options.surface));
       } catch (error) {
         return Promise.reject(error);
@@ -177,7 +209,7 @@ export function createToolCaller(runtime: HostRuntime, gate: Gate, onChecked?: C
     callTool(call, options) {
       try {
         assertOpen();
-        return run(snapshotCall(call, kindOf), options?.skipPreToolCallHook === true, options?.surface);
+        return run(snapshotCall(call, kindOf, callSession(runtime.session, options?.session)), options?.skipPreToolCallHook === true, options?.surface);
       } catch (error) {
         return Promise.reject(error);
       }
@@ -185,11 +217,11 @@ export function createToolCaller(runtime: HostRuntime, gate: Gate, onChecked?: C
     checkToolCall(call, options) {
       try {
         assertOpen();
-        const snapshot = snapshotCall(call, kindOf);
+        const snapshot = snapshotCall(call, kindOf, callSession(runtime.session, options?.session));
         const surface = options?.surface;
-        const draft = runtime.recorder.begin(snapshot.call, typeof surface === "string" ? surface : undefined);
+        const draft = runtime.recorder.begin(snapshot, typeof surface === "string" ? surface : undefined);
         const resolveAsk = options?.resolveAsk === true;
-        const span = startToolSpan(snapshot.call, runtime.session);
+        const span = startToolSpan(snapshot.call, snapshot.session);
         const verdict = span === undefined ? gate.check(snapshot, resolveAsk, draft) : span.check(() => gate.check(snapshot, resolveAsk, draft));
         if (onChecked === undefined && draft === undefined) return Promise.resolve(verdict);
         const tell = (decided: Verdict) => {
@@ -207,19 +239,19 @@ export function createToolCaller(runtime: HostRuntime, gate: Gate, onChecked?: C
         return Promise.reject(error);
       }
     },
-    postToolCall(call, result) {
+    postToolCall(call, result, options) {
       try {
         assertOpen();
-        const { call: snapshot } = snapshotCall(call, kindOf);
-        return runObservers(runtime, "post_tool_call", [snapshot, Object.freeze({ ...result, callId: snapshot.id, name: snapshot.name })]);
+        const { call: snapshot, session } = snapshotCall(call, kindOf, callSession(runtime.session, options?.session));
+        return runObservers(runtime, "post_tool_call", [snapshot, Object.freeze({ ...result, callId: snapshot.id, name: snapshot.name })], session);
       } catch (error) {
         return Promise.reject(error);
       }
     },
-    explainToolCall(call) {
+    explainToolCall(call, options) {
       try {
         assertOpen();
-        return gate.explain(snapshotCall(call, kindOf));
+        return gate.explain(snapshotCall(call, kindOf, callSession(runtime.session, options?.session)));
       } catch (error) {
         return Promise.reject(error);
       }

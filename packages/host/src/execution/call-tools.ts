@@ -1,5 +1,6 @@
 import type { ToolResult } from "@toolgate/plugin-sdk";
 import { ToolgateError } from "../errors.js";
+import type { SessionOptions } from "../options.js";
 import type { CallSnapshot } from "../gate/policy-run.js";
 
 export interface CallToolsOptions {
@@ -7,6 +8,8 @@ export interface CallToolsOptions {
   concurrency?: number;
   /** The surface named in these calls' decision records (an adapter names itself). @default the host's `surface` */
   surface?: string;
+  /** The session these calls belong to, as `CallToolOptions.session`. @default the host's `session` */
+  session?: SessionOptions;
 }
 
 /**

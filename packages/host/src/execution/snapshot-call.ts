@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { ToolArgs, ToolCall } from "@toolgate/plugin-sdk";
+import type { SessionInfo, ToolArgs, ToolCall } from "@toolgate/plugin-sdk";
 import { describeThrown, isToolgateError, ToolgateError } from "../errors.js";
 import { ArgsShapeError, type ArgsCopy, copyArgs } from "../gate/copy-args.js";
 import { isWellFormedFields } from "../gate/is-well-formed-call.js";
@@ -18,16 +18,16 @@ type KindOf = (name: string) => string | undefined;
  * plain function. A call with no `id` at all (frameworks that give none) gets a fresh
  * `toolgate_<uuid>`; an `id` that is present must be a non-empty string.
  */
-export function snapshotCall(call: unknown, kindOf: KindOf, where = "tool call"): CallSnapshot {
+export function snapshotCall(call: unknown, kindOf: KindOf, session: SessionInfo, where = "tool call"): CallSnapshot {
   try {
-    return readCall(call, kindOf, where);
+    return readCall(call, kindOf, session, where);
   } catch (error) {
     if (isToolgateError(error)) throw error;
     throw new ToolgateError("INVALID_CALL", `${where} could not be read: ${describeThrown(error)}`, { cause: error });
   }
 }
 
-function readCall(call: unknown, kindOf: KindOf, where: string): CallSnapshot {
+function readCall(call: unknown, kindOf: KindOf, session: SessionInfo, where: string): CallSnapshot {
   if (typeof call !== "object" || call === null || Array.isArray(call))
     throw new ToolgateError("INVALID_CALL", `${where} must be an object with id, name and args`);
   const source = call as Record<string, unknown>;
@@ -61,7 +61,7 @@ function readCall(call: unknown, kindOf: KindOf, where: string): CallSnapshot {
   const checkedKind = kindOf(name as string) ?? (kind as string | undefined);
   const snapshot: { -readonly [Key in keyof ToolCall]: ToolCall[Key] } = { id: id as string, name: name as string, args: copy.args };
   if (checkedKind !== undefined) snapshot.kind = checkedKind;
-  return { call: Object.freeze(snapshot), bytes: copy.bytes };
+  return { call: Object.freeze(snapshot), bytes: copy.bytes, session };
 }
 
 function generatedCallId(): string {
@@ -69,12 +69,12 @@ function generatedCallId(): string {
 }
 
 /** Snapshots a whole batch before anything runs: every call well-formed, no id twice. */
-export function snapshotBatch(calls: unknown, kindOf: KindOf): CallSnapshot[] {
+export function snapshotBatch(calls: unknown, kindOf: KindOf, session: SessionInfo): CallSnapshot[] {
   if (!Array.isArray(calls)) throw new ToolgateError("INVALID_CALL", "callTools expects an array of tool calls");
   const seen = new Map<string, number>();
   const snapshots: CallSnapshot[] = [];
   for (let index = 0; index < calls.length; index++) {
-    const snapshot = snapshotCall(calls[index], kindOf, `tool call [${index}]`);
+    const snapshot = snapshotCall(calls[index], kindOf, session, `tool call [${index}]`);
     const { id } = snapshot.call;
     const earlier = seen.get(id);
     if (earlier !== undefined)

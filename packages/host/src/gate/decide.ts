@@ -108,7 +108,10 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
 
   function invoke(entry: HookEntry, run: PolicyRun): unknown {
     if (run.view.args !== run.aggregate.args) run.view = callView(run.call, run.aggregate.args);
-    const ctx = (entry.spareContext ??= new HookInvocationContext(entry.plugin, runtime.session, entry.owner.options, entry.owner.log));
+    const ctx =
+      run.session === runtime.session
+        ? (entry.spareContext ??= new HookInvocationContext(entry.plugin, runtime.session, entry.owner.options, entry.owner.log))
+        : new HookInvocationContext(entry.plugin, run.session, entry.owner.options, entry.owner.log);
     const outcome = runCallHook(entry, ctx, entry.deadlines ?? runtime.deadlines, run.view, run);
     // A pending hook may still be aborted through its ctx, so that ctx is never handed to another call.
     if (PendingHook.is(outcome)) entry.spareContext = undefined;
@@ -214,7 +217,7 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
     if (draft) draft.decided = true;
     if (runtime.pluginFailure) return pluginFailureVerdict(runtime.pluginFailure, snapshot.call.args);
     const hooks = runtime.registry.hooks("pre_tool_call");
-    if (hooks.length > 0 || runtime.rules) return start(new PolicyRun(snapshot.call, snapshot.bytes, hooks, remember, undefined, draft));
+    if (hooks.length > 0 || runtime.rules) return start(new PolicyRun(snapshot.call, snapshot.bytes, snapshot.session, hooks, remember, undefined, draft));
     return { action: "allow", args: snapshot.call.args };
   }
 
@@ -243,10 +246,10 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
     },
     async explain(snapshot) {
       const plugins: PluginExplanation[] = [];
-      const decided = await start(new PolicyRun(snapshot.call, snapshot.bytes, runtime.registry.hooks("pre_tool_call"), false, plugins));
+      const decided = await start(new PolicyRun(snapshot.call, snapshot.bytes, snapshot.session, runtime.registry.hooks("pre_tool_call"), false, plugins));
       // What the loaded plugins say is still shown; the verdict is the one every surface gives.
       const verdict = runtime.pluginFailure ? pluginFailureVerdict(runtime.pluginFailure, snapshot.call.args) : decided;
-      return { call: snapshot.call, verdict, plugins: await withExplainDetails(runtime, snapshot.call, plugins) };
+      return { call: snapshot.call, verdict, plugins: await withExplainDetails(runtime, snapshot, plugins) };
     },
     close() {
       memo.clear();

@@ -4,6 +4,7 @@ import { jsonCopy } from "../json-copy.js";
 import type { HostRuntime } from "../host-runtime.js";
 import { HookInvocationContext } from "../invocation/hook-context.js";
 import { HookFailure, PendingHook, runHook, whenSettled } from "../invocation/run-hook.js";
+import type { CallSnapshot } from "./policy-run.js";
 
 /** What one plugin's `pre_tool_call` said about a call, as `host.explainToolCall` reports it. */
 export interface PluginExplanation {
@@ -41,12 +42,12 @@ export interface ToolCallExplanation {
  * only an `explain` gets an entry of its own, outcome `none`), in plugin order. `explain` is plugin code,
  * so it runs through `runHook` like a hook: same timeout, and whatever it throws is reported, not raised.
  */
-export async function withExplainDetails(runtime: HostRuntime, call: ToolCall, outcomes: readonly PluginExplanation[]): Promise<PluginExplanation[]> {
+export async function withExplainDetails(runtime: HostRuntime, snapshot: CallSnapshot, outcomes: readonly PluginExplanation[]): Promise<PluginExplanation[]> {
   const explained: PluginExplanation[] = [];
   for (const owner of runtime.registry.plugins) {
     const name = owner.plugin.name;
     const outcome = outcomes.find((entry) => entry.plugin === name);
-    const details = owner.plugin.explain === undefined ? undefined : await explainDetails(runtime, owner, call);
+    const details = owner.plugin.explain === undefined ? undefined : await explainDetails(runtime, owner, snapshot);
     if (!outcome && details === undefined) continue;
     const entry: PluginExplanation = outcome ? { ...outcome } : { plugin: name, outcome: "none" };
     if (details !== undefined) entry.details = details;
@@ -57,10 +58,10 @@ export async function withExplainDetails(runtime: HostRuntime, call: ToolCall, o
 
 type Owner = HostRuntime["registry"]["plugins"][number];
 
-async function explainDetails(runtime: HostRuntime, owner: Owner, call: ToolCall): Promise<unknown> {
+async function explainDetails(runtime: HostRuntime, owner: Owner, { call, session }: CallSnapshot): Promise<unknown> {
   const { plugin } = owner;
   const target = { plugin: plugin.name, path: owner.record.path, hook: "explain", fn: plugin.explain as (...args: unknown[]) => unknown, thisArg: undefined };
-  const ctx = new HookInvocationContext(plugin.name, runtime.session, owner.options, owner.log);
+  const ctx = new HookInvocationContext(plugin.name, session, owner.options, owner.log);
   let outcome = runHook(target, ctx, runtime.deadlines, [call]);
   if (PendingHook.is(outcome)) outcome = await whenSettled(outcome);
   if (HookFailure.is(outcome)) return { error: outcome.error.message };

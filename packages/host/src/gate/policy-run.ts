@@ -1,4 +1,4 @@
-import type { ToolCall, Verdict } from "@toolgate/plugin-sdk";
+import type { SessionInfo, ToolCall, Verdict } from "@toolgate/plugin-sdk";
 import type { DecisionDraft } from "../decisions/decision-draft.js";
 import type { HookEntry } from "../registry/registry.js";
 import type { HookClock } from "../invocation/run-hook.js";
@@ -9,6 +9,8 @@ import type { PluginExplanation } from "./explain.js";
 export interface CallSnapshot {
   readonly call: ToolCall;
   readonly bytes: number;
+  /** The session the call belongs to: the host's own, unless the caller named another (`callSession`). */
+  readonly session: SessionInfo;
 }
 
 /**
@@ -32,6 +34,8 @@ export class PolicyRun implements HookClock {
   constructor(
     readonly call: ToolCall,
     bytes: number,
+    /** Handed to every hook as `ctx.session`. */
+    readonly session: SessionInfo,
     readonly hooks: readonly HookEntry[],
     /** Keep the verdict for one later `skipPreToolCallHook` call. */
     readonly remember: boolean,

@@ -48,7 +48,7 @@ export async function loadIsolatedPlugin(source: PluginSource & { path: string }
   }
   host.events.emitter.on("session:end", () => worker.close());
   try {
-    const standIn = createStandIn(description, worker, host.timeoutMs);
+    const standIn = createStandIn(description, worker, host.timeoutMs, host.session);
     name = standIn.name;
     return { ok: true, value: standIn };
   } catch (error) {
@@ -61,16 +61,18 @@ export async function loadIsolatedPlugin(source: PluginSource & { path: string }
   }
 }
 
-function createStandIn(description: PluginDescription, worker: PluginWorker, timeoutMs: number): Plugin {
+function createStandIn(description: PluginDescription, worker: PluginWorker, timeoutMs: number, bootSession: SessionInfo): Plugin {
+  // A call that names its own session sends it along (structured clone); the host's own the worker has.
+  const sessionFor = (session: SessionInfo) => (session === bootSession ? {} : { session });
   const deadlineMs = timeoutMs + backstopMs;
   const hooks: Record<string, (...params: unknown[]) => unknown> = {};
   for (const hook of description.hooks) {
     // Unknown names stay, never called, so validation warns about them as it would in-process.
-    hooks[hook] = isHookName(hook) ? (...params) => callHook(worker, hook, params, deadlineMs) : () => undefined;
+    hooks[hook] = isHookName(hook) ? (...params) => callHook(worker, hook, params, deadlineMs, sessionFor) : () => undefined;
   }
   const tools: Record<string, ToolDefinition> = {};
   for (const [tool, shown] of Object.entries(description.tools)) {
-    tools[tool] = { ...shown, execute: (args, ctx) => worker.request({ type: "tool", tool, args, call: ctx.call }) };
+    tools[tool] = { ...shown, execute: (args, ctx) => worker.request({ type: "tool", tool, args, call: ctx.call, ...sessionFor(ctx.session) }) };
   }
   const plugin: Plugin = { name: description.name, hooks, tools };
   if (description.version !== undefined) plugin.version = description.version;
@@ -80,9 +82,15 @@ function createStandIn(description: PluginDescription, worker: PluginWorker, tim
 }
 
 /** The hook's last parameter is its `ctx`; the rest are data for the worker. */
-function callHook(worker: PluginWorker, hook: HookName, params: unknown[], deadlineMs: number): Promise<unknown> {
+function callHook(
+  worker: PluginWorker,
+  hook: HookName,
+  params: unknown[],
+  deadlineMs: number,
+  sessionFor: (session: SessionInfo) => { session?: SessionInfo },
+): Promise<unknown> {
   const ctx = params[params.length - 1] as HookContext;
-  return worker.request({ type: "hook", hook, args: params.slice(0, -1) }, ctx.signal, deadlineMs);
+  return worker.request({ type: "hook", hook, args: params.slice(0, -1), ...sessionFor(ctx.session) }, ctx.signal, deadlineMs);
 }
 
 /** Subscribes `deliver` to a host event (or `*`), with the arguments a listener would get; returns the unsubscribe. */

@@ -34,10 +34,13 @@ export interface PluginDescription {
   tools: Record<string, ToolDescription>;
 }
 
-/** Host → worker: run one hook or one tool; the worker answers with `settled` and the same id. */
+/**
+ * Host → worker: run one hook or one tool; the worker answers with `settled` and the same id. `session`
+ * is sent only for a call that names its own (`callSession`); otherwise the boot session stands.
+ */
 export type HostRequest =
-  | { type: "hook"; id: number; hook: HookName; args: unknown[] }
-  | { type: "tool"; id: number; tool: string; args: ToolArgs; call: ToolCall };
+  | { type: "hook"; id: number; hook: HookName; args: unknown[]; session?: SessionInfo }
+  | { type: "tool"; id: number; tool: string; args: ToolArgs; call: ToolCall; session?: SessionInfo };
 
 /** Host → worker: a host event the plugin subscribed to; `args` are the listener's arguments. */
 export interface HostEventMessage {

@@ -2,7 +2,7 @@
  * Runs inside a plugin's worker thread: loads the plugin with the host's own loader (jiti, factory,
  * validation), describes it to the host, then runs the hooks and tools the host asks for.
  */
-import type { HookContext, PluginApi, PluginStore, PluginLogger, ToolContext } from "@toolgate/plugin-sdk";
+import type { HookContext, PluginApi, PluginStore, PluginLogger, SessionInfo, ToolContext } from "@toolgate/plugin-sdk";
 import { isHookName, isPlainObject } from "@toolgate/plugin-sdk/host";
 import { parentPort, workerData } from "node:worker_threads";
 import { ToolgateError } from "../errors.js";
@@ -180,15 +180,19 @@ async function serve(plugin: PluginSnapshot, message: HostRequest): Promise<void
 
 function runHook(plugin: PluginSnapshot, message: Extract<HostRequest, { type: "hook" }>): unknown {
   const binding = plugin.hooks.find((candidate) => candidate.hook === message.hook)!;
-  const ctx: HookContext = { plugin: plugin.name, session, signal, options: boot.options, log };
+  const ctx: HookContext = { plugin: plugin.name, session: sessionOf(message), signal, options: boot.options, log };
   // In-process hooks receive frozen arguments; the same code must see the same thing here.
   return binding.fn.call(binding.thisArg, ...message.args.map(deepFreeze), ctx);
 }
 
 function runTool(plugin: PluginSnapshot, message: Extract<HostRequest, { type: "tool" }>): unknown {
   const tool = plugin.tools![message.tool]!;
-  const ctx: ToolContext = { call: deepFreeze(message.call), session, signal };
+  const ctx: ToolContext = { call: deepFreeze(message.call), session: sessionOf(message), signal };
   return tool.execute(message.args, ctx);
+}
+
+function sessionOf(message: HostRequest): SessionInfo {
+  return message.session === undefined ? session : deepFreeze(message.session);
 }
 
 function deepFreeze<T>(value: T): T {

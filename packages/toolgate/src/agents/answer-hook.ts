@@ -16,13 +16,17 @@ export function loadFailure(host: Pick<Host, "plugins">): string | undefined {
   return failed.map((record) => `plugin "${record.name}" failed to load: ${record.error ?? "unknown error"}`).join("; ");
 }
 
-/** The agent's answer to one parsed hook request, decided by `host`. Rejects only on a crash. */
+/**
+ * The agent's answer to one parsed hook request, decided by `host`. Rejects only on a crash. The call
+ * belongs to the agent's session, so a host that serves many agents (`serve`) counts each one apart.
+ */
 export async function answerHookRequest(host: HookHost, protocol: AgentProtocol, request: HookRequest): Promise<HookAnswer> {
+  const options = request.sessionId === undefined ? {} : { session: { id: request.sessionId } };
   // A pre event is decided by the gate, which blocks every call while a plugin has failed to load.
-  if (request.event === "pre") return protocol.answerPre(await host.checkToolCall(request.call), request.call);
+  if (request.event === "pre") return protocol.answerPre(await host.checkToolCall(request.call, options), request.call);
   const failure = loadFailure(host);
   if (failure !== undefined) return protocol.denyForFailure(failure, request.event);
-  await host.postToolCall(request.call, request.result);
+  await host.postToolCall(request.call, request.result, options);
   return protocol.answerPost();
 }
 

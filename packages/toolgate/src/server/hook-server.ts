@@ -4,7 +4,7 @@ import type { ToolCall, Verdict } from "@toolgate/plugin-sdk";
 import { agentProtocols, isAgentName } from "../agents/agents.js";
 import { answerHookRequest, loadFailure, readHookRequest } from "../agents/answer-hook.js";
 import type { AgentProtocol } from "../agents/agent-protocol.js";
-import { isToolgateError } from "@toolgate/host";
+import { isToolgateError, type SessionOptions } from "@toolgate/host";
 import { describeThrown } from "@toolgate/host/internal";
 import type { Generation, LiveHost } from "./live-host.js";
 import { allowedHosts, createRequestGuard, type RequestGuard } from "./request-guard.js";
@@ -25,7 +25,7 @@ export interface HookServerOptions {
  * The decisions of `toolgate hook` over HTTP:
  * - `POST /v1/hooks/<agent>`: the agent's hook JSON in, the JSON its command hook would print out
  *   (Claude Code's `type: "http"` hooks post here);
- * - `POST /v1/check`: `{ "call": { id, name, args, kind? } }` in, `{ "verdict": … }` out;
+ * - `POST /v1/check`: `{ "call": { id, name, args, kind? }, "session"?: { id, user? } }` in, `{ "verdict": … }` out;
  * - `GET /v1/health`: the plugins and whether the server can decide.
  *
  * Requests a web page could make are refused before anything else (see `RequestGuard`): the allowed
@@ -65,14 +65,14 @@ export function createHookServer(options: HookServerOptions): Server {
   }
 
   async function check(body: unknown): Promise<{ verdict: Verdict }> {
-    const call = (body as { call?: ToolCall } | undefined)?.call;
-    if (typeof call !== "object" || call === null) throw new HttpError(400, 'the body must be { "call": { "id", "name", "args" } }');
+    const { call, session } = (body ?? {}) as { call?: ToolCall; session?: SessionOptions };
+    if (typeof call !== "object" || call === null) throw new HttpError(400, 'the body must be { "call": { "id", "name", "args" }, "session"?: { "id" } }');
     return withGeneration(async (generation) => {
       // A plugin that failed to load is the host's gate to answer (onPluginError), in every surface's words.
       if (generation.host === undefined)
         return { verdict: { action: "block", message: `toolgate could not decide: ${generation.failure ?? "no host"}`, args: { ...(call.args ?? {}) } } };
       try {
-        return { verdict: await generation.host.checkToolCall(call) };
+        return { verdict: await generation.host.checkToolCall(call, session === undefined ? {} : { session }) };
       } catch (error) {
         if (isToolgateError(error) && error.code === "INVALID_CALL") throw new HttpError(400, error.message);
         throw error;

@@ -13,13 +13,15 @@ export class BadCall extends Error {}
 
 /**
  * What `toolgate explain` prints for a recorded call, as JSON: the project's plugins loaded now (the
- * policy in force today, which may differ from the record's), each one's answer, and the verdict. No tool runs.
+ * policy in force today, which may differ from the record's), each one's answer, and the verdict, in
+ * the recorded call's session. No tool runs.
  */
 export async function explainRecordedCall(cwd: string, body: unknown): Promise<ExplainAnswer> {
   const call = callOf(body);
+  const session = (body as { session?: unknown }).session;
   const host = await openHost({ cwd, logger: stderrLogger });
   try {
-    const explanation = await host.explainToolCall(call);
+    const explanation = await host.explainToolCall(call, typeof session === "string" && session !== "" ? { session: { id: session } } : {});
     return { explanation, failedPlugins: failedPlugins(host.plugins).map((record) => ({ plugin: record.name, error: record.error ?? "failed to load" })) };
   } finally {
     await host.close();

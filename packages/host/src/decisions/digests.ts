@@ -3,17 +3,23 @@ import type { Hash } from "node:crypto";
 import { setOwn } from "../gate/copy-args.js";
 import { sha256Hex } from "./sha256-js.js";
 
-// node:crypto loads on the first long digest only.
-let hexDigest: ((text: string) => string) | undefined;
+let nativeDigest: ((text: string) => string) | undefined;
+let javaScriptDigests = 0;
 
-/** Below this length the digest is made in JavaScript (`sha256-js.ts`), with no node:crypto to load. */
+/** Below this length, and for a process's first few digests, the digest is made in JavaScript (`sha256-js.ts`). */
 const shortText = 4096;
+/**
+ * A hook process records one call: loading node:crypto (OpenSSL's start-up) would cost it more than
+ * everything else its record needs. A process that keeps recording (a library host, serve) switches to
+ * node:crypto after this many digests, about ten times faster per digest.
+ */
+const javaScriptDigestLimit = 16;
 
 /** `sha256:` and the hex digest of `text` (as UTF-8). */
 export function sha256(text: string): string {
-  if (text.length <= shortText) return `sha256:${sha256Hex(text)}`;
-  hexDigest ??= sha256Function(createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto"));
-  return `sha256:${hexDigest(text)}`;
+  if (nativeDigest === undefined && text.length <= shortText && javaScriptDigests++ < javaScriptDigestLimit) return `sha256:${sha256Hex(text)}`;
+  nativeDigest ??= sha256Function(createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto"));
+  return `sha256:${nativeDigest(text)}`;
 }
 
 // `crypto.hash` (Node 20.12+) is the one-shot form, about twice as fast on short text as a Hash object.
@@ -29,7 +35,33 @@ function sha256Function(crypto: typeof import("node:crypto")): (text: string) =>
  * object met again inside itself is "[Circular]": a digest is always made.
  */
 export function canonicalJson(value: unknown): string {
+  if (isCanonical(value, 0)) return JSON.stringify(value) ?? "null";
   return JSON.stringify(sortKeys(value, [])) ?? "null";
+}
+
+/** Deeper than this, `isCanonical` gives up (a cycle, or simply deep) and `sortKeys` does the full walk. */
+const maxCanonicalDepth = 8;
+
+/**
+ * Whether JSON.stringify already gives the canonical text: every key in order, no value it would drop
+ * or could not write (a function, a BigInt, a `toJSON`). Arguments usually are, and then no copy is made.
+ * (An inherited key only takes part in the order check: JSON.stringify writes own keys alone.)
+ */
+function isCanonical(value: unknown, depth: number): boolean {
+  if (typeof value !== "object" || value === null) return typeof value !== "bigint" && typeof value !== "function";
+  if (depth === maxCanonicalDepth) return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (!isCanonical(item, depth + 1)) return false;
+    return true;
+  }
+  if (typeof (value as { toJSON?: unknown }).toJSON === "function") return false;
+  let previous: string | undefined;
+  for (const key in value) {
+    if (previous !== undefined && previous >= key) return false;
+    previous = key;
+    if (!isCanonical((value as Record<string, unknown>)[key], depth + 1)) return false;
+  }
+  return true;
 }
 
 function sortKeys(value: unknown, path: unknown[]): unknown {

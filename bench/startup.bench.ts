@@ -39,6 +39,8 @@ interface Scenario {
   args: (folders: BenchFolders) => string[];
   /** What goes to stdin (the hook commands read the agent's input there). */
   stdin?: (folders: BenchFolders) => string;
+  /** The folder the process starts in (agents start their hooks in the project); the bench's own by default. */
+  cwd?: (folders: BenchFolders) => string;
   /** Checks one run's output; a scenario that fails is not measured, it stops the bench. */
   expect?: (stdout: string) => string | undefined;
   /** The largest median allowed, as a multiple of `node -e 0`'s. */
@@ -60,6 +62,7 @@ const loadsAll = (count: number) => (stdout: string) => {
 const hook = (agent: string, project: keyof BenchProjects, input: (cwd: string) => string) => ({
   args: () => toolgate("hook", agent),
   stdin: (projects: BenchProjects) => input(projects[project]),
+  cwd: (projects: BenchProjects) => projects[project],
   needs: "hook",
 });
 const importValibot = "import valibot";
@@ -119,7 +122,8 @@ function runOnce(scenario: Scenario, projects: BenchFolders, env: NodeJS.Process
   const input = scenario.stdin?.(projects);
   const cpuBefore = childrenCpuMs();
   const started = performance.now();
-  const child = spawnSync(process.execPath, scenario.args(projects), { env, input, encoding: "utf8", stdio: ["pipe", "pipe", "pipe"] });
+  const cwd = scenario.cwd?.(projects);
+  const child = spawnSync(process.execPath, scenario.args(projects), { env, input, cwd, encoding: "utf8", stdio: ["pipe", "pipe", "pipe"] });
   const ms = performance.now() - started;
   const cpuAfter = childrenCpuMs();
   const cpuMs = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;

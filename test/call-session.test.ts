@@ -23,7 +23,15 @@ const tools = { act: { execute: (_args: unknown, ctx: { session: SessionInfo }) 
 
 async function hostWith(plugins: PluginEntry[], options: HostOptions = {}): Promise<Host> {
   seen.length = 0;
-  const host = await createHost({ pluginsDir: false, configFile: false, logger: false, tools, plugins, session: { id: "host-session", user: "ada", team: "core" }, ...options });
+  const host = await createHost({
+    pluginsDir: false,
+    configFile: false,
+    logger: false,
+    tools,
+    plugins,
+    session: { id: "host-session", user: "ada", team: "core" },
+    ...options,
+  });
   hosts.push(host);
   return host;
 }
@@ -46,7 +54,17 @@ describe("a call that names its session (a host serving many agents)", () => {
     await host.callTool(call());
     await host.callTool(call(), { session: { id: "agent-7", user: "grace" } });
     await host.callTool(call());
-    expect(sessionIds()).toEqual(["pre:host-session", "tool:host-session", "post:host-session", "pre:agent-7", "tool:agent-7", "post:agent-7", "pre:host-session", "tool:host-session", "post:host-session"]);
+    expect(sessionIds()).toEqual([
+      "pre:host-session",
+      "tool:host-session",
+      "post:host-session",
+      "pre:agent-7",
+      "tool:agent-7",
+      "post:agent-7",
+      "pre:host-session",
+      "tool:host-session",
+      "post:host-session",
+    ]);
     expect(seen[3]!.session.user).toBe("grace");
   });
 

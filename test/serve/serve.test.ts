@@ -116,7 +116,13 @@ describe("toolgate serve", () => {
       error: "the call's options are invalid: session.id must not be empty",
     });
     const log = join(dir, ".toolgate/decisions.jsonl");
-    const sessions = () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").slice(0, -1).map((line) => (JSON.parse(line) as { session: string }).session) : []);
+    const sessions = () =>
+      existsSync(log)
+        ? readFileSync(log, "utf8")
+            .split("\n")
+            .slice(0, -1)
+            .map((line) => (JSON.parse(line) as { session: string }).session)
+        : [];
     await eventually(async () => sessions().length >= 6);
     expect(sessions().slice(0, 5)).toEqual(["agent-a", "agent-b", "agent-a", "agent-c", "agent-c"]);
     expect(sessions()[5]).not.toMatch(/^agent-/);

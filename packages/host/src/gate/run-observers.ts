@@ -10,7 +10,12 @@ type ObserverHook = Exclude<HookName, "pre_tool_call">;
  * throw, rejection or timeout is reported (`hook:error`) and the next plugin still runs. What an
  * observer returns is never read. `session` is the call's (see `callSession`) for `post_tool_call`.
  */
-export async function runObservers(runtime: HostRuntime, hook: ObserverHook, leadingArgs: readonly unknown[], session: SessionInfo = runtime.session): Promise<void> {
+export async function runObservers(
+  runtime: HostRuntime,
+  hook: ObserverHook,
+  leadingArgs: readonly unknown[],
+  session: SessionInfo = runtime.session,
+): Promise<void> {
   for (const entry of runtime.registry.hooks(hook)) {
     const ctx = new HookInvocationContext(entry.plugin, session, entry.owner.options, entry.owner.log);
     const deadlines = entry.deadlines ?? runtime.deadlines;

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeTempDir, removeTempDirs, writeFiles } from "../cli/cli-harness.js";
 import { brokenPlugin, noisyPlugin, parseAnswer, policyPlugin, runHook } from "./hook-harness.js";
@@ -119,6 +119,19 @@ describe.concurrent("toolgate hook claude-code", () => {
     expect(answer.permissionDecisionReason).toMatch(/^Tool call blocked by plugin "broken": plugin "broken" failed to load: .*broken\.mjs/);
     // stdout is the answer alone; the host says once on stderr why every call is blocked.
     expect(run.stderr).toContain("every tool call is blocked until the plugins load");
+  });
+
+  it.each([
+    ["block", "tells Claude it failed, naming the plugin, and runs no post_tool_call", true],
+    ["allow", "runs the loaded plugins' post_tool_call and answers as usual, as for PreToolUse", false],
+  ])("a PostToolUse while a plugin does not load, onPluginError %s: %s", async (onPluginError, _what, denied) => {
+    const brokenDir = project({ "plugins/broken.mjs": brokenPlugin, "toolgate.config.json": JSON.stringify({ onPluginError }) });
+    const run = await runHook("claude-code", { ...pre(brokenDir, "Bash", { command: "ls" }), hook_event_name: "PostToolUse", tool_response: "a.txt" });
+    expect(run.code).toBe(0);
+    const answer = parseAnswer(run);
+    if (denied) expect(answer).toMatchObject({ decision: "block", reason: expect.stringContaining('plugin "broken" failed to load') });
+    else expect(answer).toEqual({});
+    expect(existsSync(`${brokenDir}/post.log`)).toBe(!denied);
   });
 
   it("a project with no plugins and no rules: stdout is the answer alone, and stderr says so once", async () => {

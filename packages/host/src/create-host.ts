@@ -31,6 +31,8 @@ export interface Host {
    * with its error, unless `onPluginError` is `"allow"`.
    */
   readonly plugins: readonly PluginRecord[];
+  /** What a plugin that failed to load means for calls, as configured: `"block"` blocks every call with its error. */
+  readonly onPluginError: "block" | "allow";
   /**
    * Subscribe (`on`) and unsubscribe (`off`) to host events; only the host emits. Listeners observe;
    * they cannot change a decision. For events during `createHost` (plugin:loaded, plugin:error,
@@ -161,6 +163,7 @@ export async function createHostWithSettings(settings: HostSettings, options: Ho
 
   return {
     plugins,
+    onPluginError: settings.onPluginError,
     events: events.subscriptions,
     session,
     configPath: settings.configPath,

@@ -4,11 +4,11 @@ import type { AgentProtocol, HookAnswer, HookRequest } from "./agent-protocol.js
 import { parseJsonOrUndefined } from "./hook-input.js";
 
 /** What answering needs from a host. */
-export type HookHost = Pick<Host, "plugins" | "checkToolCall" | "postToolCall">;
+export type HookHost = Pick<Host, "plugins" | "onPluginError" | "checkToolCall" | "postToolCall">;
 
 /**
  * The reason a host cannot be trusted to decide: a plugin that did not load would have had its say.
- * The host's gate itself blocks every call then (`onPluginError`); this is for reports and post events.
+ * The host's gate itself blocks every call then (`onPluginError: "block"`); this is for reports and post events.
  */
 export function loadFailure(host: Pick<Host, "plugins">): string | undefined {
   const failed = host.plugins.filter((record) => record.status === "failed");
@@ -24,7 +24,8 @@ export async function answerHookRequest(host: HookHost, protocol: AgentProtocol,
   const options = request.sessionId === undefined ? {} : { session: { id: request.sessionId } };
   // A pre event is decided by the gate, which blocks every call while a plugin has failed to load.
   if (request.event === "pre") return protocol.answerPre(await host.checkToolCall(request.call, options), request.call);
-  const failure = loadFailure(host);
+  // As for pre events: under onPluginError "allow" the plugins that loaded have their say alone.
+  const failure = host.onPluginError === "block" ? loadFailure(host) : undefined;
   if (failure !== undefined) return protocol.denyForFailure(failure, request.event);
   await host.postToolCall(request.call, request.result, options);
   return protocol.answerPost();

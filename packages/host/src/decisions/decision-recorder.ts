@@ -1,10 +1,12 @@
-import type { DecisionParticipant, DecisionRecord, ParticipantAction, PolicySource, ToolArgs } from "@toolgate/plugin-sdk";
+import type { DecisionRecord } from "@toolgate/plugin-sdk";
 import type { CallSnapshot } from "../gate/policy-run.js";
 import type { EventBus } from "../events.js";
 import { DecisionDraft, epochMsOf } from "./decision-draft.js";
 import type { DecisionLog } from "./decision-log.js";
 import { canonicalJson, sha256 } from "./digests.js";
 import { isoTime } from "./iso-time.js";
+import { type RecordFacts, RecordLines } from "./record-line.js";
+import { recordOf } from "./record-of.js";
 
 export interface DecisionRecorderOptions {
   events: EventBus;
@@ -36,6 +38,7 @@ const maxPending = 512;
 export class DecisionRecorder {
   readonly #options: DecisionRecorderOptions;
   #pending: DecisionDraft[] = [];
+  readonly #lines = new RecordLines();
   #policy: string | undefined;
   #closing = false;
 
@@ -55,7 +58,7 @@ export class DecisionRecorder {
     draft.outcome = outcome;
     const { events, log } = this.#options;
     if (events.listens("decision")) {
-      draft.record = this.#build(draft);
+      draft.record = recordOf(draft, this.#facts(draft));
       events.emit("decision", draft.record);
     }
     if (log === undefined) return;
@@ -69,7 +72,7 @@ export class DecisionRecorder {
     if (drafts.length === 0) return;
     this.#pending = [];
     let text = "";
-    for (const draft of drafts) text += `${JSON.stringify(draft.record ?? this.#build(draft))}\n`;
+    for (const draft of drafts) text += draft.record === undefined ? this.#lines.line(draft, this.#facts(draft)) : `${JSON.stringify(draft.record)}\n`;
     this.#options.log!.append(text);
     if (this.#closing) void this.#options.log!.close();
   };
@@ -85,47 +88,14 @@ export class DecisionRecorder {
     this.#flush();
   }
 
-  /** The fields in the contract's order, so every line reads alike. */
-  #build(draft: DecisionDraft): DecisionRecord {
-    const { call } = draft;
-    const verdict = draft.verdict!;
-    const argsText = canonicalJson(call.args);
-    const record = {
-      v: 1,
+  /** What the record and its line both need besides the draft. */
+  #facts(draft: DecisionDraft): RecordFacts {
+    const argsText = canonicalJson(draft.call.args);
+    return {
       time: isoTime(epochMsOf(draft.startedAt)),
-      surface: draft.surface,
-      session: draft.session.id,
-      callId: call.id,
-      tool: call.name,
-      kind: call.kind ?? "function",
-      verdict: verdict.action,
-    } as DecisionRecord;
-    if (draft.outcome !== undefined) record.outcome = draft.outcome;
-    if (verdict.source !== undefined) record.source = { kind: verdict.source.kind, name: verdict.source.name };
-    record.participants = participantsOf(draft.parts);
-    record.argsDigest = sha256(argsText);
-    if (this.#options.args === "full") record.args = JSON.parse(argsText) as ToolArgs;
-    record.policy = this.#policy ??= this.#options.policy();
-    record.ms = round(draft.ms);
-    return record;
+      argsDigest: sha256(argsText),
+      argsText: this.#options.args === "full" ? argsText : undefined,
+      policy: (this.#policy ??= this.#options.policy()),
+    };
   }
-}
-
-function participantsOf(parts: readonly unknown[] | undefined): DecisionParticipant[] {
-  const participants: DecisionParticipant[] = [];
-  if (parts === undefined) return participants;
-  for (let index = 0; index < parts.length; index += 4) {
-    const source = parts[index] as PolicySource;
-    const participant = { kind: source.kind, name: source.name, action: parts[index + 1] as ParticipantAction } as DecisionParticipant;
-    const message = parts[index + 2] as string | undefined;
-    if (message !== undefined) participant.message = message;
-    participant.ms = round(parts[index + 3] as number);
-    participants.push(participant);
-  }
-  return participants;
-}
-
-// Microseconds are plenty, and keep the lines short.
-function round(ms: number): number {
-  return Math.round(ms * 1000) / 1000;
 }

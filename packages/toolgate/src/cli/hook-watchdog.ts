@@ -24,10 +24,9 @@ export interface HookWatchdog {
  * every 100 ms while its event loop turns, and a silence longer than the project's `hookTimeoutMs` plus
  * `stallMarginMs` (`startupStallMs` before the config is read) is a stall. Then the watchdog:
  *
- * 1. has this thread call `cutOff(reason)` through the inspector (`Runtime.evaluate` runs between two
+ * 1. kills every process this one started, and theirs (an `execSync` waits for them: see kill-descendants);
+ * 2. has this thread call `cutOff(reason)` through the inspector (`Runtime.evaluate` runs between two
  *    steps of the looping code, as a debugger's pause does), which answers with a deny and exits;
- * 2. kills every process this one started, and theirs (an `execSync` waits for them: see kill-descendants),
- *    so a thread waiting on one runs the queued `cutOff` as soon as the wait ends;
  * 3. if this thread is still there `lastResortMs` later (held in native code), writes `fallback` (the
  *    deny, with the reason) itself and kills the process: the `|| <deny>` that `init` installs after the
  *    command then answers for its exit code.
@@ -83,10 +82,9 @@ const watch = setInterval(() => {
   if (Date.now() - last > limitMs) cutOff("the project's code held the hook's thread for more than " + limitText + "; it was stopped");
 }, 50);
 
-// The evaluation is queued before the processes die: a thread waiting in execSync runs it the moment the
-// wait ends, ahead of anything of its own (which would answer with its hook's timeout instead).
 function cutOff(reason) {
   clearInterval(watch);
+  killDescendants();
   try {
     const { Session } = require("node:inspector");
     const session = new Session();
@@ -96,7 +94,6 @@ function cutOff(reason) {
   } catch {
     // No inspector in this Node: the last resort answers.
   }
-  killDescendants();
   setTimeout(() => lastResort(reason), data.lastResortMs);
 }
 

@@ -1,4 +1,4 @@
-import { readFileSync, writeSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { Argument, type Command } from "commander";
 import type { AgentName, HookAnswer, HookRequest } from "../../agents/agent-protocol.js";
 import { agentNames } from "../../agents/agent-protocol.js";
@@ -33,23 +33,17 @@ async function runHook(agent: AgentName): Promise<void> {
   const { agentProtocols } = await import("../../agents/agents.js");
   const protocol = agentProtocols[agent];
   let event: HookRequest["event"] | undefined;
-  let answered = false;
+  const { answerOnce } = await import("../answer-once.js");
+  const answers = answerOnce();
   const finish = (answer: HookAnswer): void => {
-    if (answered) return;
-    answered = true;
-    if (answer.body !== undefined) writeSync(1, `${JSON.stringify(answer.body)}\n`);
-    if (answer.stderr !== undefined) writeSync(2, `${answer.stderr}\n`);
-    process.exitCode = answer.exitCode;
+    answers.answer(answer);
     // A plugin's leftover timer or socket must not keep the agent waiting once it has its answer.
     setTimeout(() => process.exit(), 500).unref();
   };
   keepStdoutForTheAnswer();
   // Whatever ends the process before a decision (a crash, an empty event loop, a hang) still denies.
   process.on("exit", () => finish(protocol.denyForFailure("toolgate exited before deciding", event)));
-  const crash = (error: unknown) => {
-    finish(protocol.denyForFailure(describe(error), event));
-    process.exit();
-  };
+  const crash = (error: unknown) => answers.answerAndExit(protocol.denyForFailure(describe(error), event));
   process.on("uncaughtException", crash);
   process.on("unhandledRejection", crash);
   const deadline = setTimeout(() => crash(new Error(`no decision within ${deadlineMs()} ms (TOOLGATE_HOOK_TIMEOUT_MS)`)), deadlineMs());

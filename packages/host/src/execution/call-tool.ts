@@ -15,15 +15,8 @@ import { errorResult, okResult, resultOfBlock } from "./tool-results.js";
 import { snapshotBatch, snapshotCall } from "./snapshot-call.js";
 import { startToolSpan } from "../tracing/tool-span.js";
 
-export interface CallToolOptions {
-  /**
-   * Set by a caller that already gated this call with `checkToolCall` on this host: the remembered
-   * verdict is used and `pre_tool_call` does not fire again. Ignored for a call the host has not gated,
-   * or whose name, kind or arguments differ from the checked one.
-   */
-  skipPreToolCallHook?: boolean;
-  /** The surface named in this call's decision record (an adapter names itself). @default the host's `surface` */
-  surface?: string;
+/** The session option every call method takes. */
+export interface CallSessionOptions {
   /**
    * The session this call belongs to, for a host that serves many (an agent's session id): hooks, tools
    * and the record see it as `ctx.session`, so what plugins count per session is counted per agent.
@@ -32,7 +25,18 @@ export interface CallToolOptions {
   session?: SessionOptions;
 }
 
-export interface CheckToolCallOptions {
+export interface CallToolOptions extends CallSessionOptions {
+  /**
+   * Set by a caller that already gated this call with `checkToolCall` on this host: the remembered
+   * verdict is used and `pre_tool_call` does not fire again. Ignored for a call the host has not gated,
+   * or whose name, kind or arguments differ from the checked one.
+   */
+  skipPreToolCallHook?: boolean;
+  /** The surface named in this call's decision record (an adapter names itself). @default the host's `surface` */
+  surface?: string;
+}
+
+export interface CheckToolCallOptions extends CallSessionOptions {
   /**
    * Settle an `ask` through the host's `onAsk` before answering: the verdict is then `allow` or `block`,
    * and a following `callTool(call, { skipPreToolCallHook: true })` runs on that answer without asking
@@ -43,17 +47,6 @@ export interface CheckToolCallOptions {
   resolveAsk?: boolean;
   /** The surface named in this call's decision record (an adapter names itself). @default the host's `surface` */
   surface?: string;
-  /**
-   * The session this call belongs to, for a host that serves many (an agent's session id): hooks, tools
-   * and the record see it as `ctx.session`, so what plugins count per session is counted per agent.
-   * Its fields override the host's `session`. @default the host's `session`
-   */
-  session?: SessionOptions;
-}
-
-/** For `explainToolCall` and `postToolCall`: the session the call belongs to, as `CallToolOptions.session`. */
-export interface CallSessionOptions {
-  session?: SessionOptions;
 }
 
 /**

@@ -1,15 +1,13 @@
 import type { ToolResult } from "@toolgate/plugin-sdk";
 import { ToolgateError } from "../errors.js";
-import type { SessionOptions } from "../options.js";
+import type { CallSessionOptions } from "./call-tool.js";
 import type { CallSnapshot } from "../gate/policy-run.js";
 
-export interface CallToolsOptions {
+export interface CallToolsOptions extends CallSessionOptions {
   /** How many calls run at once; 1 runs them one after another. @default 1 */
   concurrency?: number;
   /** The surface named in these calls' decision records (an adapter names itself). @default the host's `surface` */
   surface?: string;
-  /** The session these calls belong to, as `CallToolOptions.session`. @default the host's `session` */
-  session?: SessionOptions;
 }
 
 /**

@@ -22,15 +22,13 @@ const quote = JSON.stringify;
  */
 export class RecordLines {
   readonly #participantHeads = new WeakMap<PolicySource, string>();
-  #surface = "";
-  #quotedSurface = '""';
-  #session = "";
-  #quotedSession = '""';
+  readonly #surface = new LastQuoted();
+  readonly #session = new LastQuoted();
 
   line(draft: DecisionDraft, facts: RecordFacts): string {
     const { call } = draft;
     const verdict = draft.verdict!;
-    let line = `{"v":1,"time":"${facts.time}","surface":${this.#quotedSurfaceOf(draft.surface)},"session":${this.#quotedSessionOf(draft.session.id)}`;
+    let line = `{"v":1,"time":"${facts.time}","surface":${this.#surface.of(draft.surface)},"session":${this.#session.of(draft.session.id)}`;
     line += `,"callId":${quote(call.id)},"tool":${quote(call.name)},"kind":${quote(call.kind ?? "function")},"verdict":"${verdict.action}"`;
     if (draft.outcome !== undefined) line += `,"outcome":"${draft.outcome}"`;
     if (verdict.source !== undefined) line += `,"source":${this.#sourceFields(verdict.source)}}`;
@@ -61,20 +59,18 @@ export class RecordLines {
     }
     return head;
   }
+}
 
-  #quotedSurfaceOf(surface: string): string {
-    if (surface !== this.#surface) {
-      this.#surface = surface;
-      this.#quotedSurface = quote(surface);
-    }
-    return this.#quotedSurface;
-  }
+/** A string as JSON, kept while the same string comes again (a host's surface, a session's id). */
+class LastQuoted {
+  #text: string | undefined;
+  #quoted = "";
 
-  #quotedSessionOf(session: string): string {
-    if (session !== this.#session) {
-      this.#session = session;
-      this.#quotedSession = quote(session);
+  of(text: string): string {
+    if (text !== this.#text) {
+      this.#text = text;
+      this.#quoted = quote(text);
     }
-    return this.#quotedSession;
+    return this.#quoted;
   }
 }

@@ -10,8 +10,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import ts from "typescript";
-import { checkCommand } from "../plugins/block-dangerous-shell/src/check.ts";
-import { resolveOptions } from "../plugins/block-dangerous-shell/src/options.ts";
+import { checkCommand } from "../plugins/block-dangerous-shell/src/check.js";
+import { resolveOptions } from "../plugins/block-dangerous-shell/src/options.js";
 
 interface PeerCase {
   command: string;

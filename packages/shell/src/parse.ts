@@ -50,6 +50,14 @@ export interface ParseResult {
   problem?: string;
 }
 
+// The separators read before each pipeline (`&&`, `||`, `;;`, `;` then `&` for a case's `;&`): control flow reads them.
+const connectors = new WeakMap<Pipeline, string>();
+
+/** The separators between a pipeline and the one before it, as written (`"&&"`, `";;"`, `";&"`); empty for the first. */
+export function connectorBefore(pipeline: Pipeline): string {
+  return connectors.get(pipeline) ?? "";
+}
+
 /** Parses a command line into pipelines of commands. Total: any input gives a (possibly empty) script. */
 export function parseScript(source: string): ParseResult {
   const lexed = lex(source);
@@ -76,6 +84,7 @@ class Parser {
 
   list(close: ")" | "}" | undefined, depth: number): Script {
     const script: Script = [];
+    let separators = "";
     while (this.position < this.tokens.length) {
       const token = this.peek()!;
       if ((close === ")" && isOperator(token, ")")) || (close === "}" && isWord(token, "}"))) {
@@ -83,10 +92,14 @@ class Parser {
         return script;
       }
       if ((token.kind === "operator" && listSeparators.has(token.value)) || isOperator(token, ")") || isOperator(token, "|")) {
+        if (token.kind === "operator" && listSeparators.has(token.value)) separators += token.value;
         this.position++; // a separator, or a stray `)` / `|`: skip it so parsing always moves on
         continue;
       }
-      script.push(this.pipeline(depth));
+      const pipeline = this.pipeline(depth);
+      if (separators !== "") connectors.set(pipeline, separators);
+      separators = "";
+      script.push(pipeline);
     }
     if (close !== undefined) this.problem ??= `a group opened with "${close === ")" ? "(" : "{"}" is never closed`;
     return script;

@@ -155,6 +155,7 @@ const positionalNames = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "@", "*", 
 const emptyScript = /^\s*(?:true|:)?\s*$/;
 const locatesProgram = /^\s*(?:which|command\s+-v|type\s+-P)\s+([\w.+-]+)\s*$/;
 const maxKnownOutputs = 16;
+const makesTemp = /^\s*mktemp(?:\s+(?:-[dqu]+|--directory|--quiet|--dry-run|--tmpdir))*\s*$/;
 const maxInvocations = 5_000;
 // Passes a loop body is read ahead before what still changes becomes unknown (as many again to settle after that).
 const maxLoopPasses = 3;
@@ -398,7 +399,10 @@ class Collector {
     let expansionState = state;
     if (command.words.length > 0 && command.words[0]!.text.includes("=") && isAssignment(command.words[0]!.text)) {
       if (command.words.every((word) => isAssignment(word.text))) {
-        for (const word of command.words) assign(word.text, state, this.environment);
+        for (const word of command.words) {
+          if (word.substitutions.length > 0) this.assignSubstituted(word, state);
+          else assign(word.text, state, this.environment);
+        }
       } else {
         // `TMPDIR=/Users rm -rf $TMPDIR/x`: the words may see the old value or the new one; read both.
         expansionState = copy(state);
@@ -596,6 +600,16 @@ class Collector {
     replace(state, join(exits, this.environment));
   }
 
+  /** `TMP=$(mktemp -d)`: the value with the substitutions whose output is known put in; unknown when one is not. */
+  assignSubstituted(word: Word, state: ShellState): void {
+    const equals = word.text.indexOf("=");
+    const name = word.text.slice(0, equals).replace(/\+$/, "");
+    const values = new Set<string>();
+    for (const [value] of this.expandWord(word, state)) if (value !== undefined) values.add(value.slice(value.indexOf("=") + 1));
+    const known = [...values].every((value) => !/\$\(|`/.test(value) && !isUnknown(value));
+    setVar(state, name, known && !word.text.slice(0, equals).endsWith("+") ? [...values] : null);
+  }
+
   /** What a function call runs: its body, in the caller's shell (a `cd` inside lasts), one level deeper. */
   call(invocation: Invocation, fn: FunctionCommand, depth: number, state: ShellState, out: Invocation[]): void {
     if (this.dry === 0) this.called.add(fn);
@@ -698,6 +712,15 @@ class Collector {
     if (this.writes.length > 0) {
       // `echo 'rm -rf /' > s.sh; chmod +x s.sh; ./s.sh`: a script the line wrote, run by its path.
       const path = invocation instanceof RecordedInvocation ? invocation.argv[invocation.argv.length - invocation.args.length - 1] : undefined;
+      // `PATH=/tmp/bin:$PATH; … > /tmp/bin/ls; ls`: a name found in a folder of a PATH the line set, where it wrote that name.
+      if (path !== undefined && !path.includes("/") && state.vars.has("PATH")) {
+        for (const folders of state.vars.get("PATH") ?? []) {
+          for (const folder of folders.split(":")) {
+            for (const [script, how] of this.writtenScript(`${folder}/${path}`, invocation.cwd))
+              this.source(script, depth + 1, copy(state, false), [...via, `PATH → ${how}`], invocation.nested);
+          }
+        }
+      }
       if (path?.includes("/")) {
         for (const [script, how] of this.writtenScript(path, invocation.cwd))
           this.source(script, depth + 1, copy(state, false), [...via, how], invocation.nested);
@@ -992,6 +1015,8 @@ class Collector {
     // `$(which node)`, `$(command -v node)`: a path to that program (only its name matters here).
     const lookup = locatesProgram.exec(script);
     if (lookup !== null) return lookup[1]!;
+    // `$(mktemp -d)`: a new entry of the temp folder, named from mktemp's template (its random part differs each time).
+    if (makesTemp.test(script)) return `${this.environment.tmp}/tmp.XXXXXXXXXX`;
     if (this.staticDepth >= maxDepth || !printsText.test(script)) return undefined;
     const { script: parsed } = parseScript(script);
     // One pipeline of a few simple commands: `echo …`, `cat <<EOF`, `cat file-written-here`, then filters.
@@ -1194,6 +1219,8 @@ const userPrograms = new Set(["$editor", "${editor}", "$visual", "${visual}", "$
 
 /** A command name that still holds an expansion or a glob after static evaluation: bash decides it at run time. */
 function isUnresolvedName(name: string): boolean {
+  // `<(echo …)` as a command runs a file of the output: its name, and what it holds, are known only at run time.
+  if (name.startsWith("<(") || name.startsWith(">(")) return true;
   for (let index = 0; index < name.length; index++) {
     const code = name.charCodeAt(index);
     if (code < 128 && runTimeName[code] === 1) {

@@ -60,6 +60,7 @@ export interface FlowResult {
 const openers = new Set(["if", "while", "until", "for", "select", "case"]);
 const reserved = new Set([...openers, "then", "elif", "else", "fi", "do", "done", "esac"]);
 const closerOf: Record<string, string> = { if: "fi", while: "done", until: "done", for: "done", select: "done", case: "esac" };
+const maxNesting = 64;
 const flows = new WeakMap<Script, FlowResult>();
 
 /** The constructs of a script (read once per script: loops and calls read the same script again). */
@@ -67,20 +68,25 @@ export function readFlow(script: Script): FlowResult {
   let result = flows.get(script);
   if (result === undefined) {
     const reader = new FlowReader(script);
-    const flow = reader.list(new Set(), false, false);
+    const flow = reader.list(new Set(), 0, false);
     result = reader.problem === undefined ? { flow } : { flow, problem: reader.problem };
     flows.set(script, result);
   }
   return result;
 }
 
-/** The reserved word a command starts with (after `!` and `time`), when it is written plainly. */
-function keywordOf(command: Command | undefined): string | undefined {
+/**
+ * The reserved word a command starts with (after `!` and `time`), when it is written plainly; with `skip`,
+ * the one after that many reserved words (`do if …`: the `if` after the loop's own `do`).
+ */
+function keywordOf(command: Command | undefined, skip = 0): string | undefined {
   if (command?.type !== "simple") return undefined;
+  let skipped = 0;
   for (const word of command.words) {
     if (word.plain !== true) return undefined;
     if (word.text === "!" || word.text === "time" || word.text === "-p") continue;
-    return reserved.has(word.text) ? word.text : undefined;
+    if (!reserved.has(word.text)) return undefined;
+    if (skipped++ === skip) return word.text;
   }
   return undefined;
 }
@@ -93,31 +99,33 @@ function endsArm(pipeline: Pipeline): boolean {
 
 class FlowReader {
   position = 0;
+  depth = 0;
   problem: string | undefined;
 
   constructor(readonly pipelines: Script) {}
 
   /**
    * Steps up to a pipeline that starts with one of `terminators` (left for the caller) or, in a case arm,
-   * up to the next arm. `ownKeyword`: the first pipeline's keyword belongs to the construct being read.
+   * up to the next arm. `own`: how many reserved words at the start of the first pipeline belong to the
+   * constructs being read (`do if c` read as the `if`'s condition: 2).
    */
-  list(terminators: ReadonlySet<string>, ownKeyword: boolean, arm: boolean): Flow {
+  list(terminators: ReadonlySet<string>, own: number, arm: boolean): Flow {
     const flow: Flow = [];
     const start = this.position;
     while (this.position < this.pipelines.length) {
       const pipeline = this.pipelines[this.position]!;
       const first = this.position === start;
-      const keyword = first && ownKeyword ? undefined : keywordOf(pipeline[0]);
+      const keyword = first && own > 0 ? undefined : keywordOf(pipeline[0]);
       if (keyword !== undefined && terminators.has(keyword)) return flow;
       if (arm && !first && endsArm(pipeline)) return flow;
       if (keyword !== undefined && !openers.has(keyword)) this.problem ??= `"${keyword}" where bash does not expect it`;
-      flow.push(this.chain(first && ownKeyword));
+      flow.push(this.chain(first ? own : 0));
     }
     return flow;
   }
 
-  chain(ownKeyword: boolean): Step {
-    const first = this.unit(ownKeyword);
+  chain(own: number): Step {
+    const first = this.unit(own);
     const rest: ChainStep["rest"] = [];
     while (this.position < this.pipelines.length) {
       const next = this.pipelines[this.position]!;
@@ -126,42 +134,52 @@ class FlowReader {
       if (operator === undefined) break;
       const keyword = keywordOf(next[0]);
       if (keyword !== undefined && !openers.has(keyword)) break;
-      rest.push({ operator, step: this.unit(false) });
+      rest.push({ operator, step: this.unit(0) });
     }
     return rest.length === 0 ? first : { kind: "chain", first, rest };
   }
 
   /** One pipeline, or the construct that starts with it. */
-  unit(ownKeyword: boolean): Step {
+  unit(own: number): Step {
     const pipeline = this.pipelines[this.position]!;
-    if (!ownKeyword) {
-      const keyword = keywordOf(pipeline[0]);
-      if (keyword !== undefined && openers.has(keyword)) return this.compound(keyword, false);
-      // `x | while read l; do …; done`: the loop is the pipeline's last part, run in a subshell.
-      const last = pipeline.length > 1 ? keywordOf(pipeline[pipeline.length - 1]) : undefined;
-      if (last !== undefined && openers.has(last)) return this.compound(last, true);
-    }
+    // `if c`, and `then if …`, `do for …`, `else while …`: a construct opens after the keywords already read.
+    const keyword = keywordOf(pipeline[0], own);
+    if (keyword !== undefined && openers.has(keyword)) return this.compound(keyword, own + 1, false);
+    // `x | while read l; do …; done`: the loop is the pipeline's last part, run in a subshell.
+    const last = own === 0 && pipeline.length > 1 ? keywordOf(pipeline[pipeline.length - 1]) : undefined;
+    if (last !== undefined && openers.has(last)) return this.compound(last, 1, true);
     this.position++;
     return { kind: "pipeline", pipeline };
   }
 
-  compound(opener: string, subshell: boolean): Step {
-    if (opener === "if") return this.ifStep(subshell);
-    if (opener === "case") return this.caseStep(subshell);
-    const head = this.list(new Set(["do"]), true, false);
-    const body = this.expect("do", opener) ? this.list(new Set(["done"]), true, false) : [];
-    return { kind: "loop", head, body, ...this.close(opener, subshell) };
+  compound(opener: string, own: number, subshell: boolean): Step {
+    // Deeper constructs are read as plain pipelines, so hostile input cannot exhaust the stack; bash is not followed there.
+    if (++this.depth > maxNesting) {
+      this.problem ??= `constructs are nested more than ${maxNesting} levels deep`;
+      this.depth--;
+      return { kind: "pipeline", pipeline: this.pipelines[this.position++]! };
+    }
+    let step: Step;
+    if (opener === "if") step = this.ifStep(own, subshell);
+    else if (opener === "case") step = this.caseStep(subshell);
+    else {
+      const head = this.list(new Set(["do"]), own, false);
+      const body = this.expect("do", opener) ? this.list(new Set(["done"]), 1, false) : [];
+      step = { kind: "loop", head, body, ...this.close(opener, subshell) };
+    }
+    this.depth--;
+    return step;
   }
 
-  ifStep(subshell: boolean): IfStep {
+  ifStep(own: number, subshell: boolean): IfStep {
     const clauses: IfStep["clauses"] = [];
     let otherwise: Flow | undefined;
-    for (;;) {
-      const condition = this.list(new Set(["then"]), true, false);
+    for (let opening = own; ; opening = 1) {
+      const condition = this.list(new Set(["then"]), opening, false);
       if (!this.expect("then", "if")) break;
-      clauses.push({ condition, body: this.list(new Set(["elif", "else", "fi"]), true, false) });
+      clauses.push({ condition, body: this.list(new Set(["elif", "else", "fi"]), 1, false) });
       const keyword = keywordOf(this.pipelines[this.position]?.[0]);
-      if (keyword === "else") otherwise = this.list(new Set(["fi"]), true, false);
+      if (keyword === "else") otherwise = this.list(new Set(["fi"]), 1, false);
       if (keyword !== "elif") break;
     }
     return { kind: "if", clauses, otherwise, ...this.close("if", subshell) };
@@ -173,7 +191,7 @@ class FlowReader {
     const arms: CaseStep["arms"] = [];
     while (this.position < this.pipelines.length && keywordOf(this.pipelines[this.position]![0]) !== "esac") {
       const fallsThrough = arms.length > 0 && connectorBefore(this.pipelines[this.position]!).includes(";&");
-      const body = this.list(new Set(["esac"]), false, true);
+      const body = this.list(new Set(["esac"]), 0, true);
       arms.push({ fallsThrough, body });
     }
     return { kind: "case", head, arms, ...this.close("case", subshell) };

@@ -174,6 +174,9 @@ export function analyze(source: string, environment: AnalysisEnvironment): Analy
   return analysis;
 }
 
+// Reserved words that may stand before a command in the same simple command (`then x=1`, `do cd ~`).
+const bodyKeywords = new Set(["then", "else", "elif", "do", "if", "while", "until", "!"]);
+
 // Words a function call may follow and still be the shell's own call (`then f`, `! f`, `time f`).
 const callerKeywords = new Set(["then", "else", "elif", "do", "if", "while", "until", "{", "!", "time"]);
 
@@ -397,16 +400,20 @@ class Collector {
       return;
     }
     let expansionState = state;
-    if (command.words.length > 0 && command.words[0]!.text.includes("=") && isAssignment(command.words[0]!.text)) {
-      if (command.words.every((word) => isAssignment(word.text))) {
-        for (const word of command.words) {
+    // `then d=~`, `do x=1`: the reserved word opens a body, the assignment after it is the command.
+    let keywords = 0;
+    while (keywords < command.words.length && command.words[keywords]!.plain === true && bodyKeywords.has(command.words[keywords]!.text)) keywords++;
+    const words = keywords === 0 ? command.words : command.words.slice(keywords);
+    if (words.length > 0 && words[0]!.text.includes("=") && isAssignment(words[0]!.text)) {
+      if (words.every((word) => isAssignment(word.text))) {
+        for (const word of words) {
           if (word.substitutions.length > 0) this.assignSubstituted(word, state);
           else assign(word.text, state, this.environment);
         }
       } else {
         // `TMPDIR=/Users rm -rf $TMPDIR/x`: the words may see the old value or the new one; read both.
         expansionState = copy(state);
-        for (const word of command.words) {
+        for (const word of words) {
           if (!isAssignment(word.text)) break;
           assignBoth(word.text, expansionState, this.environment);
         }

@@ -34,6 +34,8 @@ const maxExpandedLength = 4_096;
 /** A subshell's state: its own folder, and the variables shared until it sets one (a new shell leaves the functions behind). */
 export function copy(state: ShellState, withFunctions = true): ShellState {
   const copied: ShellState = { cwd: state.cwd, vars: state.vars, ownsVars: false };
+  // Both now share the map: whichever writes first copies it, so a copy kept aside never changes under its keeper.
+  state.ownsVars = false;
   if (state.functions !== undefined && withFunctions) copied.functions = state.functions;
   if (state.aliases !== undefined && withFunctions) copied.aliases = state.aliases;
   if (state.exported !== undefined) copied.exported = state.exported;

@@ -159,7 +159,7 @@ const makesTemp = /^\s*mktemp(?:\s+(?:-[dqu]+|--directory|--quiet|--dry-run|--tm
 const maxInvocations = 5_000;
 // Passes a loop body is read ahead before what still changes becomes unknown (as many again to settle after that).
 const maxLoopPasses = 3;
-const maxTraps = 16;
+const maxTraps = 32;
 // Commands read in all, dry passes over loop bodies included.
 const maxWork = 4 * maxInvocations;
 // Shared by every command first in its pipeline: never written to.
@@ -438,7 +438,7 @@ class Collector {
     if (first && (command.redirects.length > 0 || first.name === "tee")) this.recordWrites(first);
     if (first && this.dry === 0 && this.writes.length > 0 && (first.name === "cp" || first.name === "mv")) this.writes.push(first);
     this.track(first, state);
-    for (const invocation of direct) this.codeAssignments(invocation, command.words, depth, state, out);
+    for (const invocation of direct) this.codeAssignments(invocation, command.words, depth, state, out, invocation === first);
   }
 
   /**
@@ -481,19 +481,20 @@ class Collector {
    * Values given to variables that bash (or a program it starts) later runs as code: `PS4='$(…)'`,
    * `PROMPT_COMMAND=…`, `BASH_ENV=…`, `PATH=…`, `GIT_SSH_COMMAND=… git`, in every form that sets one.
    */
-  codeAssignments(invocation: Invocation, words: readonly Word[], depth: number, state: ShellState, out: Invocation[]): void {
+  codeAssignments(invocation: Invocation, words: readonly Word[], depth: number, state: ShellState, out: Invocation[], first: boolean): void {
     const { name, args } = invocation;
+    // A trap's words split another way are no other body: read the first reading only.
+    if (name === "trap") return first ? this.registerTrap(args, words, state, invocation.via) : undefined;
     const own = invocation.assignments.slice(state.exported?.length ?? 0);
     const given = declarations.has(name) ? [...own, ...args.filter(isAssignment)] : own;
     // `PROMPT_COMMAND[0]='…'` is a command named so to the reader: an element of an array bash runs.
-    const element = name.includes("]=") ? /^([A-Za-z_]\w*)\[[^\]]*\]\+?=(.*)$/s.exec(name) : null;
+    const element = name.includes("]=") ? /^([A-Za-z_]\w*)\[[^\]]*\]\+?=(.*)$/s.exec(words.find((word) => word.text.includes("]="))?.text ?? "") : null;
     if (element !== null) given.push(`${element[1]}=${element[2]}`);
     for (const assignment of given) {
       const equals = assignment.indexOf("=");
       const variable = assignment.slice(0, equals).replace(/\+$/, "");
       if (codeRoleOf(variable) === undefined) continue;
-      const value = assignment.slice(equals + 1);
-      this.codeInData(variable, substitutedAtRunTime(variable, value, words) ? null : [value], depth, state, invocation.via, out);
+      this.codeInData(variable, this.assignedValues(variable, assignment.slice(equals + 1), words, state), depth, state, invocation.via, out);
     }
     // `declare -n r=PS4`: what is written to `r` goes to PS4.
     if (declarations.has(name) && args.some((arg) => /^-[A-Za-z]*n/.test(arg))) {
@@ -506,7 +507,23 @@ class Collector {
     for (const variable of namesSetBy(name, args)) {
       if (codeRoleOf(variable) !== undefined) this.codeInData(variable, state.vars.get(variable) ?? null, depth, state, invocation.via, out);
     }
-    if (name === "let") for (const expression of args) this.arithmetic(expression, depth, state, invocation.via, out, 0);
+    if (name === "let" && first) for (const expression of args) this.arithmetic(expression, depth, state, invocation.via, out, new Set());
+  }
+
+  /**
+   * What a `NAME=value` gives NAME: the value as expanded now and as written (bash expands a code variable's
+   * `$x` again when it runs it); null when a substitution's output, or a variable the line set, cannot be known.
+   */
+  assignedValues(name: string, value: string, words: readonly Word[], state: ShellState): readonly string[] | null {
+    if (substitutedAtRunTime(name, value, words)) return null;
+    const written = words.find((word) => word.text.startsWith(`${name}=`) || word.text.startsWith(`${name}+=`));
+    const values = new Set([value]);
+    const role = codeRoleOf(name);
+    if (written !== undefined && written.substitutions.length === 0 && (role === "command" || role === "prompt")) values.add(written.text.slice(written.text.indexOf("=") + 1));
+    for (const text of values) {
+      for (const [, variable] of text.matchAll(/\$\{?([A-Za-z_]\w*)/g)) if (state.vars.has(variable!) && state.vars.get(variable!) === null) return null;
+    }
+    return [...values];
   }
 
   /** Reads what a code variable holds as bash will use it; a value that cannot be known is a problem. */
@@ -520,10 +537,11 @@ class Collector {
   }
 
   codeValue(name: string, role: CodeRole, value: string, depth: number, state: ShellState, via: readonly string[], out: Invocation[]): void {
+    // A command or a prompt runs later, like a trap: read at the end with every state it may run in.
     if (role === "command") {
-      if (value.trim() !== "") this.source(value, depth + 1, copy(state, false), via, out);
+      if (value.trim() !== "") this.defer(value, state, via);
     } else if (role === "prompt") {
-      for (const script of promptSubstitutions(value)) this.source(script, depth + 1, copy(state), via, out);
+      for (const script of promptSubstitutions(value)) this.defer(script, state, via);
     } else if (role === "sourced") {
       if (value === "" || value === "/dev/null") return;
       const scripts = this.writtenScript(value, state.cwd);
@@ -561,18 +579,19 @@ class Collector {
    * arithmetic too, and an array subscript there runs its `$(…)`. Variables the line set to something it
    * cannot know are a problem; those it did not set are the agent's own.
    */
-  arithmetic(expression: string, depth: number, state: ShellState, via: readonly string[], out: Invocation[], level: number): void {
-    if (level > maxDepth) return;
+  arithmetic(expression: string, depth: number, state: ShellState, via: readonly string[], out: Invocation[], seen: Set<string>): void {
     if (isUnknown(expression)) this.problem("an arithmetic expression holds text that cannot be known here");
     for (const script of promptSubstitutions(expression)) this.source(script, depth + 1, copy(state), [...via, "arithmetic"], out);
     for (const [name] of expression.matchAll(/[A-Za-z_]\w*/g)) {
-      if (!state.vars.has(name)) continue;
+      // Each variable is read once per expression: `x=y; y=x` and wide fans of names stay bounded.
+      if (!state.vars.has(name) || seen.has(name)) continue;
+      seen.add(name);
       const values = state.vars.get(name);
       if (values === null || values === undefined) {
         this.problem(`arithmetic reads ${name}, which holds a value that cannot be known here and may hold code`);
         continue;
       }
-      for (const value of values) if (/[[$`]/.test(value)) this.arithmetic(value, depth, state, via, out, level + 1);
+      for (const value of values) if (/[[$`A-Za-z_]/.test(value)) this.arithmetic(value, depth, state, via, out, seen);
     }
   }
 
@@ -580,19 +599,30 @@ class Collector {
   trapBodies(): void {
     for (const trap of this.traps) {
       if (isUnknown(trap.body)) this.problem("a trap runs text that cannot be known here");
-      else this.source(trap.body, 1, copy(trap.state), [...trap.via, "trap"], []);
+      else this.source(trap.body, 1, copy(trap.state), trap.via, []);
     }
   }
 
-  /** `trap '…' EXIT INT`: the body runs later, in this shell; `trap -p`, `trap - INT` and `trap '' INT` run nothing. */
-  registerTrap(args: readonly string[], state: ShellState, via: readonly string[]): void {
-    if (this.dry > 0) return;
+  /**
+   * `trap '…' EXIT INT`: the body runs later, in this shell, and expands its words then: it is read as written
+   * (and as expanded now, for `trap "…$x…"`). `trap -p`, `trap - INT` and `trap '' INT` run nothing.
+   */
+  registerTrap(args: readonly string[], words: readonly Word[], state: ShellState, via: readonly string[]): void {
     const at = args[0] === "--" ? 1 : 0;
     if (at === 0 && args[0]?.startsWith("-") && args[0] !== "-") return;
     const body = args[at];
     // `trap INT` (one word) resets the signal.
     if (body === undefined || args.length - at < 2 || body === "-" || body.trim() === "") return;
-    if (this.traps.length >= maxTraps) return this.problem(`the line sets more than ${maxTraps} traps`);
+    const trap = words.findIndex((word) => word.text === "trap");
+    const written = words[trap + 1 + (words[trap + 1]?.text === "--" ? 1 : 0)];
+    if (written !== undefined && written.substitutions.length === 0 && written.text !== body) this.defer(written.text, state, [...via, "trap"]);
+    this.defer(body, state, [...via, "trap"]);
+  }
+
+  /** Code that runs later in this shell (a trap, `PROMPT_COMMAND`, a prompt's `$(…)`): kept to be read at the end. */
+  defer(body: string, state: ShellState, via: readonly string[]): void {
+    if (this.dry > 0) return;
+    if (this.traps.length >= maxTraps) return this.problem(`the line sets more than ${maxTraps} traps and code variables`);
     this.traps.push({ body, state: copy(state), via });
   }
 
@@ -1164,7 +1194,6 @@ class Collector {
     if (name === "cd" || name === "pushd") return void (state.cwd = changeDirectory(state.cwd, args, this.environment));
     if (name === "break" || name === "continue") return this.leaveLoop(name, args, state);
     if (name === "return") return void this.returns.at(-1)?.push(copy(state));
-    if (name === "trap") return this.registerTrap(args, state, invocation.via);
     if (name === "alias" || name === "unalias") return this.trackAliases(name, args, state);
     if (name === "printf") {
       for (const variable of namesSetBy(name, args)) setVar(state, variable, null);

@@ -110,6 +110,8 @@ export const shells = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash"
 const maxDepth = 8;
 const declarations = new Set(["export", "declare", "local", "readonly", "typeset"]);
 const sameShell = new Set(["eval", "source", "."]);
+// What may stand before `eval` or `source` and leave them in this shell (`command eval`, `then source f`).
+const sameShellWrappers = new Set(["command", "builtin", "time", "!", "{", "then", "else", "elif", "do", "if", "while", "until"]);
 const runsScripts = new Set(["eval", "source", ".", "su", "script", "runuser", "watch", "parallel"]);
 
 /** A shell, or `$SHELL` / `${SHELL}`: the user's shell, whichever it is. */
@@ -433,6 +435,8 @@ class Collector {
       if (called !== undefined) this.callEach(invocation, called, depth, state, out);
     }
     const first = out.length > start ? out[start] : undefined;
+    // `alias x='sudo '; x y`: an alias behind a wrapper is expanded where an alias ending in a space makes bash do it.
+    if (first !== undefined && state.aliases !== undefined && first.wrappers.length > 0) this.aliasBehindWrapper(first, depth, state, out);
     // Substitutions do not depend on a loop variable's value: read them once, under the first variant.
     if (first) this.substitutions(first, command.words, command.redirects, depth, state, out);
     if (first && (command.redirects.length > 0 || first.name === "tee")) this.recordWrites(first);
@@ -475,6 +479,17 @@ class Collector {
     this.expanding.delete(name);
     if (values.length > 1) replace(state, join(exits, this.environment));
     return true;
+  }
+
+  aliasBehindWrapper(invocation: Invocation, depth: number, state: ShellState, out: Invocation[]): void {
+    const values = state.aliases!.get(invocation.name);
+    if (values === undefined || this.expanding.has(invocation.name)) return;
+    if (values === null) return this.problem(`the alias ${invocation.name} stands for text that cannot be known here`);
+    this.expanding.add(invocation.name);
+    for (const value of values) {
+      this.source([value, ...invocation.args.map(quote)].join(" "), depth + 1, copy(state), [...invocation.via, `alias ${invocation.name}`], out);
+    }
+    this.expanding.delete(invocation.name);
   }
 
   /**
@@ -775,7 +790,9 @@ class Collector {
     if (!interpreter && name !== "find" && name !== "git" && !runsScripts.has(name) && !isShell(name)) return invocation.nested;
     const scripts = this.scriptsRunBy(invocation, words, state);
     // A new shell (`sh -c f`) does not know this one's functions; `eval` and `source` run in this one.
-    const inner = scripts.length > 0 || interpreter ? copy(state, sameShell.has(name)) : state;
+    // `eval 'cd ~'`, `source env.sh`: what they set lasts in this shell, like any command of the line.
+    const here = sameShell.has(name) && invocation.wrappers.every((wrapper) => sameShellWrappers.has(wrapper));
+    const inner = here ? state : scripts.length > 0 || interpreter ? copy(state, sameShell.has(name)) : state;
     // `sh -c '"$@"' _ rm -rf /`: the words after the script are its `$0`, `$1`, …
     if (scripts.length > 0 && isShell(name)) {
       const flag = invocation.args.findIndex(isCommandFlag);

@@ -21,7 +21,7 @@ describe("aliases are expanded wherever bash could expand them", () => {
     ["alias x='rm -rf /tmp/a'; if c; then alias x='rm -rf ~'; fi; x", "rm -rf /tmp/a"],
     ["alias x='cd ~ && rm -rf'; x *", "rm -rf *"],
     ["alias x='echo ok; rm -rf'; x ~", "rm -rf ~"],
-    ["alias x=\"rm -rf ~\"; for i in 1; do x; done", "rm -rf ~"],
+    ['alias x="rm -rf ~"; for i in 1; do x; done', "rm -rf ~"],
     ["alias x='rm -rf ~'; then_=1; if c; then x; fi", "rm -rf ~"],
     ["bash -c \"alias x='rm -rf ~'\nx\"", "rm -rf ~"],
     ["eval \"alias x='rm -rf ~'\"; x", "rm -rf ~"],
@@ -36,7 +36,7 @@ describe("aliases are expanded wherever bash could expand them", () => {
     expect(rm?.cwd).toBe("/home/ada");
   });
 
-  it.each(["alias x=\"$(cat f)\"; x", "alias x=\"$CMD\"; x", "read v; alias x=\"$v\"; x"])("%s → unknown", (source) => {
+  it.each(['alias x="$(cat f)"; x', 'alias x="$CMD"; x', 'read v; alias x="$v"; x'])("%s → unknown", (source) => {
     const analysis = read(source);
     expect(analysis.problems.length + analysis.unresolved.length).toBeGreaterThan(0);
   });

@@ -12,7 +12,8 @@ const unknown = (source: string) => {
   return analysis.problems.length > 0 || analysis.unresolved.length > 0;
 };
 /** Either the command is among those checked, or the line is refused as unknown: never passed unread. */
-const caught = (source: string, command: string) => commands(source).includes(command) || unknown(source) || commands(source).some((text) => text.includes("$"));
+const caught = (source: string, command: string) =>
+  commands(source).includes(command) || unknown(source) || commands(source).some((text) => text.includes("$"));
 
 describe("trap bodies are read like any command", () => {
   it.each([
@@ -43,7 +44,7 @@ describe("trap bodies are read like any command", () => {
     expect(caught(source, command)).toBe(true);
   });
 
-  it.each(['trap "$(cat handler)" INT', 'trap "$HANDLER" EXIT', "trap `cat f` EXIT", "read h; trap \"$h\" EXIT"])("%s → unknown", (source) => {
+  it.each(['trap "$(cat handler)" INT', 'trap "$HANDLER" EXIT', "trap `cat f` EXIT", 'read h; trap "$h" EXIT'])("%s → unknown", (source) => {
     expect(unknown(source)).toBe(true);
   });
 
@@ -145,8 +146,8 @@ describe("variables whose value bash runs as code", () => {
     "PAGER=cat git log",
     "GIT_PAGER= git log",
     "export EDITOR=nano",
-    "export PATH=\"$PWD/node_modules/.bin:$PATH\"; npm test",
-    "export PATH=\"$HOME/.local/bin:$PATH\"",
+    'export PATH="$PWD/node_modules/.bin:$PATH"; npm test',
+    'export PATH="$HOME/.local/bin:$PATH"',
     "PATH=/usr/local/bin:/usr/bin:/bin make",
     "GIT_CONFIG_GLOBAL=/dev/null git log",
     "NODE_OPTIONS=--max-old-space-size=4096 npm test",

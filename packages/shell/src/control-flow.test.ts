@@ -32,7 +32,7 @@ describe("control flow: a command sees every value a branch may leave", () => {
     ["d=~; a && b || d=/tmp/x; rm -rf $d", "~"],
     ["d=/tmp/x; a || d=~ && rm -rf $d", "/tmp/x"],
     ["d=/tmp/x; a || d=~ && rm -rf $d", "~"],
-    ["d=/tmp/x; [ -n \"$y\" ] && { d=~; }; rm -rf $d", "~"],
+    ['d=/tmp/x; [ -n "$y" ] && { d=~; }; rm -rf $d', "~"],
     ["d=/tmp/x; true && if c; then d=~; fi; rm -rf $d", "~"],
     ["d=/tmp/y; case $1 in a) d=/tmp/x;; b) d=~;; esac; rm -rf $d", "~"],
     ["d=/tmp/x; case $1 in a) d=~;; esac; rm -rf $d", "~"],
@@ -45,7 +45,7 @@ describe("control flow: a command sees every value a branch may leave", () => {
     ["x=/tmp/a; for i in 1 2; do rm -rf $x; x=~; done", "~"],
     ["x=/tmp/a; for i in 1 2; do rm -rf $x; x=~; done", "/tmp/a"],
     ["x=/tmp/a; y=/tmp/b; for i in 1 2 3; do rm -rf $x; x=$y; y=~; done", "~"],
-    ["x=/tmp/a; while read l; do rm -rf \"$x\"; x=~; done < list", "~"],
+    ['x=/tmp/a; while read l; do rm -rf "$x"; x=~; done < list', "~"],
     ["x=/tmp/a; until false; do rm -rf $x; x=~; done", "~"],
     ["d=/tmp/x; select s in a b; do rm -rf $d; d=~; done", "~"],
     ["x=/tmp/a\nfor i in 1 2\ndo\n  rm -rf $x\n  x=~\ndone", "~"],
@@ -73,7 +73,7 @@ describe("control flow: a command sees every value a branch may leave", () => {
     "for i in 1; do d=/tmp/x; break; done; rm -rf $d",
     "c && d=/tmp/x; rm -rf $d",
     "x=/tmp/a; for i in 1 2; do rm -rf $x; x=$x/sub; done",
-    "for f in a b c; do p=\"$p $f\"; done; rm -rf $p",
+    'for f in a b c; do p="$p $f"; done; rm -rf $p',
   ])("%s → the target is unknown, never a confident value", (source) => {
     expect(rmTargets(source).some(unknownTarget)).toBe(true);
   });
@@ -105,18 +105,17 @@ describe("control flow: a command sees every value a branch may leave", () => {
     ["d=/tmp/x; while c; do d=~; done | cat; rm -rf $d", ["/tmp/x"]],
     ["f() { rm -rf ~; }; f() { rm -rf /tmp/x; }; f", ["/tmp/x"]],
     ["if [ -d build ]; then rm -rf build; fi", ["build"]],
-    ["for f in *.log; do rm \"$f\"; done", ["*.log"]],
+    ['for f in *.log; do rm "$f"; done', ["*.log"]],
   ])("%s → %j exactly", (source, targets) => {
     expect(new Set(rmTargets(source))).toEqual(new Set(targets));
   });
 
-  it.each([
-    "f() { rm -rf $d; d=~; f; }; d=/tmp/x; f",
-    "f() { rm -rf \"$1\"; f ~; }; f /tmp/x",
-    "f() { g; }; g() { d=~; f; }; d=/tmp/x; f",
-  ])("%s → recursion with other values is a problem", (source) => {
-    expect(analyze(source, environment).problems.join(" ")).toMatch(/calls itself/);
-  });
+  it.each(["f() { rm -rf $d; d=~; f; }; d=/tmp/x; f", 'f() { rm -rf "$1"; f ~; }; f /tmp/x', "f() { g; }; g() { d=~; f; }; d=/tmp/x; f"])(
+    "%s → recursion with other values is a problem",
+    (source) => {
+      expect(analyze(source, environment).problems.join(" ")).toMatch(/calls itself/);
+    },
+  );
 
   it("a recursive call that starts where the first did is followed once (a fork bomb is still read)", () => {
     const analysis = analyze(":(){ :|:& };:", environment);

@@ -105,7 +105,32 @@ export interface Analysis {
 }
 
 // Shells whose language differs from bash's (dash, ash and busybox sh read a subset of it, and are read as bash).
-const foreignShells = new Set(["zsh", "fish", "csh", "tcsh", "ksh", "ksh93", "mksh", "pdksh", "oksh", "yash", "pwsh", "powershell", "nu", "nushell", "xonsh", "elvish", "ion", "osh", "ysh", "oil", "rc", "es", "murex", "scsh"]);
+const foreignShells = new Set([
+  "zsh",
+  "fish",
+  "csh",
+  "tcsh",
+  "ksh",
+  "ksh93",
+  "mksh",
+  "pdksh",
+  "oksh",
+  "yash",
+  "pwsh",
+  "powershell",
+  "nu",
+  "nushell",
+  "xonsh",
+  "elvish",
+  "ion",
+  "osh",
+  "ysh",
+  "oil",
+  "rc",
+  "es",
+  "murex",
+  "scsh",
+]);
 export const shells = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh", "rbash"]);
 const maxDepth = 8;
 const declarations = new Set(["export", "declare", "local", "readonly", "typeset"]);
@@ -516,7 +541,8 @@ class Collector {
       for (const arg of args.filter(isAssignment)) {
         const target = arg.slice(arg.indexOf("=") + 1);
         setVar(state, arg.slice(0, arg.indexOf("=")), null);
-        if (codeRoleOf(target) !== undefined || !/^[A-Za-z_]\w*$/.test(target)) this.problem(`${arg} makes a name for ${target}, whose value bash runs as code`);
+        if (codeRoleOf(target) !== undefined || !/^[A-Za-z_]\w*$/.test(target))
+          this.problem(`${arg} makes a name for ${target}, whose value bash runs as code`);
       }
     }
     for (const variable of namesSetBy(name, args)) {
@@ -534,7 +560,8 @@ class Collector {
     const written = words.find((word) => word.text.startsWith(`${name}=`) || word.text.startsWith(`${name}+=`));
     const values = new Set([value]);
     const role = codeRoleOf(name);
-    if (written !== undefined && written.substitutions.length === 0 && (role === "command" || role === "prompt")) values.add(written.text.slice(written.text.indexOf("=") + 1));
+    if (written !== undefined && written.substitutions.length === 0 && (role === "command" || role === "prompt"))
+      values.add(written.text.slice(written.text.indexOf("=") + 1));
     for (const text of values) {
       for (const [, variable] of text.matchAll(/\$\{?([A-Za-z_]\w*)/g)) if (state.vars.has(variable!) && state.vars.get(variable!) === null) return null;
     }
@@ -1421,7 +1448,9 @@ export function isCommandFlag(arg: string): boolean {
 
 /** Whether a `NAME=value` word had a `$(…)` or backtick whose output is not known: the value is only known at run time. */
 function substitutedAtRunTime(name: string, value: string, words: readonly Word[]): boolean {
-  const word = words.find((candidate) => candidate.text.startsWith(`${name}=`) || candidate.text.startsWith(`${name}+=`) || candidate.text.includes(`${name}=`));
+  const word = words.find(
+    (candidate) => candidate.text.startsWith(`${name}=`) || candidate.text.startsWith(`${name}+=`) || candidate.text.includes(`${name}=`),
+  );
   if (word === undefined) return false;
   return word.substitutions.some((inner) => value.includes(`$(${inner})`) || value.includes(`\`${inner}\``));
 }

@@ -90,6 +90,10 @@ describe("control flow: a command sees every value a branch may leave", () => {
     ["(cd ~); rm -rf *", "/project"],
     ["echo | cd ~; rm -rf *", "/project"],
     ["echo a | while read l; do cd ~; done; rm -rf *", "/project"],
+    ["eval 'cd ~'; rm -rf *", "/home/ada"],
+    ["command eval 'cd ~'; rm -rf *", "/home/ada"],
+    ["echo 'cd ~' > /tmp/go.sh; source /tmp/go.sh; rm -rf *", "/home/ada"],
+    ["bash -c 'cd ~'; rm -rf *", "/project"],
   ])("%s → rm runs in %s", (source, cwd) => {
     const rm = analyze(source, environment).invocations.filter((invocation) => invocation.name === "rm");
     expect(rm.map((invocation) => invocation.cwd)).toEqual([cwd]);
@@ -121,6 +125,16 @@ describe("control flow: a command sees every value a branch may leave", () => {
     const analysis = analyze(":(){ :|:& };:", environment);
     expect(analysis.problems).toEqual([]);
     expect(analysis.invocations.filter((invocation) => invocation.name === ":").length).toBeGreaterThan(1);
+  });
+
+  it.each([
+    "for i in 1; do if c; then x; fi; done",
+    "if a; then while b; do c; done; elif d; then for e in f; do g; done; else case $h in i) j;; esac; fi",
+    "while c; do until d; do e; done; done",
+    "x | while read l; do if c; then y; fi; done | sort",
+    "for i in 1 2\ndo\n  case $i in\n    1) echo one ;;\n    *) echo other ;;\n  esac\ndone",
+  ])("%s → constructs nested on one line are read with confidence", (source) => {
+    expect(analyze(source, environment).problems).toEqual([]);
   });
 
   it.each([

@@ -36,7 +36,13 @@ describe("aliases are expanded wherever bash could expand them", () => {
     expect(rm?.cwd).toBe("/home/ada");
   });
 
-  it.each(['alias x="$(cat f)"; x', 'alias x="$CMD"; x', 'read v; alias x="$v"; x'])("%s → unknown", (source) => {
+  it.each([
+    'alias x="$(cat f)"; x',
+    'alias x="$CMD"; x',
+    'read v; alias x="$v"; x',
+    "alias then='rm -rf ~;'; if c; then x; fi",
+    "alias do='rm -rf ~;'; for i in 1; do x; done",
+  ])("%s → unknown", (source) => {
     const analysis = read(source);
     expect(analysis.problems.length + analysis.unresolved.length).toBeGreaterThan(0);
   });

@@ -58,6 +58,10 @@ describe("trap bodies are read like any command", () => {
     expect(commands(source).filter((command) => !command.startsWith("trap"))).toEqual(more);
   });
 
+  it("mktemp makes its folder in TMPDIR, as the line set it", () => {
+    expect(commands("TMPDIR=/var/t; T=$(mktemp -d); rm -rf $T")).toContain("rm -rf /var/t/tmp.XXXXXXXXXX");
+  });
+
   it("the idiom that cleans a temp folder on exit deletes only that folder", () => {
     const deletes = commands(`TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT; make`).filter((command) => command.startsWith("rm"));
     expect(new Set(deletes)).toEqual(new Set(["rm -rf /tmp/tmp.XXXXXXXXXX"]));
@@ -99,6 +103,8 @@ describe("variables whose value bash runs as code", () => {
     ["SSH_ASKPASS='rm -rf ~' ssh host", "rm -rf ~"],
     ["echo 'rm -rf ~' > /tmp/e.sh; BASH_ENV=/tmp/e.sh bash -c true", "rm -rf ~"],
     ["export PATH=/tmp/b:$PATH; echo 'rm -rf ~' > /tmp/b/ls; ls", "rm -rf ~"],
+    ["PROMPT_COMMAND=('rm -rf ~')", "rm -rf ~"],
+    ["declare -a PROMPT_COMMAND=(ls 'rm -rf ~')", "rm -rf ~"],
   ])("%s → runs %s", (source, command) => {
     expect(commands(source)).toContain(command);
   });
@@ -137,6 +143,10 @@ describe("variables whose value bash runs as code", () => {
     "declare -n r=PS4; r='$(rm -rf ~)'",
     "local -n p=PROMPT_COMMAND",
     "read -r PAGER; git log",
+    "printf -v 'PS4[0]' '%s' x",
+    "read -a PROMPT_COMMAND",
+    "PROMPT_COMMAND=($(cat f))",
+    "BASH_LOADABLES_PATH=$x enable -f evil x",
   ])("%s → unknown", (source) => {
     expect(unknown(source)).toBe(true);
   });
@@ -165,6 +175,9 @@ describe("let reads its operands as arithmetic, and their subscripts as code", (
   it.each([
     ["let 'a[$(rm -rf ~)]'", "rm -rf ~"],
     ["let 'b = a[`rm -rf ~`]'", "rm -rf ~"],
+    ["declare -i n; n='a[$(rm -rf ~)]'", "rm -rf ~"],
+    ["typeset -i n='a[$(rm -rf ~)]'", "rm -rf ~"],
+    ["[[ 'a[$(rm -rf ~)]' -eq 1 ]]", "rm -rf ~"],
   ])("%s → runs %s", (source, command) => {
     expect(commands(source)).toContain(command);
   });
@@ -177,11 +190,14 @@ describe("let reads its operands as arithmetic, and their subscripts as code", (
     expect(caught(source, command)).toBe(true);
   });
 
-  it.each(["read x; let x", "x=$(cat f); let 'x + 1'"])("%s → unknown", (source) => {
+  it.each(["read x; let x", "x=$(cat f); let 'x + 1'", "read x; [[ $x -gt 1 ]]", "read x; [[ x -eq 1 ]]"])("%s → unknown", (source) => {
     expect(unknown(source)).toBe(true);
   });
 
-  it.each(["let i++", "i=0; let i++", "let 'n = 2 * 3'"])("%s → read with confidence", (source) => {
-    expect(read(source).problems).toEqual([]);
-  });
+  it.each(["let i++", "i=0; let i++", "let 'n = 2 * 3'", "[[ $# -gt 0 ]]", "n=3; [[ $n -ge 2 ]] && echo ok", "declare -i n=5"])(
+    "%s → read with confidence",
+    (source) => {
+      expect(read(source).problems).toEqual([]);
+    },
+  );
 });

@@ -40,7 +40,7 @@ const roles = new Map<string, CodeRole>([
   ].map((name) => [name, "command"] as const),
   ...["PS0", "PS1", "PS2", "PS3", "PS4"].map((name) => [name, "prompt"] as const),
   ...["BASH_ENV", "ENV", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG", "PYTHONSTARTUP"].map((name) => [name, "sourced"] as const),
-  ...["PATH", "LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH", "DYLD_FALLBACK_LIBRARY_PATH"].map((name) => [name, "folders"] as const),
+  ...["PATH", "LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH", "DYLD_FALLBACK_LIBRARY_PATH", "BASH_LOADABLES_PATH"].map((name) => [name, "folders"] as const),
   ...["LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "GIT_EXEC_PATH", "GIT_TEMPLATE_DIR", "GIT_CONFIG_PARAMETERS"].map((name) => [name, "loads"] as const),
   ...["SHELLOPTS", "BASHOPTS", "GIT_CONFIG_COUNT", "NODE_OPTIONS", "PERL5OPT", "RUBYOPT"].map((name) => [name, "options"] as const),
 ]);
@@ -96,13 +96,15 @@ export function promptSubstitutions(text: string): string[] {
 /** The names a builtin sets (`read a b`, `printf -v x`, `mapfile -t a`, `declare x=1`, `for x in`, `getopts o x`). */
 export function namesSetBy(name: string, args: readonly string[]): string[] {
   const names: string[] = [];
-  const isName = (word: string | undefined) => word !== undefined && /^[A-Za-z_]\w*$/.test(word);
+  // `printf -v 'PS4[0]'`: an element of the array counts as the array.
+  const isName = (word: string | undefined) => word !== undefined && /^[A-Za-z_]\w*(?:\[[^\]]*\])?$/.test(word);
+  const base = (word: string) => word.replace(/\[.*$/, "");
   if (name === "read" || name === "mapfile" || name === "readarray") {
-    for (const arg of args) if (isName(arg)) names.push(arg);
+    for (const arg of args) if (isName(arg)) names.push(base(arg));
   } else if (name === "printf") {
     const at = args.findIndex((arg) => arg === "-v" || /^-v[A-Za-z_]/.test(arg));
     const target = at === -1 ? undefined : args[at] === "-v" ? args[at + 1] : args[at]!.slice(2);
-    if (isName(target)) names.push(target!);
+    if (isName(target)) names.push(base(target!));
   } else if (name === "getopts") {
     if (isName(args[1])) names.push(args[1]!);
   } else if (name === "for" || name === "select") {

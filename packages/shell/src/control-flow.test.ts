@@ -80,6 +80,8 @@ describe("control flow: a command sees every value a branch may leave", () => {
 
   it.each([
     ["cd /tmp/x || cd ~; rm -rf *", undefined],
+    ["CDPATH=/; cd etc; rm -rf *", undefined],
+    ["export CDPATH=~:.; cd src && rm -rf *", undefined],
     ["if c; then cd ~; fi; rm -rf *", undefined],
     ["[ -d build ] && cd build; rm -rf *", undefined],
     ["for d in a b; do cd $d; done; rm -rf *", undefined],
@@ -94,6 +96,7 @@ describe("control flow: a command sees every value a branch may leave", () => {
     ["command eval 'cd ~'; rm -rf *", "/home/ada"],
     ["echo 'cd ~' > /tmp/go.sh; source /tmp/go.sh; rm -rf *", "/home/ada"],
     ["bash -c 'cd ~'; rm -rf *", "/project"],
+    ["CDPATH=/; cd ./etc; rm -rf *", "/project/etc"],
   ])("%s → rm runs in %s", (source, cwd) => {
     const rm = analyze(source, environment).invocations.filter((invocation) => invocation.name === "rm");
     expect(rm.map((invocation) => invocation.cwd)).toEqual([cwd]);

@@ -20,7 +20,7 @@ import { gitWords } from "./git-alias.js";
 import { normalizePath } from "./normalize-path.js";
 import { transformNames, transformText } from "./transforms.js";
 import { analyzeInterpreter } from "./interpreters.js";
-import { parseScript, type Command, type FunctionCommand, type Pipeline, type Redirect, type Script, type Word } from "./parse.js";
+import { connectorBefore, parseScript, type Command, type FunctionCommand, type Pipeline, type Redirect, type Script, type Word } from "./parse.js";
 import { inputWrappers, isAssignment, parallelJobsOf, unwrap } from "./unwrap.js";
 import { parallelScripts } from "./parallel.js";
 import { codeRoleOf, namesSetBy, optionsLoadCode, promptSubstitutions, type CodeRole } from "./code-variables.js";
@@ -249,6 +249,8 @@ class Collector {
   readonly entries = new Map<FunctionCommand, ShellState>();
   /** `trap '…' EXIT` bodies: run later, so they are read at the end with every state they may see from their `trap` on. */
   readonly traps: { body: string; state: ShellState; via: readonly string[] }[] = [];
+  /** Names declared integers (`declare -i x`) anywhere on the line: what is assigned to them is arithmetic. */
+  readonly integers = new Set<string>();
   /** Aliases being expanded: an alias is not expanded inside itself. */
   readonly expanding = new Set<string>();
   /** Above 0 while reading text that is probably not shell (interpreter code): what cannot be parsed there is no problem. */
@@ -299,10 +301,32 @@ class Collector {
   }
 
   flow(flow: Flow, depth: number, state: ShellState, via: readonly string[], out: Invocation[]): void {
-    for (const step of flow) {
+    for (let index = 0; index < flow.length; index++) {
       if (this.overBudget()) return;
+      const step = flow[index]!;
       this.step(step, depth, state, via, out);
+      this.arrayOfCode(step, flow[index + 1], depth, state, via, out);
     }
+  }
+
+  /**
+   * `PROMPT_COMMAND=('rm -rf ~' ls)`: the parser reads the array's elements as a group after `NAME=`; for a
+   * variable bash runs, each element is code.
+   */
+  arrayOfCode(step: Step, next: Step | undefined, depth: number, state: ShellState, via: readonly string[], out: Invocation[]): void {
+    if (step.kind !== "pipeline" || next?.kind !== "pipeline" || connectorBefore(next.pipeline) !== "") return;
+    const last = step.pipeline.at(-1);
+    const group = next.pipeline[0];
+    if (last?.type !== "simple" || group?.type !== "group" || !group.subshell) return;
+    const assignment = /(?:^|\s)([A-Za-z_]\w*)\+?=$/.exec(last.words.at(-1)?.text ?? "");
+    if (assignment === null || codeRoleOf(assignment[1]!) === undefined) return;
+    const elements: string[] = [];
+    for (const pipeline of group.script)
+      for (const command of pipeline) if (command.type === "simple") for (const word of command.words) elements.push(word.text);
+    const unknownElement = group.script.some((pipeline) =>
+      pipeline.some((command) => command.type !== "simple" || command.words.some((word) => word.substitutions.length > 0)),
+    );
+    this.codeInData(assignment[1]!, unknownElement ? null : elements, depth, state, via, out);
   }
 
   /** Runs one step; where bash may take several branches, `state` ends as the join of every branch's state. */
@@ -477,6 +501,9 @@ class Collector {
    */
   aliased(command: Command & { type: "simple" }, depth: number, state: ShellState, via: readonly string[], out: Invocation[]): boolean {
     const at = command.words.findIndex((word) => !callerKeywords.has(word.text) && !isAssignment(word.text));
+    // bash expands aliases before it knows reserved words: `alias then='rm -rf ~;'` is not followed, so it is a problem.
+    const reservedAlias = command.words.slice(0, at === -1 ? command.words.length : at).find((word) => state.aliases!.has(word.text));
+    if (reservedAlias !== undefined) this.problem(`the alias ${reservedAlias.text} is named like a reserved word, and where bash expands it is not followed`);
     const name = command.words[at]?.text;
     if (name === undefined || this.expanding.has(name)) return false;
     const values = state.aliases!.get(name);
@@ -549,6 +576,18 @@ class Collector {
       if (codeRoleOf(variable) !== undefined) this.codeInData(variable, state.vars.get(variable) ?? null, depth, state, invocation.via, out);
     }
     if (name === "let" && first) for (const expression of args) this.arithmetic(expression, depth, state, invocation.via, out, new Set());
+    // `[[ $x -eq 1 ]]` reads both sides as arithmetic.
+    if (name === "[[" && first && args.some((arg) => /^-(?:eq|ne|lt|le|gt|ge)$/.test(arg)))
+      for (const operand of args) this.arithmetic(operand, depth, state, invocation.via, out, new Set());
+    // `declare -i x`: what is assigned to x from then on is arithmetic.
+    if (declarations.has(name) && args.some((arg) => /^-[A-Za-z]*i/.test(arg)))
+      for (const arg of args) if (/^[A-Za-z_]\w*/.test(arg)) this.integers.add(/^[A-Za-z_]\w*/.exec(arg)![0]);
+    if (first && this.integers.size > 0) {
+      for (const assignment of [...own, ...(declarations.has(name) ? args.filter(isAssignment) : [])]) {
+        const variable = assignment.slice(0, assignment.indexOf("=")).replace(/\+$/, "");
+        if (this.integers.has(variable)) this.arithmetic(assignment.slice(assignment.indexOf("=") + 1), depth, state, invocation.via, out, new Set());
+      }
+    }
   }
 
   /**
@@ -1097,7 +1136,10 @@ class Collector {
     const lookup = locatesProgram.exec(script);
     if (lookup !== null) return lookup[1]!;
     // `$(mktemp -d)`: a new entry of the temp folder, named from mktemp's template (its random part differs each time).
-    if (makesTemp.test(script)) return `${this.environment.tmp}/tmp.XXXXXXXXXX`;
+    if (makesTemp.test(script)) {
+      const folder = state.vars.has("TMPDIR") ? state.vars.get("TMPDIR") : [this.environment.tmp];
+      return folder?.length === 1 && !folder[0]!.includes("$") ? `${folder[0]}/tmp.XXXXXXXXXX` : undefined;
+    }
     if (this.staticDepth >= maxDepth || !printsText.test(script)) return undefined;
     const { script: parsed } = parseScript(script);
     // One pipeline of a few simple commands: `echo …`, `cat <<EOF`, `cat file-written-here`, then filters.
@@ -1235,7 +1277,12 @@ class Collector {
     if (!invocation) return;
     const { name, args } = invocation;
     if (name === "") return;
-    if (name === "cd" || name === "pushd") return void (state.cwd = changeDirectory(state.cwd, args, this.environment));
+    if (name === "cd" || name === "pushd") {
+      // With CDPATH set, `cd build` may go to a `build` in any of its folders.
+      const target = args.find((arg) => !arg.startsWith("-"));
+      if (state.vars.has("CDPATH") && target !== undefined && !/^(?:\/|\.\.?(?:\/|$)|~)/.test(target)) return void (state.cwd = undefined);
+      return void (state.cwd = changeDirectory(state.cwd, args, this.environment));
+    }
     if (name === "break" || name === "continue") return this.leaveLoop(name, args, state);
     if (name === "return") return void this.returns.at(-1)?.push(copy(state));
     if (name === "alias" || name === "unalias") return this.trackAliases(name, args, state);

@@ -93,22 +93,28 @@ export function promptSubstitutions(text: string): string[] {
   return found;
 }
 
-/** The names a builtin sets (`read a b`, `printf -v x`, `mapfile -t a`, `declare x=1`, `for x in`, `getopts o x`). */
+const setsNames = new Set(["read", "mapfile", "readarray", "printf", "getopts", "for", "select"]);
+// `printf -v 'PS4[0]'`: an element of the array counts as the array.
+const nameOrElement = /^[A-Za-z_]\w*(?:\[[^\]]*\])?$/;
+
+function baseOf(word: string): string {
+  const bracket = word.indexOf("[");
+  return bracket === -1 ? word : word.slice(0, bracket);
+}
+
+/** The names a builtin sets (`read a b`, `printf -v x`, `mapfile -t a`, `for x in`, `getopts o x`). */
 export function namesSetBy(name: string, args: readonly string[]): string[] {
+  if (!setsNames.has(name)) return [];
   const names: string[] = [];
-  // `printf -v 'PS4[0]'`: an element of the array counts as the array.
-  const isName = (word: string | undefined) => word !== undefined && /^[A-Za-z_]\w*(?:\[[^\]]*\])?$/.test(word);
-  const base = (word: string) => word.replace(/\[.*$/, "");
   if (name === "read" || name === "mapfile" || name === "readarray") {
-    for (const arg of args) if (isName(arg)) names.push(base(arg));
+    for (const arg of args) if (nameOrElement.test(arg)) names.push(baseOf(arg));
   } else if (name === "printf") {
     const at = args.findIndex((arg) => arg === "-v" || /^-v[A-Za-z_]/.test(arg));
     const target = at === -1 ? undefined : args[at] === "-v" ? args[at + 1] : args[at]!.slice(2);
-    if (isName(target)) names.push(base(target!));
-  } else if (name === "getopts") {
-    if (isName(args[1])) names.push(args[1]!);
-  } else if (name === "for" || name === "select") {
-    if (isName(args[0])) names.push(args[0]!);
+    if (target !== undefined && nameOrElement.test(target)) names.push(baseOf(target));
+  } else {
+    const target = name === "getopts" ? args[1] : args[0];
+    if (target !== undefined && nameOrElement.test(target)) names.push(baseOf(target));
   }
   return names;
 }

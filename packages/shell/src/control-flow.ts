@@ -61,6 +61,14 @@ const openers = new Set(["if", "while", "until", "for", "select", "case"]);
 const reserved = new Set([...openers, "then", "elif", "else", "fi", "do", "done", "esac"]);
 const closerOf: Record<string, string> = { if: "fi", while: "done", until: "done", for: "done", select: "done", case: "esac" };
 const maxNesting = 64;
+// The words that end each list, made once (a hostile line opens thousands of constructs).
+const endsNothing: ReadonlySet<string> = new Set();
+const endsHead: ReadonlySet<string> = new Set(["do"]);
+const endsLoop: ReadonlySet<string> = new Set(["done"]);
+const endsCondition: ReadonlySet<string> = new Set(["then"]);
+const endsClause: ReadonlySet<string> = new Set(["elif", "else", "fi"]);
+const endsElse: ReadonlySet<string> = new Set(["fi"]);
+const endsCase: ReadonlySet<string> = new Set(["esac"]);
 const flows = new WeakMap<Script, FlowResult>();
 
 /** The constructs of a script (read once per script: loops and calls read the same script again). */
@@ -68,7 +76,7 @@ export function readFlow(script: Script): FlowResult {
   let result = flows.get(script);
   if (result === undefined) {
     const reader = new FlowReader(script);
-    const flow = reader.list(new Set(), 0, false);
+    const flow = reader.list(endsNothing, 0, false);
     result = reader.problem === undefined ? { flow } : { flow, problem: reader.problem };
     flows.set(script, result);
   }
@@ -163,8 +171,8 @@ class FlowReader {
     if (opener === "if") step = this.ifStep(own, subshell);
     else if (opener === "case") step = this.caseStep(subshell);
     else {
-      const head = this.list(new Set(["do"]), own, false);
-      const body = this.expect("do", opener) ? this.list(new Set(["done"]), 1, false) : [];
+      const head = this.list(endsHead, own, false);
+      const body = this.expect("do", opener) ? this.list(endsLoop, 1, false) : [];
       step = { kind: "loop", head, body, ...this.close(opener, subshell) };
     }
     this.depth--;
@@ -175,11 +183,11 @@ class FlowReader {
     const clauses: IfStep["clauses"] = [];
     let otherwise: Flow | undefined;
     for (let opening = own; ; opening = 1) {
-      const condition = this.list(new Set(["then"]), opening, false);
+      const condition = this.list(endsCondition, opening, false);
       if (!this.expect("then", "if")) break;
-      clauses.push({ condition, body: this.list(new Set(["elif", "else", "fi"]), 1, false) });
+      clauses.push({ condition, body: this.list(endsClause, 1, false) });
       const keyword = keywordOf(this.pipelines[this.position]?.[0]);
-      if (keyword === "else") otherwise = this.list(new Set(["fi"]), 1, false);
+      if (keyword === "else") otherwise = this.list(endsElse, 1, false);
       if (keyword !== "elif") break;
     }
     return { kind: "if", clauses, otherwise, ...this.close("if", subshell) };
@@ -191,7 +199,7 @@ class FlowReader {
     const arms: CaseStep["arms"] = [];
     while (this.position < this.pipelines.length && keywordOf(this.pipelines[this.position]![0]) !== "esac") {
       const fallsThrough = arms.length > 0 && connectorBefore(this.pipelines[this.position]!).includes(";&");
-      const body = this.list(new Set(["esac"]), 0, true);
+      const body = this.list(endsCase, 0, true);
       arms.push({ fallsThrough, body });
     }
     return { kind: "case", head, arms, ...this.close("case", subshell) };

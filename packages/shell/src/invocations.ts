@@ -135,6 +135,8 @@ export const shells = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash"
 const maxDepth = 8;
 const declarations = new Set(["export", "declare", "local", "readonly", "typeset"]);
 const sameShell = new Set(["eval", "source", "."]);
+// Builtins that set variables or hold arithmetic: what `codeAssignments` reads besides `NAME=value` words.
+const settingCommands = new Set([...declarations, "trap", "let", "[[", "read", "mapfile", "readarray", "printf", "getopts", "for", "select"]);
 // What may stand before `eval` or `source` and leave them in this shell (`command eval`, `then source f`).
 const sameShellWrappers = new Set(["command", "builtin", "time", "!", "{", "then", "else", "elif", "do", "if", "while", "until"]);
 const runsScripts = new Set(["eval", "source", ".", "su", "script", "runuser", "watch", "parallel"]);
@@ -552,8 +554,10 @@ class Collector {
     const { name, args } = invocation;
     // A trap's words split another way are no other body: read the first reading only.
     if (name === "trap") return first ? this.registerTrap(args, words, state, invocation.via) : undefined;
-    const own = invocation.assignments.slice(state.exported?.length ?? 0);
-    const given = declarations.has(name) ? [...own, ...args.filter(isAssignment)] : own;
+    const own = invocation.assignments.length === 0 ? invocation.assignments : invocation.assignments.slice(state.exported?.length ?? 0);
+    // Most commands set nothing and are no builtin that does: nothing to read.
+    if (own.length === 0 && !settingCommands.has(name) && !name.includes("]=")) return;
+    const given = declarations.has(name) ? [...own, ...args.filter(isAssignment)] : [...own];
     // `PROMPT_COMMAND[0]='…'` is a command named so to the reader: an element of an array bash runs.
     const element = name.includes("]=") ? /^([A-Za-z_]\w*)\[[^\]]*\]\+?=(.*)$/s.exec(words.find((word) => word.text.includes("]="))?.text ?? "") : null;
     if (element !== null) given.push(`${element[1]}=${element[2]}`);

@@ -32,8 +32,11 @@ export interface FunctionCommand {
 }
 
 export type Command = SimpleCommand | GroupCommand | FunctionCommand;
-/** Commands joined by `|`: each one reads what the one before it writes. */
-export type Pipeline = Command[];
+/**
+ * Commands joined by `|`: each one reads what the one before it writes. `connector`: the separators read
+ * before it (`&&`, `||`, `;;`, `;` then `&` for a case's `;&`), which control flow reads.
+ */
+export type Pipeline = Command[] & { connector?: string };
 /** Pipelines joined by `;`, `&&`, `||`, `&` or newlines. */
 export type Script = Pipeline[];
 
@@ -50,12 +53,9 @@ export interface ParseResult {
   problem?: string;
 }
 
-// The separators read before each pipeline (`&&`, `||`, `;;`, `;` then `&` for a case's `;&`): control flow reads them.
-const connectors = new WeakMap<Pipeline, string>();
-
 /** The separators between a pipeline and the one before it, as written (`"&&"`, `";;"`, `";&"`); empty for the first. */
 export function connectorBefore(pipeline: Pipeline): string {
-  return connectors.get(pipeline) ?? "";
+  return pipeline.connector ?? "";
 }
 
 /** Parses a command line into pipelines of commands. Total: any input gives a (possibly empty) script. */
@@ -97,7 +97,7 @@ class Parser {
         continue;
       }
       const pipeline = this.pipeline(depth);
-      if (separators !== "") connectors.set(pipeline, separators);
+      if (separators !== "") pipeline.connector = separators;
       separators = "";
       script.push(pipeline);
     }

@@ -66,14 +66,18 @@ export function join(states: readonly ShellState[], environment: AnalysisEnviron
   if (states.some((state) => state.cwd !== first.cwd)) joined.cwd = undefined;
   if (states.some((state) => state.vars !== first.vars)) joined.vars = joinVars(states, environment);
   joined.ownsVars = joined.vars !== first.vars;
-  const exported = [...new Set(states.flatMap((state) => state.exported ?? []))];
-  if (exported.length > 0) joined.exported = exported;
-  const functions = joinMaps(states.map((state) => state.functions));
-  if (functions !== undefined) joined.functions = functions as ReadonlyMap<string, readonly FunctionCommand[]>;
-  else delete joined.functions;
-  const aliases = joinMaps(states.map((state) => state.aliases));
-  if (aliases !== undefined) joined.aliases = aliases;
-  else delete joined.aliases;
+  if (states.some((state) => state.exported !== first.exported)) {
+    const exported = [...new Set(states.flatMap((state) => state.exported ?? []))];
+    if (exported.length > 0) joined.exported = exported;
+  }
+  if (states.some((state) => state.functions !== first.functions)) {
+    const functions = joinMaps(states.map((state) => state.functions));
+    if (functions !== undefined) joined.functions = functions as ReadonlyMap<string, readonly FunctionCommand[]>;
+  }
+  if (states.some((state) => state.aliases !== first.aliases)) {
+    const aliases = joinMaps(states.map((state) => state.aliases));
+    if (aliases !== undefined) joined.aliases = aliases;
+  }
   return joined;
 }
 
@@ -99,6 +103,8 @@ function joinVars(states: readonly ShellState[], environment: AnalysisEnvironmen
 
 /** Each name with every value any of the maps gives it (null, unknown, wins over values). */
 function joinMaps<T>(maps: readonly (ReadonlyMap<string, readonly T[] | null> | undefined)[]): ReadonlyMap<string, readonly T[] | null> | undefined {
+  // Most joins have no function or alias, or the same ones on every branch.
+  if (maps.every((map) => map === maps[0])) return maps[0];
   const present = maps.filter((map) => map !== undefined);
   if (present.length === 0) return undefined;
   if (present.every((map) => map === present[0])) return present[0];

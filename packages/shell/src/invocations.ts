@@ -4,6 +4,10 @@ import {
   changeDirectory,
   copy,
   expand,
+  join,
+  replace,
+  sameState,
+  widen,
   maxVariants,
   setPositional,
   setVar,
@@ -16,9 +20,12 @@ import { gitWords } from "./git-alias.js";
 import { normalizePath } from "./normalize-path.js";
 import { transformNames, transformText } from "./transforms.js";
 import { analyzeInterpreter } from "./interpreters.js";
-import { parseScript, type Command, type FunctionCommand, type Redirect, type Script, type Word } from "./parse.js";
+import { connectorBefore, parseScript, type Command, type FunctionCommand, type Pipeline, type Redirect, type Script, type Word } from "./parse.js";
 import { inputWrappers, isAssignment, parallelJobsOf, unwrap } from "./unwrap.js";
 import { parallelScripts } from "./parallel.js";
+import { codeRoleOf, namesSetBy, optionsLoadCode, promptSubstitutions, type CodeRole } from "./code-variables.js";
+import { isUnknown } from "./unknown.js";
+import { readFlow, type CaseStep, type Flow, type IfStep, type LoopStep, type Step } from "./control-flow.js";
 
 /** One command that would run, seen through wrappers (`sudo`, `env`, `xargs`, …). */
 export interface Invocation {
@@ -97,10 +104,41 @@ export interface Analysis {
   unresolved: Invocation[];
 }
 
+// Shells whose language differs from bash's (dash, ash and busybox sh read a subset of it, and are read as bash).
+const foreignShells = new Set([
+  "zsh",
+  "fish",
+  "csh",
+  "tcsh",
+  "ksh",
+  "ksh93",
+  "mksh",
+  "pdksh",
+  "oksh",
+  "yash",
+  "pwsh",
+  "powershell",
+  "nu",
+  "nushell",
+  "xonsh",
+  "elvish",
+  "ion",
+  "osh",
+  "ysh",
+  "oil",
+  "rc",
+  "es",
+  "murex",
+  "scsh",
+]);
 export const shells = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh", "rbash"]);
 const maxDepth = 8;
 const declarations = new Set(["export", "declare", "local", "readonly", "typeset"]);
 const sameShell = new Set(["eval", "source", "."]);
+// Builtins that set variables or hold arithmetic: what `codeAssignments` reads besides `NAME=value` words.
+const settingCommands = new Set([...declarations, "trap", "let", "[[", "read", "mapfile", "readarray", "printf", "getopts", "for", "select"]);
+// What may stand before `eval` or `source` and leave them in this shell (`command eval`, `then source f`).
+const sameShellWrappers = new Set(["command", "builtin", "time", "!", "{", "then", "else", "elif", "do", "if", "while", "until"]);
 const runsScripts = new Set(["eval", "source", ".", "su", "script", "runuser", "watch", "parallel"]);
 
 /** A shell, or `$SHELL` / `${SHELL}`: the user's shell, whichever it is. */
@@ -146,7 +184,13 @@ const positionalNames = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "@", "*", 
 const emptyScript = /^\s*(?:true|:)?\s*$/;
 const locatesProgram = /^\s*(?:which|command\s+-v|type\s+-P)\s+([\w.+-]+)\s*$/;
 const maxKnownOutputs = 16;
+const makesTemp = /^\s*mktemp(?:\s+(?:-[dqu]+|--directory|--quiet|--dry-run|--tmpdir))*\s*$/;
 const maxInvocations = 5_000;
+// Passes a loop body is read ahead before what still changes becomes unknown (as many again to settle after that).
+const maxLoopPasses = 3;
+const maxTraps = 32;
+// Commands read in all, dry passes over loop bodies included.
+const maxWork = 4 * maxInvocations;
 // Shared by every command first in its pipeline: never written to.
 const noUpstream: Invocation[] = [];
 
@@ -154,9 +198,13 @@ export function analyze(source: string, environment: AnalysisEnvironment): Analy
   const analysis: Analysis = { source, scripts: [], invocations: [], problems: [], uncalled: [], unresolved: [] };
   const collector = new Collector(analysis, environment);
   collector.source(source, 0, { cwd: environment.cwd, vars: new Map(), ownsVars: true }, [], []);
+  collector.trapBodies();
   collector.uncalledFunctions();
   return analysis;
 }
+
+// Reserved words that may stand before a command in the same simple command (`then x=1`, `do cd ~`).
+const bodyKeywords = new Set(["then", "else", "elif", "do", "if", "while", "until", "!"]);
 
 // Words a function call may follow and still be the shell's own call (`then f`, `! f`, `time f`).
 const callerKeywords = new Set(["then", "else", "elif", "do", "if", "while", "until", "{", "!", "time"]);
@@ -165,7 +213,7 @@ const callerKeywords = new Set(["then", "else", "elif", "do", "if", "while", "un
  * The function an argv calls, if any. Only the shell calls functions: behind a wrapper (`sudo f`, `xargs f`,
  * `X=1 time f`, where `time` is the program, not the keyword) the name is a program's, not the function's.
  */
-function calledFunction(argv: readonly string[], functions: ReadonlyMap<string, FunctionCommand>): FunctionCommand | undefined {
+function calledFunction(argv: readonly string[], functions: ReadonlyMap<string, readonly FunctionCommand[]>): readonly FunctionCommand[] | undefined {
   let index = 0;
   let assigned = false;
   while (index < argv.length) {
@@ -188,6 +236,25 @@ class Collector {
   readonly calling = new Set<FunctionCommand>();
   /** True while reading uncalled functions: their commands go to `analysis.uncalled`. */
   dormant = false;
+  /**
+   * Above 0 while a loop's body is read ahead to learn the values its variables take on later passes:
+   * nothing read then is recorded (the pass that records comes after, with every value known).
+   */
+  dry = 0;
+  /** Commands read in all, dry passes included: what bounds the work a hostile nest of loops can cause. */
+  work = 0;
+  /** The states at each `break` and `continue` of the loops being read, innermost last. */
+  readonly loops: { breaks: ShellState[]; continues: ShellState[] }[] = [];
+  /** The states at each `return` of the function calls being read, innermost last. */
+  readonly returns: ShellState[][] = [];
+  /** The state each function being called started with: a recursive call that sees another state is not followed. */
+  readonly entries = new Map<FunctionCommand, ShellState>();
+  /** `trap '…' EXIT` bodies: run later, so they are read at the end with every state they may see from their `trap` on. */
+  readonly traps: { body: string; state: ShellState; via: readonly string[] }[] = [];
+  /** Names declared integers (`declare -i x`) anywhere on the line: what is assigned to them is arithmetic. */
+  readonly integers = new Set<string>();
+  /** Aliases being expanded: an alias is not expanded inside itself. */
+  readonly expanding = new Set<string>();
   /** Above 0 while reading text that is probably not shell (interpreter code): what cannot be parsed there is no problem. */
   quiet = 0;
   /** Commands that write files (`echo … > x.sh`, `tee`, `cp`, `mv`), in the order the line runs them. */
@@ -220,32 +287,158 @@ class Collector {
     }
     const { script, problem } = parseScript(text);
     if (problem !== undefined) this.problem(via.length === 0 ? problem : `${problem} (in ${via.join(" → ")})`);
-    this.analysis.scripts.push(text);
+    if (this.dry === 0) this.analysis.scripts.push(text);
     this.script(script, depth, state, via, out);
   }
 
   problem(text: string): void {
-    if (this.quiet > 0) return;
+    if (this.quiet > 0 || this.dry > 0) return;
     if (!this.analysis.problems.includes(text)) this.analysis.problems.push(text);
   }
 
   script(script: Script, depth: number, state: ShellState, via: readonly string[], out: Invocation[]): void {
-    for (const pipeline of script) {
-      // What the pipeline's earlier commands run is `out` from here on.
-      const start = out.length;
-      // Each part of a pipeline runs in its own subshell: a `cd` there does not last.
-      const own = pipeline.length > 1;
-      for (const command of pipeline) {
-        if (this.overBudget()) return;
-        this.command(command, out.length === start ? noUpstream : out.slice(start), depth, own ? copy(state) : state, via, out);
-      }
+    const { flow, problem } = readFlow(script);
+    if (problem !== undefined) this.problem(via.length === 0 ? problem : `${problem} (in ${via.join(" → ")})`);
+    this.flow(flow, depth, state, via, out);
+  }
+
+  flow(flow: Flow, depth: number, state: ShellState, via: readonly string[], out: Invocation[]): void {
+    for (let index = 0; index < flow.length; index++) {
+      if (this.overBudget()) return;
+      const step = flow[index]!;
+      this.step(step, depth, state, via, out);
+      this.arrayOfCode(step, flow[index + 1], depth, state, via, out);
     }
+  }
+
+  /**
+   * `PROMPT_COMMAND=('rm -rf ~' ls)`: the parser reads the array's elements as a group after `NAME=`; for a
+   * variable bash runs, each element is code.
+   */
+  arrayOfCode(step: Step, next: Step | undefined, depth: number, state: ShellState, via: readonly string[], out: Invocation[]): void {
+    if (step.kind !== "pipeline" || next?.kind !== "pipeline" || connectorBefore(next.pipeline) !== "") return;
+    const last = step.pipeline.at(-1);
+    const group = next.pipeline[0];
+    if (last?.type !== "simple" || group?.type !== "group" || !group.subshell) return;
+    const assignment = /(?:^|\s)([A-Za-z_]\w*)\+?=$/.exec(last.words.at(-1)?.text ?? "");
+    if (assignment === null || codeRoleOf(assignment[1]!) === undefined) return;
+    const elements: string[] = [];
+    for (const pipeline of group.script)
+      for (const command of pipeline) if (command.type === "simple") for (const word of command.words) elements.push(word.text);
+    const unknownElement = group.script.some((pipeline) =>
+      pipeline.some((command) => command.type !== "simple" || command.words.some((word) => word.substitutions.length > 0)),
+    );
+    this.codeInData(assignment[1]!, unknownElement ? null : elements, depth, state, via, out);
+  }
+
+  /** Runs one step; where bash may take several branches, `state` ends as the join of every branch's state. */
+  step(step: Step, depth: number, state: ShellState, via: readonly string[], out: Invocation[]): void {
+    if (step.kind === "pipeline") {
+      this.pipeline(step.pipeline, depth, state, via, out);
+    } else if (step.kind === "chain") {
+      this.step(step.first, depth, state, via, out);
+      // Where the chain may be after a step that succeeded, and after one that failed.
+      let succeeded = state;
+      let failed = state;
+      for (const { operator, step: next } of step.rest) {
+        const runs = copy(operator === "&&" ? succeeded : failed);
+        this.step(next, depth, runs, via, out);
+        if (operator === "&&") failed = join([failed, runs], this.environment);
+        else succeeded = join([succeeded, runs], this.environment);
+        if (operator === "&&") succeeded = runs;
+        else failed = runs;
+      }
+      replace(state, join([succeeded, failed], this.environment));
+    } else {
+      const own = step.subshell ? copy(state) : state;
+      if (step.kind === "if") this.ifStep(step, depth, own, via, out);
+      else if (step.kind === "loop") this.loop(step, depth, own, via, out);
+      else this.caseStep(step, depth, own, via, out);
+      if (step.closer !== undefined) this.pipeline(step.closer, depth, state, via, out);
+    }
+  }
+
+  ifStep(step: IfStep, depth: number, state: ShellState, via: readonly string[], out: Invocation[]): void {
+    const condition = copy(state);
+    const exits: ShellState[] = [];
+    for (const clause of step.clauses) {
+      this.flow(clause.condition, depth, condition, via, out);
+      const body = copy(condition);
+      this.flow(clause.body, depth, body, via, out);
+      exits.push(body);
+    }
+    // Without `else`, bash goes on from the last condition that failed.
+    const otherwise = copy(condition);
+    if (step.otherwise !== undefined) this.flow(step.otherwise, depth, otherwise, via, out);
+    exits.push(otherwise);
+    replace(state, join(exits, this.environment));
+  }
+
+  caseStep(step: CaseStep, depth: number, state: ShellState, via: readonly string[], out: Invocation[]): void {
+    this.flow(step.head, depth, state, via, out);
+    // No arm may match; each arm starts from the case, or also from the arm before it after `;&` or `;;&`.
+    const exits: ShellState[] = [copy(state)];
+    let previous: ShellState | undefined;
+    for (const arm of step.arms) {
+      const entry = arm.fallsThrough && previous !== undefined ? join([state, previous], this.environment) : copy(state);
+      this.flow(arm.body, depth, entry, via, out);
+      exits.push(entry);
+      previous = entry;
+    }
+    replace(state, join(exits, this.environment));
+  }
+
+  /**
+   * A loop runs its body any number of times, so each command in it sees every value a variable takes on
+   * any pass: the body is read ahead (recording nothing) until its state settles, then read once for real.
+   */
+  loop(step: LoopStep, depth: number, state: ShellState, via: readonly string[], out: Invocation[]): void {
+    let entry = copy(state);
+    let settled = false;
+    this.dry++;
+    for (let pass = 0; pass < maxLoopPasses * 2 && !settled && !this.overBudget(); pass++) {
+      const frame = { breaks: [], continues: [] };
+      const iteration = copy(entry);
+      this.loops.push(frame);
+      this.flow(step.head, depth, iteration, via, []);
+      this.flow(step.body, depth, iteration, via, []);
+      this.loops.pop();
+      const after = join([iteration, ...frame.continues], this.environment);
+      // A loop whose values still grow after a few passes: what keeps changing becomes unknown.
+      const next = pass < maxLoopPasses ? join([entry, after], this.environment) : widen(entry, after, this.environment);
+      settled = sameState(next, entry);
+      entry = next;
+    }
+    this.dry--;
+    if (!settled) this.problem("a loop's variables take new values on every pass, too many to follow");
+    const frame: { breaks: ShellState[]; continues: ShellState[] } = { breaks: [], continues: [] };
+    const iteration = copy(entry);
+    this.loops.push(frame);
+    this.flow(step.head, depth, iteration, via, out);
+    const afterHead = copy(iteration);
+    this.flow(step.body, depth, iteration, via, out);
+    this.loops.pop();
+    // The loop ends when its head says so, or at a `break`; with no pass at all, the state is the one before it.
+    replace(state, join([entry, afterHead, iteration, ...frame.breaks], this.environment));
+  }
+
+  pipeline(pipeline: Pipeline, depth: number, state: ShellState, via: readonly string[], out: Invocation[]): void {
+    // What the pipeline's earlier commands run is `out` from here on.
+    const start = out.length;
+    // Each part of a pipeline runs in its own subshell: a `cd` there does not last.
+    const own = pipeline.length > 1;
+    for (const command of pipeline) {
+      if (this.overBudget()) return;
+      this.command(command, out.length === start ? noUpstream : out.slice(start), depth, own ? copy(state) : state, via, out);
+    }
+    // A trap set earlier may run after this pipeline: it sees this state too.
+    for (const trap of this.traps) trap.state = join([trap.state, state], this.environment);
   }
 
   command(command: Command, upstream: Invocation[], depth: number, state: ShellState, via: readonly string[], out: Invocation[]): void {
     if (command.type === "function") {
-      state.functions = new Map(state.functions).set(command.name, command);
-      this.defined.push(command);
+      state.functions = new Map(state.functions).set(command.name, [command]);
+      if (this.dry === 0) this.defined.push(command);
       return;
     }
     const start = out.length;
@@ -260,46 +453,310 @@ class Collector {
       return;
     }
     let expansionState = state;
-    if (command.words.length > 0 && command.words[0]!.text.includes("=") && isAssignment(command.words[0]!.text)) {
-      if (command.words.every((word) => isAssignment(word.text))) {
-        for (const word of command.words) assign(word.text, state, this.environment);
+    // `then d=~`, `do x=1`: the reserved word opens a body, the assignment after it is the command.
+    let keywords = 0;
+    while (keywords < command.words.length && command.words[keywords]!.plain === true && bodyKeywords.has(command.words[keywords]!.text)) keywords++;
+    const words = keywords === 0 ? command.words : command.words.slice(keywords);
+    if (words.length > 0 && words[0]!.text.includes("=") && isAssignment(words[0]!.text)) {
+      if (words.every((word) => isAssignment(word.text))) {
+        for (const word of words) {
+          if (word.substitutions.length > 0) this.assignSubstituted(word, state);
+          else assign(word.text, state, this.environment);
+        }
       } else {
         // `TMPDIR=/Users rm -rf $TMPDIR/x`: the words may see the old value or the new one; read both.
         expansionState = copy(state);
-        for (const word of command.words) {
+        for (const word of words) {
           if (!isAssignment(word.text)) break;
           assignBoth(word.text, expansionState, this.environment);
         }
       }
     }
+    if (state.aliases !== undefined && this.aliased(command, depth, state, via, out)) return;
     const argvs = this.expandWords(command.words, expansionState);
+    const direct: Invocation[] = [];
     for (let variant = 0; variant < argvs.length; variant++) {
       const argv = argvs[variant]!;
       if (this.overBudget()) break;
       const invocation = this.invocation(argv, command.redirects, upstream, state, via);
+      direct.push(invocation);
       out.push(invocation);
       append(out, this.runs(invocation, command.words, depth, state));
       const called = state.functions === undefined ? undefined : calledFunction(argv, state.functions);
-      if (called !== undefined) this.call(invocation, called, depth, state, out);
+      if (called !== undefined) this.callEach(invocation, called, depth, state, out);
     }
     const first = out.length > start ? out[start] : undefined;
+    // `alias x='sudo '; x y`: an alias behind a wrapper is expanded where an alias ending in a space makes bash do it.
+    if (first !== undefined && state.aliases !== undefined && first.wrappers.length > 0) this.aliasBehindWrapper(first, depth, state, out);
     // Substitutions do not depend on a loop variable's value: read them once, under the first variant.
     if (first) this.substitutions(first, command.words, command.redirects, depth, state, out);
     if (first && (command.redirects.length > 0 || first.name === "tee")) this.recordWrites(first);
-    if (first && this.writes.length > 0 && (first.name === "cp" || first.name === "mv")) this.writes.push(first);
+    if (first && this.dry === 0 && this.writes.length > 0 && (first.name === "cp" || first.name === "mv")) this.writes.push(first);
     this.track(first, state);
+    for (const invocation of direct) this.codeAssignments(invocation, command.words, depth, state, out, invocation === first);
+  }
+
+  /**
+   * `alias x='rm -rf ~'` then `x …`: the command is the alias's text with the words after the name appended.
+   * bash expands an alias only on a later line, but an agent's shell often sources its own aliases: every
+   * alias defined so far is expanded wherever it could be. False when the command's name is no alias.
+   */
+  aliased(command: Command & { type: "simple" }, depth: number, state: ShellState, via: readonly string[], out: Invocation[]): boolean {
+    const at = command.words.findIndex((word) => !callerKeywords.has(word.text) && !isAssignment(word.text));
+    // bash expands aliases before it knows reserved words: `alias then='rm -rf ~;'` is not followed, so it is a problem.
+    const reservedAlias = command.words.slice(0, at === -1 ? command.words.length : at).find((word) => state.aliases!.has(word.text));
+    if (reservedAlias !== undefined) this.problem(`the alias ${reservedAlias.text} is named like a reserved word, and where bash expands it is not followed`);
+    const name = command.words[at]?.text;
+    if (name === undefined || this.expanding.has(name)) return false;
+    const values = state.aliases!.get(name);
+    if (values === undefined) return false;
+    if (values === null) {
+      this.problem(`the alias ${name} stands for text that cannot be known here`);
+      return false;
+    }
+    const exits: ShellState[] = [];
+    this.expanding.add(name);
+    for (const value of values) {
+      const own = values.length === 1 ? state : copy(state);
+      const { script, problem } = parseScript(value);
+      if (problem !== undefined) this.problem(`${problem} (in alias ${name})`);
+      const last = script.at(-1)?.at(-1);
+      const first = script[0]?.[0];
+      if (last?.type === "simple") {
+        last.words = [...last.words, ...command.words.slice(at + 1)];
+        last.redirects = [...last.redirects, ...command.redirects];
+      } else if (at + 1 < command.words.length) this.problem(`the alias ${name} ends where its arguments cannot follow`);
+      if (first?.type === "simple") first.words = [...command.words.slice(0, at), ...first.words];
+      this.script(script, depth, own, [...via, `alias ${name}`], out);
+      exits.push(own);
+    }
+    this.expanding.delete(name);
+    if (values.length > 1) replace(state, join(exits, this.environment));
+    return true;
+  }
+
+  aliasBehindWrapper(invocation: Invocation, depth: number, state: ShellState, out: Invocation[]): void {
+    const values = state.aliases!.get(invocation.name);
+    if (values === undefined || this.expanding.has(invocation.name)) return;
+    if (values === null) return this.problem(`the alias ${invocation.name} stands for text that cannot be known here`);
+    this.expanding.add(invocation.name);
+    for (const value of values) {
+      this.source([value, ...invocation.args.map(quote)].join(" "), depth + 1, copy(state), [...invocation.via, `alias ${invocation.name}`], out);
+    }
+    this.expanding.delete(invocation.name);
+  }
+
+  /**
+   * Values given to variables that bash (or a program it starts) later runs as code: `PS4='$(…)'`,
+   * `PROMPT_COMMAND=…`, `BASH_ENV=…`, `PATH=…`, `GIT_SSH_COMMAND=… git`, in every form that sets one.
+   */
+  codeAssignments(invocation: Invocation, words: readonly Word[], depth: number, state: ShellState, out: Invocation[], first: boolean): void {
+    const { name, args } = invocation;
+    // A trap's words split another way are no other body: read the first reading only.
+    if (name === "trap") return first ? this.registerTrap(args, words, state, invocation.via) : undefined;
+    const own = invocation.assignments.length === 0 ? invocation.assignments : invocation.assignments.slice(state.exported?.length ?? 0);
+    // Most commands set nothing and are no builtin that does: nothing to read.
+    if (own.length === 0 && !settingCommands.has(name) && !name.includes("]=")) return;
+    const given = declarations.has(name) ? [...own, ...args.filter(isAssignment)] : [...own];
+    // `PROMPT_COMMAND[0]='…'` is a command named so to the reader: an element of an array bash runs.
+    const element = name.includes("]=") ? /^([A-Za-z_]\w*)\[[^\]]*\]\+?=(.*)$/s.exec(words.find((word) => word.text.includes("]="))?.text ?? "") : null;
+    if (element !== null) given.push(`${element[1]}=${element[2]}`);
+    for (const assignment of given) {
+      const equals = assignment.indexOf("=");
+      const variable = assignment.slice(0, equals).replace(/\+$/, "");
+      if (codeRoleOf(variable) === undefined) continue;
+      this.codeInData(variable, this.assignedValues(variable, assignment.slice(equals + 1), words, state), depth, state, invocation.via, out);
+    }
+    // `declare -n r=PS4`: what is written to `r` goes to PS4.
+    if (declarations.has(name) && args.some((arg) => /^-[A-Za-z]*n/.test(arg))) {
+      for (const arg of args.filter(isAssignment)) {
+        const target = arg.slice(arg.indexOf("=") + 1);
+        setVar(state, arg.slice(0, arg.indexOf("=")), null);
+        if (codeRoleOf(target) !== undefined || !/^[A-Za-z_]\w*$/.test(target))
+          this.problem(`${arg} makes a name for ${target}, whose value bash runs as code`);
+      }
+    }
+    for (const variable of namesSetBy(name, args)) {
+      if (codeRoleOf(variable) !== undefined) this.codeInData(variable, state.vars.get(variable) ?? null, depth, state, invocation.via, out);
+    }
+    if (name === "let" && first) for (const expression of args) this.arithmetic(expression, depth, state, invocation.via, out, new Set());
+    // `[[ $x -eq 1 ]]` reads both sides as arithmetic.
+    if (name === "[[" && first && args.some((arg) => /^-(?:eq|ne|lt|le|gt|ge)$/.test(arg)))
+      for (const operand of args) this.arithmetic(operand, depth, state, invocation.via, out, new Set());
+    // `declare -i x`: what is assigned to x from then on is arithmetic.
+    if (declarations.has(name) && args.some((arg) => /^-[A-Za-z]*i/.test(arg)))
+      for (const arg of args) if (/^[A-Za-z_]\w*/.test(arg)) this.integers.add(/^[A-Za-z_]\w*/.exec(arg)![0]);
+    if (first && this.integers.size > 0) {
+      for (const assignment of [...own, ...(declarations.has(name) ? args.filter(isAssignment) : [])]) {
+        const variable = assignment.slice(0, assignment.indexOf("=")).replace(/\+$/, "");
+        if (this.integers.has(variable)) this.arithmetic(assignment.slice(assignment.indexOf("=") + 1), depth, state, invocation.via, out, new Set());
+      }
+    }
+  }
+
+  /**
+   * What a `NAME=value` gives NAME: the value as expanded now and as written (bash expands a code variable's
+   * `$x` again when it runs it); null when a substitution's output, or a variable the line set, cannot be known.
+   */
+  assignedValues(name: string, value: string, words: readonly Word[], state: ShellState): readonly string[] | null {
+    if (substitutedAtRunTime(name, value, words)) return null;
+    const written = words.find((word) => word.text.startsWith(`${name}=`) || word.text.startsWith(`${name}+=`));
+    const values = new Set([value]);
+    const role = codeRoleOf(name);
+    if (written !== undefined && written.substitutions.length === 0 && (role === "command" || role === "prompt"))
+      values.add(written.text.slice(written.text.indexOf("=") + 1));
+    for (const text of values) {
+      for (const [, variable] of text.matchAll(/\$\{?([A-Za-z_]\w*)/g)) if (state.vars.has(variable!) && state.vars.get(variable!) === null) return null;
+    }
+    return [...values];
+  }
+
+  /** Reads what a code variable holds as bash will use it; a value that cannot be known is a problem. */
+  codeInData(name: string, values: readonly string[] | null, depth: number, state: ShellState, via: readonly string[], out: Invocation[]): void {
+    const role = codeRoleOf(name)!;
+    if (values === null || values.some(isUnknown)) {
+      this.problem(`${name} is set to a value that cannot be known here, and bash runs what it holds`);
+      return;
+    }
+    for (const value of values) this.codeValue(name, role, value, depth, state, [...via, name], out);
+  }
+
+  codeValue(name: string, role: CodeRole, value: string, depth: number, state: ShellState, via: readonly string[], out: Invocation[]): void {
+    // A command or a prompt runs later, like a trap: read at the end with every state it may run in.
+    if (role === "command") {
+      if (value.trim() !== "") this.defer(value, state, via);
+    } else if (role === "prompt") {
+      for (const script of promptSubstitutions(value)) this.defer(script, state, via);
+    } else if (role === "sourced") {
+      if (value === "" || value === "/dev/null") return;
+      const scripts = this.writtenScript(value, state.cwd);
+      if (scripts.length === 0) this.problem(`${name}=${value} makes bash read that file as code, and what it holds is not known here`);
+      for (const [script] of scripts) this.source(script, depth + 1, copy(state, false), via, out);
+    } else if (role === "folders") {
+      this.searchFolders(name, value, state);
+    } else if (role === "loads") {
+      if (value !== "") this.problem(`${name} loads code into the programs started after it, and that code is not read here`);
+    } else if (optionsLoadCode(name, value)) {
+      this.problem(`${name}=${value} makes programs load code that is not read here`);
+    }
+  }
+
+  /** `PATH=…`: each folder must be known, absolute and not one the line writes programs into. */
+  searchFolders(name: string, value: string, state: ShellState): void {
+    for (const folder of value.split(":")) {
+      // The list it had before (`$PATH` left as written: inherited, not set on the line).
+      if (folder === `$${name}` || folder === `\${${name}}`) continue;
+      if (folder.includes("$") || folder.includes("`")) {
+        this.problem(`${name} holds a folder that cannot be known here, so which program a name runs is not known`);
+      } else if (!folder.startsWith("/") && !folder.startsWith("~")) {
+        this.problem(`${name} holds the relative folder "${folder}", so which program a name runs depends on the folder it runs in`);
+      } else if (this.writes.length > 0) {
+        const key = this.writtenKey(folder, state.cwd);
+        for (const path of this.written.keys()) {
+          if (path.startsWith(`${key}/`)) this.problem(`${name} puts ${folder} first, a folder the line writes programs into`);
+        }
+      }
+    }
+  }
+
+  /**
+   * `let 'a[$(…)]'`, `let x` with `x='a[$(…)]'`: arithmetic reads the values of the variables it names as
+   * arithmetic too, and an array subscript there runs its `$(…)`. Variables the line set to something it
+   * cannot know are a problem; those it did not set are the agent's own.
+   */
+  arithmetic(expression: string, depth: number, state: ShellState, via: readonly string[], out: Invocation[], seen: Set<string>): void {
+    if (isUnknown(expression)) this.problem("an arithmetic expression holds text that cannot be known here");
+    for (const script of promptSubstitutions(expression)) this.source(script, depth + 1, copy(state), [...via, "arithmetic"], out);
+    for (const [name] of expression.matchAll(/[A-Za-z_]\w*/g)) {
+      // Each variable is read once per expression: `x=y; y=x` and wide fans of names stay bounded.
+      if (!state.vars.has(name) || seen.has(name)) continue;
+      seen.add(name);
+      const values = state.vars.get(name);
+      if (values === null || values === undefined) {
+        this.problem(`arithmetic reads ${name}, which holds a value that cannot be known here and may hold code`);
+        continue;
+      }
+      for (const value of values) if (/[[$`A-Za-z_]/.test(value)) this.arithmetic(value, depth, state, via, out, seen);
+    }
+  }
+
+  /** The `trap` bodies, read at the end with every state they may run in (a trap runs later than it is set). */
+  trapBodies(): void {
+    for (const trap of this.traps) {
+      if (isUnknown(trap.body)) this.problem("a trap runs text that cannot be known here");
+      else this.source(trap.body, 1, copy(trap.state), trap.via, []);
+    }
+  }
+
+  /**
+   * `trap '…' EXIT INT`: the body runs later, in this shell, and expands its words then: it is read as written
+   * (and as expanded now, for `trap "…$x…"`). `trap -p`, `trap - INT` and `trap '' INT` run nothing.
+   */
+  registerTrap(args: readonly string[], words: readonly Word[], state: ShellState, via: readonly string[]): void {
+    const at = args[0] === "--" ? 1 : 0;
+    if (at === 0 && args[0]?.startsWith("-") && args[0] !== "-") return;
+    const body = args[at];
+    // `trap INT` (one word) resets the signal.
+    if (body === undefined || args.length - at < 2 || body === "-" || body.trim() === "") return;
+    const trap = words.findIndex((word) => word.text === "trap");
+    const written = words[trap + 1 + (words[trap + 1]?.text === "--" ? 1 : 0)];
+    if (written !== undefined && written.substitutions.length === 0 && written.text !== body) this.defer(written.text, state, [...via, "trap"]);
+    this.defer(body, state, [...via, "trap"]);
+  }
+
+  /** Code that runs later in this shell (a trap, `PROMPT_COMMAND`, a prompt's `$(…)`): kept to be read at the end. */
+  defer(body: string, state: ShellState, via: readonly string[]): void {
+    if (this.dry > 0) return;
+    if (this.traps.length >= maxTraps) return this.problem(`the line sets more than ${maxTraps} traps and code variables`);
+    this.traps.push({ body, state: copy(state), via });
+  }
+
+  /** A call of a function that may have several bodies (defined in two branches): each is read, and their states joined. */
+  callEach(invocation: Invocation, definitions: readonly FunctionCommand[], depth: number, state: ShellState, out: Invocation[]): void {
+    if (definitions.length === 1) return this.call(invocation, definitions[0]!, depth, state, out);
+    const exits = definitions.map((fn) => {
+      const own = copy(state);
+      this.call(invocation, fn, depth, own, out);
+      return own;
+    });
+    replace(state, join(exits, this.environment));
+  }
+
+  /** `TMP=$(mktemp -d)`: the value with the substitutions whose output is known put in; unknown when one is not. */
+  assignSubstituted(word: Word, state: ShellState): void {
+    const equals = word.text.indexOf("=");
+    const name = word.text.slice(0, equals).replace(/\+$/, "");
+    const values = new Set<string>();
+    for (const [value] of this.expandWord(word, state)) if (value !== undefined) values.add(value.slice(value.indexOf("=") + 1));
+    const known = [...values].every((value) => !/\$\(|`/.test(value) && !isUnknown(value));
+    setVar(state, name, known && !word.text.slice(0, equals).endsWith("+") ? [...values] : null);
   }
 
   /** What a function call runs: its body, in the caller's shell (a `cd` inside lasts), one level deeper. */
   call(invocation: Invocation, fn: FunctionCommand, depth: number, state: ShellState, out: Invocation[]): void {
-    this.called.add(fn);
-    if (this.calling.has(fn) || depth > maxDepth) return;
-    this.calling.add(fn);
+    if (this.dry === 0) this.called.add(fn);
+    if (depth > maxDepth) return;
+    const entry = this.entries.get(fn);
+    if (entry !== undefined) {
+      // A recursive call that starts where the first one did runs nothing new; one that starts elsewhere is not followed.
+      const probe = copy(state);
+      setPositional(probe, invocation.args);
+      if (!sameState(probe, entry)) this.problem(`the function ${fn.name} calls itself with other values, and what later calls run is not followed`);
+      return;
+    }
     const start = out.length;
     // The body sees the call's words as `$1`, `$2`, … and the caller's come back after it.
     const saved = positionalNames.map((key) => [key, state.vars.has(key) ? state.vars.get(key)! : undefined] as const);
     setPositional(state, invocation.args);
+    this.entries.set(fn, copy(state));
+    this.calling.add(fn);
+    const returns: ShellState[] = [];
+    this.returns.push(returns);
     this.command(fn.body, [], depth + 1, state, [...invocation.via, `${fn.name}()`], out);
+    this.returns.pop();
+    this.entries.delete(fn);
+    // A `return` in a branch ends the call there: the caller may go on from that state too.
+    if (returns.length > 0) replace(state, join([state, ...returns], this.environment));
     for (const [key, value] of saved) {
       if (value !== undefined) setVar(state, key, value);
       else if (state.vars.has(key)) {
@@ -324,7 +781,7 @@ class Collector {
   }
 
   overBudget(): boolean {
-    if (this.analysis.invocations.length < maxInvocations) return false;
+    if (this.analysis.invocations.length < maxInvocations && this.work < maxWork) return false;
     this.problem(`the command runs more than ${maxInvocations} commands`);
     return true;
   }
@@ -339,6 +796,8 @@ class Collector {
     if (wrappers.length > 0 && wrappers.some((wrapper) => inputWrappers.has(wrapper))) invocation.input = "stdin";
     if (placeholder !== undefined) invocation.placeholder = placeholder;
     if (inputFromFile) invocation.inputFromFile = true;
+    this.work++;
+    if (this.dry > 0) return invocation;
     (this.dormant ? this.analysis.uncalled : this.analysis.invocations).push(invocation);
     // `xargs -I{} {} -rf /`: the command is the input.
     const fromInput = placeholder !== undefined && name === placeholder;
@@ -375,6 +834,15 @@ class Collector {
     if (this.writes.length > 0) {
       // `echo 'rm -rf /' > s.sh; chmod +x s.sh; ./s.sh`: a script the line wrote, run by its path.
       const path = invocation instanceof RecordedInvocation ? invocation.argv[invocation.argv.length - invocation.args.length - 1] : undefined;
+      // `PATH=/tmp/bin:$PATH; … > /tmp/bin/ls; ls`: a name found in a folder of a PATH the line set, where it wrote that name.
+      if (path !== undefined && !path.includes("/") && state.vars.has("PATH")) {
+        for (const folders of state.vars.get("PATH") ?? []) {
+          for (const folder of folders.split(":")) {
+            for (const [script, how] of this.writtenScript(`${folder}/${path}`, invocation.cwd))
+              this.source(script, depth + 1, copy(state, false), [...via, `PATH → ${how}`], invocation.nested);
+          }
+        }
+      }
       if (path?.includes("/")) {
         for (const [script, how] of this.writtenScript(path, invocation.cwd))
           this.source(script, depth + 1, copy(state, false), [...via, how], invocation.nested);
@@ -385,13 +853,16 @@ class Collector {
       for (const script of this.inputCommands(invocation)) this.source(script, depth + 1, copy(state), [...via, "input"], invocation.nested);
       return invocation.nested;
     }
+    if (foreignShells.has(name)) this.foreignShell(invocation);
     // Most commands run nothing of their own: no script, no `-exec`, no code.
     if (!mayRunMore.has(name) && name.charCodeAt(0) !== 112) return invocation.nested; // `p`: python3.12, pypy3
     const interpreter = isInterpreter(name);
     if (!interpreter && name !== "find" && name !== "git" && !runsScripts.has(name) && !isShell(name)) return invocation.nested;
     const scripts = this.scriptsRunBy(invocation, words, state);
     // A new shell (`sh -c f`) does not know this one's functions; `eval` and `source` run in this one.
-    const inner = scripts.length > 0 || interpreter ? copy(state, sameShell.has(name)) : state;
+    // `eval 'cd ~'`, `source env.sh`: what they set lasts in this shell, like any command of the line.
+    const here = sameShell.has(name) && invocation.wrappers.every((wrapper) => sameShellWrappers.has(wrapper));
+    const inner = here ? state : scripts.length > 0 || interpreter ? copy(state, sameShell.has(name)) : state;
     // `sh -c '"$@"' _ rm -rf /`: the words after the script are its `$0`, `$1`, …
     if (scripts.length > 0 && isShell(name)) {
       const flag = invocation.args.findIndex(isCommandFlag);
@@ -434,6 +905,13 @@ class Collector {
       }
     }
     return invocation.nested;
+  }
+
+  /** A shell that reads another language than bash's: what it is given to run is not read as bash. */
+  foreignShell(invocation: Invocation): void {
+    const { name, args } = invocation;
+    const onlyAsks = args.length > 0 && args.every((arg) => arg === "--version" || arg === "--help");
+    if (!onlyAsks) this.problem(`${name} reads its own language, not bash's: what it would run is not read here`);
   }
 
   /** Command text a shell-like invocation runs: `sh -c '…'`, `eval …`, heredocs, here-strings, piped text. */
@@ -567,7 +1045,7 @@ class Collector {
 
   /** Remembers the files an invocation writes (`>`, `>>`, `&>`, `tee`) and what they hold, when that is known. */
   recordWrites(invocation: Invocation): void {
-    if (invocation.name === "tee" || invocation.redirects.some(writesFile)) this.writes.push(invocation);
+    if (this.dry === 0 && (invocation.name === "tee" || invocation.redirects.some(writesFile))) this.writes.push(invocation);
   }
 
   applyWrites(invocation: Invocation): void {
@@ -661,6 +1139,11 @@ class Collector {
     // `$(which node)`, `$(command -v node)`: a path to that program (only its name matters here).
     const lookup = locatesProgram.exec(script);
     if (lookup !== null) return lookup[1]!;
+    // `$(mktemp -d)`: a new entry of the temp folder, named from mktemp's template (its random part differs each time).
+    if (makesTemp.test(script)) {
+      const folder = state.vars.has("TMPDIR") ? state.vars.get("TMPDIR") : [this.environment.tmp];
+      return folder?.length === 1 && !folder[0]!.includes("$") ? `${folder[0]}/tmp.XXXXXXXXXX` : undefined;
+    }
     if (this.staticDepth >= maxDepth || !printsText.test(script)) return undefined;
     const { script: parsed } = parseScript(script);
     // One pipeline of a few simple commands: `echo …`, `cat <<EOF`, `cat file-written-here`, then filters.
@@ -766,12 +1249,51 @@ class Collector {
     return result;
   }
 
+  /** `break N` and `continue N`: the loops they leave end (or go on) from this state too. */
+  leaveLoop(name: string, args: readonly string[], state: ShellState): void {
+    const levels = Number(args[0] ?? 1);
+    const count = Number.isInteger(levels) && levels > 0 ? levels : this.loops.length;
+    for (let index = 1; index <= count && index <= this.loops.length; index++) {
+      const frame = this.loops[this.loops.length - index]!;
+      // `continue 2` ends the inner loop as a `break` would, and goes on with the outer one.
+      frame.breaks.push(copy(state));
+      if (name === "continue") frame.continues.push(copy(state));
+    }
+  }
+
+  /** `alias x='…'` (several at once), `unalias x`, `unalias -a`. */
+  trackAliases(name: string, args: readonly string[], state: ShellState): void {
+    const aliases = new Map(state.aliases);
+    for (const arg of args) {
+      if (name === "unalias") {
+        if (arg === "-a") aliases.clear();
+        else aliases.delete(arg);
+        continue;
+      }
+      const equals = arg.indexOf("=");
+      if (equals > 0 && !arg.startsWith("-")) aliases.set(arg.slice(0, equals), [arg.slice(equals + 1)]);
+    }
+    state.aliases = aliases;
+  }
+
   /** Keeps the shell's folder and variables up to date: `cd`, `X=…`, `export X=…`, `for x in …`, `read x`. */
   track(invocation: Invocation | undefined, state: ShellState): void {
     if (!invocation) return;
     const { name, args } = invocation;
     if (name === "") return;
-    if (name === "cd" || name === "pushd") return void (state.cwd = changeDirectory(state.cwd, args, this.environment));
+    if (name === "cd" || name === "pushd") {
+      // With CDPATH set, `cd build` may go to a `build` in any of its folders.
+      const target = args.find((arg) => !arg.startsWith("-"));
+      if (state.vars.has("CDPATH") && target !== undefined && !/^(?:\/|\.\.?(?:\/|$)|~)/.test(target)) return void (state.cwd = undefined);
+      return void (state.cwd = changeDirectory(state.cwd, args, this.environment));
+    }
+    if (name === "break" || name === "continue") return this.leaveLoop(name, args, state);
+    if (name === "return") return void this.returns.at(-1)?.push(copy(state));
+    if (name === "alias" || name === "unalias") return this.trackAliases(name, args, state);
+    if (name === "printf") {
+      for (const variable of namesSetBy(name, args)) setVar(state, variable, null);
+      return;
+    }
     if (name === "popd") return void (state.cwd = undefined);
     if (declarations.has(name)) {
       for (const arg of args.filter(isAssignment)) assign(arg, state, this.environment);
@@ -828,6 +1350,8 @@ const userPrograms = new Set(["$editor", "${editor}", "$visual", "${visual}", "$
 
 /** A command name that still holds an expansion or a glob after static evaluation: bash decides it at run time. */
 function isUnresolvedName(name: string): boolean {
+  // `<(echo …)` as a command runs a file of the output: its name, and what it holds, are known only at run time.
+  if (name.startsWith("<(") || name.startsWith(">(")) return true;
   for (let index = 0; index < name.length; index++) {
     const code = name.charCodeAt(index);
     if (code < 128 && runTimeName[code] === 1) {
@@ -971,4 +1495,13 @@ function quote(part: string): string {
 /** `-c`, or a cluster that holds it (`-lc`, `-ec`). */
 export function isCommandFlag(arg: string): boolean {
   return /^-[A-Za-z]*c[A-Za-z]*$/.test(arg);
+}
+
+/** Whether a `NAME=value` word had a `$(…)` or backtick whose output is not known: the value is only known at run time. */
+function substitutedAtRunTime(name: string, value: string, words: readonly Word[]): boolean {
+  const word = words.find(
+    (candidate) => candidate.text.startsWith(`${name}=`) || candidate.text.startsWith(`${name}+=`) || candidate.text.includes(`${name}=`),
+  );
+  if (word === undefined) return false;
+  return word.substitutions.some((inner) => value.includes(`$(${inner})`) || value.includes(`\`${inner}\``));
 }

@@ -32,8 +32,11 @@ export interface FunctionCommand {
 }
 
 export type Command = SimpleCommand | GroupCommand | FunctionCommand;
-/** Commands joined by `|`: each one reads what the one before it writes. */
-export type Pipeline = Command[];
+/**
+ * Commands joined by `|`: each one reads what the one before it writes. `connector`: the separators read
+ * before it (`&&`, `||`, `;;`, `;` then `&` for a case's `;&`), which control flow reads.
+ */
+export type Pipeline = Command[] & { connector?: string };
 /** Pipelines joined by `;`, `&&`, `||`, `&` or newlines. */
 export type Script = Pipeline[];
 
@@ -48,6 +51,11 @@ export interface ParseResult {
   script: Script;
   /** Why bash would refuse the text (unterminated quote, unclosed group, nesting too deep), when it would. */
   problem?: string;
+}
+
+/** The separators between a pipeline and the one before it, as written (`"&&"`, `";;"`, `";&"`); empty for the first. */
+export function connectorBefore(pipeline: Pipeline): string {
+  return pipeline.connector ?? "";
 }
 
 /** Parses a command line into pipelines of commands. Total: any input gives a (possibly empty) script. */
@@ -76,6 +84,7 @@ class Parser {
 
   list(close: ")" | "}" | undefined, depth: number): Script {
     const script: Script = [];
+    let separators = "";
     while (this.position < this.tokens.length) {
       const token = this.peek()!;
       if ((close === ")" && isOperator(token, ")")) || (close === "}" && isWord(token, "}"))) {
@@ -83,10 +92,14 @@ class Parser {
         return script;
       }
       if ((token.kind === "operator" && listSeparators.has(token.value)) || isOperator(token, ")") || isOperator(token, "|")) {
+        if (token.kind === "operator" && listSeparators.has(token.value)) separators += token.value;
         this.position++; // a separator, or a stray `)` / `|`: skip it so parsing always moves on
         continue;
       }
-      script.push(this.pipeline(depth));
+      const pipeline = this.pipeline(depth);
+      if (separators !== "") pipeline.connector = separators;
+      separators = "";
+      script.push(pipeline);
     }
     if (close !== undefined) this.problem ??= `a group opened with "${close === ")" ? "(" : "{"}" is never closed`;
     return script;

@@ -18,8 +18,13 @@ export interface ShellState {
   ownsVars: boolean;
   /** `NAME=value` of the variables exported so far (`export X=…`): every later command sees them. Replaced, never changed in place. */
   exported?: readonly string[];
-  /** Functions defined so far (replaced, never changed in place: a subshell's definitions stay in it). */
-  functions?: ReadonlyMap<string, FunctionCommand>;
+  /**
+   * Functions defined so far, each with every body it may have (two after `if c; then f() {…}; else f() {…}; fi`).
+   * Replaced, never changed in place: a subshell's definitions stay in it.
+   */
+  functions?: ReadonlyMap<string, readonly FunctionCommand[]>;
+  /** Aliases defined so far (`alias x='…'`): every text each may stand for, or null when that cannot be known. Replaced, never changed in place. */
+  aliases?: ReadonlyMap<string, readonly string[] | null>;
 }
 
 /** Past this many values, a word is not expanded value by value (see `expand`). */
@@ -29,9 +34,123 @@ const maxExpandedLength = 4_096;
 /** A subshell's state: its own folder, and the variables shared until it sets one (a new shell leaves the functions behind). */
 export function copy(state: ShellState, withFunctions = true): ShellState {
   const copied: ShellState = { cwd: state.cwd, vars: state.vars, ownsVars: false };
+  // Both now share the map: whichever writes first copies it, so a copy kept aside never changes under its keeper.
+  state.ownsVars = false;
   if (state.functions !== undefined && withFunctions) copied.functions = state.functions;
+  if (state.aliases !== undefined && withFunctions) copied.aliases = state.aliases;
   if (state.exported !== undefined) copied.exported = state.exported;
   return copied;
+}
+
+/** Makes `target` hold what `source` holds (the state objects callers keep a reference to stay the same). */
+export function replace(target: ShellState, source: ShellState): void {
+  if (target === source) return;
+  target.cwd = source.cwd;
+  target.vars = source.vars;
+  target.ownsVars = false;
+  for (const key of ["exported", "functions", "aliases"] as const) {
+    if (source[key] === undefined) delete target[key];
+    else (target as unknown as Record<string, unknown>)[key] = source[key];
+  }
+}
+
+/**
+ * The state after one of several branches, when which one bash takes is not known: every variable holds each
+ * value it may hold (null when one branch cannot know it), the folder is known only when all branches agree,
+ * and each function and alias keeps every definition it may have. Every branching construct joins with this.
+ */
+export function join(states: readonly ShellState[], environment: AnalysisEnvironment): ShellState {
+  const first = states[0]!;
+  if (states.length === 1) return copy(first);
+  const joined = copy(first);
+  if (states.some((state) => state.cwd !== first.cwd)) joined.cwd = undefined;
+  if (states.some((state) => state.vars !== first.vars)) joined.vars = joinVars(states, environment);
+  joined.ownsVars = joined.vars !== first.vars;
+  if (states.some((state) => state.exported !== first.exported)) {
+    const exported = [...new Set(states.flatMap((state) => state.exported ?? []))];
+    if (exported.length > 0) joined.exported = exported;
+  }
+  if (states.some((state) => state.functions !== first.functions)) {
+    const functions = joinMaps(states.map((state) => state.functions));
+    if (functions !== undefined) joined.functions = functions as ReadonlyMap<string, readonly FunctionCommand[]>;
+  }
+  if (states.some((state) => state.aliases !== first.aliases)) {
+    const aliases = joinMaps(states.map((state) => state.aliases));
+    if (aliases !== undefined) joined.aliases = aliases;
+  }
+  return joined;
+}
+
+function joinVars(states: readonly ShellState[], environment: AnalysisEnvironment): Map<string, readonly string[] | null> {
+  const names = new Set<string>();
+  for (const state of states) for (const name of state.vars.keys()) names.add(name);
+  const vars = new Map<string, readonly string[] | null>();
+  for (const name of names) {
+    const values = new Set<string>();
+    let known = true;
+    for (const state of states) {
+      // A branch that did not set the variable leaves what it held before: the environment's, often unknown.
+      const held = state.vars.has(name) ? (state.vars.get(name) ?? undefined) : valuesOf(name, state, environment);
+      if (held === undefined) known = false;
+      // A variable set to no values at all reads as empty.
+      else if (held.length === 0) values.add("");
+      else for (const value of held) values.add(value);
+    }
+    vars.set(name, known && values.size <= maxVariants ? [...values] : null);
+  }
+  return vars;
+}
+
+/** Each name with every value any of the maps gives it (null, unknown, wins over values). */
+function joinMaps<T>(maps: readonly (ReadonlyMap<string, readonly T[] | null> | undefined)[]): ReadonlyMap<string, readonly T[] | null> | undefined {
+  // Most joins have no function or alias, or the same ones on every branch.
+  if (maps.every((map) => map === maps[0])) return maps[0];
+  const present = maps.filter((map) => map !== undefined);
+  if (present.length === 0) return undefined;
+  if (present.every((map) => map === present[0])) return present[0];
+  const joined = new Map<string, T[] | null>();
+  for (const map of present) {
+    for (const [name, values] of map) {
+      const before = joined.get(name);
+      if (before === null) continue;
+      if (values === null) joined.set(name, null);
+      else joined.set(name, [...new Set([...(before ?? []), ...values])]);
+    }
+  }
+  return joined;
+}
+
+/** Whether two states hold the same folder, variables, functions and aliases (a loop has read every value). */
+export function sameState(a: ShellState, b: ShellState): boolean {
+  if (a.cwd !== b.cwd || !sameMap(a.vars, b.vars) || !sameMap(a.functions, b.functions) || !sameMap(a.aliases, b.aliases)) return false;
+  const left = a.exported ?? [];
+  const right = b.exported ?? [];
+  return left.length === right.length && left.every((entry, index) => entry === right[index]);
+}
+
+function sameMap<T>(a: ReadonlyMap<string, readonly T[] | null> | undefined, b: ReadonlyMap<string, readonly T[] | null> | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined || a.size !== b.size) return false;
+  for (const [name, values] of a) {
+    if (!b.has(name)) return false;
+    const other = b.get(name)!;
+    if (values === other) continue;
+    if (values === null || other === null || values.length !== other.length) return false;
+    const set = new Set(other);
+    if (!values.every((value) => set.has(value))) return false;
+  }
+  return true;
+}
+
+/** `join`, but a variable whose values still differ becomes unknown and a differing folder unknown: a loop that never settles. */
+export function widen(before: ShellState, after: ShellState, environment: AnalysisEnvironment): ShellState {
+  const joined = join([before, after], environment);
+  if (!joined.ownsVars) return joined;
+  for (const [name, values] of joined.vars) {
+    const old = before.vars.has(name) ? before.vars.get(name) : valuesOf(name, before, environment);
+    if (values !== null && (old == null || old.length !== values.length)) joined.vars.set(name, null);
+  }
+  return joined;
 }
 
 export function setVar(state: ShellState, name: string, value: readonly string[] | null): void {

@@ -194,7 +194,7 @@ export function unwrap(words: readonly string[]): Unwrapped {
     }
     const valued = wrapperOptionsWithValue.get(name);
     if (!valued || (name === "command" && /^-[vV]+$/.test(next)) || isHelpFor(name, next)) break;
-    const end = skipOptions(texts, index + 1, valued);
+    const end = skipOptions(texts, index + 1, valued, assignments);
     if (name === "npx") {
       const script = scriptOf(name, texts.slice(index + 1, end), texts.slice(end));
       if (script !== undefined) texts = [...texts.slice(0, end), "sh", "-c", script];
@@ -325,13 +325,16 @@ function mayBeSplitString(word: string): boolean {
   return word.startsWith("--sp") || (word.startsWith("-") && !word.startsWith("--") && word.includes("S"));
 }
 
-/** Skips `-x`, `--long`, `-x value`, `--long=value` and `A=1` words; returns the index of the first other word. */
-function skipOptions(texts: readonly string[], start: number, valued: readonly string[]): number {
+/**
+ * Skips `-x`, `--long`, `-x value`, `--long=value` and `A=1` words; returns the index of the first other word.
+ * The `A=1` words a wrapper gives the command (`env A=1 cmd`, `sudo A=1 cmd`) are added to `assignments`.
+ */
+function skipOptions(texts: readonly string[], start: number, valued: readonly string[], assignments?: string[]): number {
   let index = start;
   while (index < texts.length) {
     const word = texts[index]!;
     if (word === "--") return index + 1;
-    if (isAssignment(word)) index++;
+    if (isAssignment(word)) assignments?.push(texts[index++]!);
     else if (word.startsWith("-") && (word.length > 1 || baseName(texts[start - 1] ?? "") === "env")) index += valued.includes(word) ? 2 : 1;
     else return index;
   }

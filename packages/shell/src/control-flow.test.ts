@@ -1,0 +1,160 @@
+import { describe, expect, it } from "vitest";
+import { analyze } from "./invocations.js";
+import { isUnknown } from "./unknown.js";
+
+const environment = { cwd: "/project", home: "/home/ada", tmp: "/tmp" };
+
+/** The targets every `rm` on the line may get (the last word of each), in the order read. */
+function rmTargets(source: string): string[] {
+  return analyze(source, environment)
+    .invocations.filter((invocation) => invocation.name === "rm")
+    .map((invocation) => invocation.args.at(-1) ?? "");
+}
+
+/** A target the reader does not claim to know: left as written (`$d`) or marked unknown. */
+const unknownTarget = (target: string) => target.includes("$") || isUnknown(target);
+
+describe("control flow: a command sees every value a branch may leave", () => {
+  // [line, a value the delete must be checked with]
+  it.each([
+    ["if c; then d=/tmp/x; else d=~; fi; rm -rf $d", "~"],
+    ["if c; then d=~; else d=/tmp/x; fi; rm -rf $d", "/tmp/x"],
+    ["if c; then d=~; else d=/tmp/x; fi; rm -rf $d", "~"],
+    ["d=~; if c; then d=/tmp/x; fi; rm -rf $d", "~"],
+    ["d=~\nif c\nthen\n  d=/tmp/x\nfi\nrm -rf $d", "~"],
+    ["if a; then d=/tmp/1; elif b; then d=~; else d=/tmp/2; fi; rm -rf $d", "~"],
+    ["d=/tmp/0; if a; then d=/tmp/1; elif b; then d=/tmp/2; elif c; then d=~; fi; rm -rf $d", "~"],
+    ["d=~; true && d=/tmp/x; rm -rf $d", "~"],
+    ["d=/tmp/x; true || d=~; rm -rf $d", "~"],
+    ["d=~; c && d=/tmp/a && d=/tmp/b; rm -rf $d", "~"],
+    ["d=~; c && d=/tmp/a && d=/tmp/b; rm -rf $d", "/tmp/a"],
+    ["d=~; c || d=/tmp/a || d=/tmp/b; rm -rf $d", "~"],
+    ["d=~; a && b || d=/tmp/x; rm -rf $d", "~"],
+    ["d=/tmp/x; a || d=~ && rm -rf $d", "/tmp/x"],
+    ["d=/tmp/x; a || d=~ && rm -rf $d", "~"],
+    ['d=/tmp/x; [ -n "$y" ] && { d=~; }; rm -rf $d', "~"],
+    ["d=/tmp/x; true && if c; then d=~; fi; rm -rf $d", "~"],
+    ["d=/tmp/y; case $1 in a) d=/tmp/x;; b) d=~;; esac; rm -rf $d", "~"],
+    ["d=/tmp/x; case $1 in a) d=~;; esac; rm -rf $d", "~"],
+    ["d=/tmp/x; case $1 in a) d=~;; esac; rm -rf $d", "/tmp/x"],
+    ["d=/tmp/x; case $1 in\n  a|b) d=~ ;;\n  *) : ;;\nesac\nrm -rf $d", "~"],
+    ["d=~; case $1 in a) d=/tmp/x ;& b) rm -rf $d;; esac", "~"],
+    ["d=~; case $1 in a) d=/tmp/x ;& b) rm -rf $d;; esac", "/tmp/x"],
+    ["d=/tmp/y; case $1 in a) d=~ ;;& b) rm -rf $d;; esac", "~"],
+    ["for d in /tmp/x ~; do rm -rf $d; done", "~"],
+    ["x=/tmp/a; for i in 1 2; do rm -rf $x; x=~; done", "~"],
+    ["x=/tmp/a; for i in 1 2; do rm -rf $x; x=~; done", "/tmp/a"],
+    ["x=/tmp/a; y=/tmp/b; for i in 1 2 3; do rm -rf $x; x=$y; y=~; done", "~"],
+    ['x=/tmp/a; while read l; do rm -rf "$x"; x=~; done < list', "~"],
+    ["x=/tmp/a; until false; do rm -rf $x; x=~; done", "~"],
+    ["d=/tmp/x; select s in a b; do rm -rf $d; d=~; done", "~"],
+    ["x=/tmp/a\nfor i in 1 2\ndo\n  rm -rf $x\n  x=~\ndone", "~"],
+    ["d=/tmp/y; for i in 1; do d=~; break; d=/tmp/x; done; rm -rf $d", "~"],
+    ["d=/tmp/z; for i in 1; do for j in 2; do d=~; break 2; d=/tmp/x; done; d=/tmp/y; done; rm -rf $d", "~"],
+    ["d=/tmp/x; for i in 1 2; do rm -rf $d; d=~; continue; d=/tmp/y; done", "~"],
+    ["d=~; for i in $(cat f); do d=/tmp/x; done; rm -rf $d", "~"],
+    ["x=/tmp/x; for a in 1; do for b in 2; do rm -rf $x; x=~; done; done", "~"],
+    ["x=/tmp/a; for i in 1 2; do if c; then rm -rf $x; else x=~; fi; done", "~"],
+    ["x=/tmp/a; while c; do case $i in a) rm -rf $x;; b) x=~;; esac; done", "~"],
+    ["f() { rm -rf /tmp/x; }; if c; then f() { rm -rf ~; }; fi; f", "~"],
+    ["f() { rm -rf ~; }; false && f() { :; }; f", "~"],
+    ["f() { d=~; [ c ] && return; d=/tmp/x; }; f; rm -rf $d", "~"],
+    ["f() { d=~; if c; then return 1; fi; d=/tmp/x; }; f; rm -rf $d", "~"],
+    ["f() { rm -rf $d; }; d=/tmp/x; for i in 1 2; do f; d=~; done", "~"],
+    ["d=/tmp/x; g() { d=~; }; c && g; rm -rf $d", "~"],
+  ])("%s → checks %s", (source, value) => {
+    expect(rmTargets(source)).toContain(value);
+  });
+
+  it.each([
+    "if c; then :; elif b; then d=~; fi; rm -rf $d",
+    "if c; then d=/tmp/x; fi; rm -rf $d",
+    "case $1 in a) d=/tmp/x;; b) d=/tmp/y;; esac; rm -rf $d",
+    "for i in 1; do d=/tmp/x; break; done; rm -rf $d",
+    "c && d=/tmp/x; rm -rf $d",
+    "x=/tmp/a; for i in 1 2; do rm -rf $x; x=$x/sub; done",
+    'for f in a b c; do p="$p $f"; done; rm -rf $p',
+  ])("%s → the target is unknown, never a confident value", (source) => {
+    expect(rmTargets(source).some(unknownTarget)).toBe(true);
+  });
+
+  it.each([
+    ["cd /tmp/x || cd ~; rm -rf *", undefined],
+    ["CDPATH=/; cd etc; rm -rf *", undefined],
+    ["export CDPATH=~:.; cd src && rm -rf *", undefined],
+    ["if c; then cd ~; fi; rm -rf *", undefined],
+    ["[ -d build ] && cd build; rm -rf *", undefined],
+    ["for d in a b; do cd $d; done; rm -rf *", undefined],
+    ["cd build && rm -rf *", "/project/build"],
+    ["mkdir -p build && cd build && rm -rf *", "/project/build"],
+    ["cd build || exit 1; rm -rf *", "/project/build"],
+    ["if c; then cd build; else cd build; fi; rm -rf *", "/project/build"],
+    ["(cd ~); rm -rf *", "/project"],
+    ["echo | cd ~; rm -rf *", "/project"],
+    ["echo a | while read l; do cd ~; done; rm -rf *", "/project"],
+    ["eval 'cd ~'; rm -rf *", "/home/ada"],
+    ["command eval 'cd ~'; rm -rf *", "/home/ada"],
+    ["echo 'cd ~' > /tmp/go.sh; source /tmp/go.sh; rm -rf *", "/home/ada"],
+    ["bash -c 'cd ~'; rm -rf *", "/project"],
+    ["CDPATH=/; cd ./etc; rm -rf *", "/project/etc"],
+  ])("%s → rm runs in %s", (source, cwd) => {
+    const rm = analyze(source, environment).invocations.filter((invocation) => invocation.name === "rm");
+    expect(rm.map((invocation) => invocation.cwd)).toEqual([cwd]);
+  });
+
+  // Straight lines and branches that agree keep their exact values: joining is not guessing.
+  it.each([
+    ["d=~; d=/tmp/x; rm -rf $d", ["/tmp/x"]],
+    ["if c; then d=/tmp/x; else d=/tmp/y; fi; rm -rf $d", ["/tmp/x", "/tmp/y"]],
+    ["d=/tmp/x; (d=~); rm -rf $d", ["/tmp/x"]],
+    ["d=/tmp/x; echo | d=~; rm -rf $d", ["/tmp/x"]],
+    ["d=/tmp/x; echo a | while read l; do d=~; done; rm -rf $d", ["/tmp/x"]],
+    ["d=/tmp/x; while c; do d=~; done | cat; rm -rf $d", ["/tmp/x"]],
+    ["f() { rm -rf ~; }; f() { rm -rf /tmp/x; }; f", ["/tmp/x"]],
+    ["if [ -d build ]; then rm -rf build; fi", ["build"]],
+    ['for f in *.log; do rm "$f"; done', ["*.log"]],
+  ])("%s → %j exactly", (source, targets) => {
+    expect(new Set(rmTargets(source))).toEqual(new Set(targets));
+  });
+
+  it.each(["f() { rm -rf $d; d=~; f; }; d=/tmp/x; f", 'f() { rm -rf "$1"; f ~; }; f /tmp/x', "f() { g; }; g() { d=~; f; }; d=/tmp/x; f"])(
+    "%s → recursion with other values is a problem",
+    (source) => {
+      expect(analyze(source, environment).problems.join(" ")).toMatch(/calls itself/);
+    },
+  );
+
+  it("a recursive call that starts where the first did is followed once (a fork bomb is still read)", () => {
+    const analysis = analyze(":(){ :|:& };:", environment);
+    expect(analysis.problems).toEqual([]);
+    expect(analysis.invocations.filter((invocation) => invocation.name === ":").length).toBeGreaterThan(1);
+  });
+
+  it.each([
+    "for i in 1; do if c; then x; fi; done",
+    "if a; then while b; do c; done; elif d; then for e in f; do g; done; else case $h in i) j;; esac; fi",
+    "while c; do until d; do e; done; done",
+    "x | while read l; do if c; then y; fi; done | sort",
+    "for i in 1 2\ndo\n  case $i in\n    1) echo one ;;\n    *) echo other ;;\n  esac\ndone",
+  ])("%s → constructs nested on one line are read with confidence", (source) => {
+    expect(analyze(source, environment).problems).toEqual([]);
+  });
+
+  it.each([
+    ["if c; then rm x", /never closed/],
+    ["for x in a; do rm x", /never closed/],
+    ["while c; rm x; done", /"do"|"done"/],
+    ["fi", /not expect/],
+    ["echo a; done", /not expect/],
+    ["case x in a) rm x;;", /never closed/],
+  ])("%s → bash refuses it, so the reader does", (source, problem) => {
+    expect(analyze(source, environment).problems.join(" ")).toMatch(problem);
+  });
+
+  it("a hostile nest of loops is bounded, and fails closed", () => {
+    const source = `${"for i in 1 2; do x=$x$i; ".repeat(12)}rm -rf $x${"; done".repeat(12)}`;
+    const analysis = analyze(source, environment);
+    expect(rmTargets(source).every(unknownTarget)).toBe(true);
+    expect(analysis.invocations.length).toBeLessThan(6_000);
+  });
+});

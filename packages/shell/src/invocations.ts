@@ -19,6 +19,7 @@ import { analyzeInterpreter } from "./interpreters.js";
 import { parseScript, type Command, type FunctionCommand, type Redirect, type Script, type Word } from "./parse.js";
 import { inputWrappers, isAssignment, parallelJobsOf, unwrap } from "./unwrap.js";
 import { parallelScripts } from "./parallel.js";
+import { readRunners } from "./runners/index.js";
 
 /** One command that would run, seen through wrappers (`sudo`, `env`, `xargs`, …). */
 export interface Invocation {
@@ -155,6 +156,10 @@ export function analyze(source: string, environment: AnalysisEnvironment): Analy
   const collector = new Collector(analysis, environment);
   collector.source(source, 0, { cwd: environment.cwd, vars: new Map(), ownsVars: true }, [], []);
   collector.uncalledFunctions();
+  // Programs that run code through their options, scripts or environment: read after the line, one level deeper.
+  readRunners(analysis, (invocation, script, how) =>
+    collector.source(script, invocation.via.length + 1, { cwd: invocation.cwd, vars: new Map(), ownsVars: true }, [...invocation.via, how], invocation.nested),
+  );
   return analysis;
 }
 

@@ -1,0 +1,73 @@
+import type { Analysis, Invocation } from "../invocations.js";
+import { readEnvironmentCode } from "./environment.js";
+import { readGit } from "./git.js";
+import { otherRunners } from "./programs.js";
+import { emptyReading, type RunnerReading } from "./reading.js";
+import { readSed } from "./sed.js";
+import { readTar } from "./tar.js";
+import { readWrappers } from "./wrappers.js";
+
+export type { RunnerReading } from "./reading.js";
+
+type Reader = (invocation: Invocation, reading: RunnerReading) => void;
+
+/**
+ * Programs known to be able to run something (a command in an option, a script, a config): each is
+ * read only in the forms listed for it. The names are the ones `unwrap` gives (`gawk`, not `/usr/bin/gawk`).
+ */
+const runners = new Map<string, Reader>([["git", readGit], ["tar", readTar], ["gtar", readTar], ["bsdtar", readTar], ["sed", readSed], ["gsed", readSed], ...otherRunners]);
+
+/** The names of the programs this reader treats as runners. */
+export const runnerNames: ReadonlySet<string> = new Set(runners.keys());
+
+// What each invocation was found to run, so the guard, the rules and the post-pass ask once.
+const readings = new WeakMap<Invocation, RunnerReading>();
+
+/**
+ * What a program runs beyond itself through its options, its script, its wrappers or its environment:
+ * shell scripts to read as nested commands, and problems where what it runs cannot be known (an option
+ * not read here, a script from a file, code only known at run time). Empty for programs that run nothing.
+ */
+export function runnerReading(invocation: Invocation): RunnerReading {
+  const known = readings.get(invocation);
+  if (known !== undefined) return known;
+  const reading = emptyReading();
+  readWrappers(invocation, reading);
+  if (invocation.assignments.length > 0) readEnvironmentCode(invocation, reading);
+  runners.get(invocation.name)?.(invocation, reading);
+  readings.set(invocation, reading);
+  return reading;
+}
+
+/**
+ * Whether an invocation runs anything beyond itself that a rule naming only it would not vouch for: a
+ * script or command its options, script or environment hand to a shell (`sed '1e …'`, `git -c core.pager=…`,
+ * `tar --checkpoint-action=exec=…`), an option of a runner that is not read here, or any command nested in
+ * it (`sh -c`, `find -exec`, `$(…)`, a one-liner's `os.system`). An allow rule for `sed -n*` must not lift
+ * `sed -n '1e rm -rf ~'`: when this is true, the rule has to vouch for the nested commands too, or not lift.
+ */
+export function runsBeyondItself(invocation: Invocation): boolean {
+  const reading = runnerReading(invocation);
+  return reading.scripts.length > 0 || reading.problems.length > 0 || invocation.nested.length > 0;
+}
+
+const maxRunnerDepth = 8;
+
+/**
+ * The post-pass of `analyze`: every invocation (nested ones included, as they are added) is read as a
+ * runner; its problems join the analysis and each script it runs is read as a nested script through
+ * `readNested`, which adds what it runs to `invocation.nested` and to the analysis.
+ */
+export function readRunners(analysis: Analysis, readNested: (invocation: Invocation, script: string, how: string) => void): void {
+  for (let index = 0; index < analysis.invocations.length; index++) {
+    const invocation = analysis.invocations[index]!;
+    const reading = runnerReading(invocation);
+    for (const problem of reading.problems) if (!analysis.problems.includes(problem)) analysis.problems.push(problem);
+    if (reading.scripts.length === 0) continue;
+    if (invocation.via.length >= maxRunnerDepth) {
+      analysis.problems.push(`commands run through programs are nested more than ${maxRunnerDepth} levels deep`);
+      continue;
+    }
+    for (const [script, how] of reading.scripts) readNested(invocation, script, how);
+  }
+}

@@ -1,5 +1,6 @@
 import type { Invocation } from "../invocations.js";
 import { letters, names, readArguments, type Grammar } from "./options.js";
+import { isUnknown } from "../unknown.js";
 import { addCode, addUnread, isRunTime, type RunnerReading } from "./reading.js";
 
 /**
@@ -40,7 +41,8 @@ export function readSed(invocation: Invocation, reading: RunnerReading): void {
 
 /** Walks a sed script command by command; what it cannot follow is a problem, never a guess. */
 function readScript(script: string, reading: RunnerReading): void {
-  if (isRunTime(script)) return void reading.problems.push(`sed runs a script only known at run time (${script})`);
+  // A `$` here is sed's last-line address; a script only known at run time holds the marker (or fails to parse).
+  if (isUnknown(script)) return void reading.problems.push(`sed runs a script only known at run time (${script})`);
   let at = 0;
   const text = script;
   const skipBlanks = () => {

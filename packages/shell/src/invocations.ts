@@ -281,7 +281,7 @@ class Collector {
     for (let variant = 0; variant < argvs.length; variant++) {
       const argv = argvs[variant]!;
       if (this.overBudget()) break;
-      const invocation = this.invocation(argv, command.redirects, upstream, state, via);
+      const invocation = this.invocation(argv, this.expandRedirects(command.redirects, expansionState), upstream, state, via);
       out.push(invocation);
       append(out, this.runs(invocation, command.words, depth, state));
       const called = state.functions === undefined ? undefined : calledFunction(argv, state.functions);
@@ -293,6 +293,25 @@ class Collector {
     if (first && (command.redirects.length > 0 || first.name === "tee")) this.recordWrites(first);
     if (first && this.writes.length > 0 && (first.name === "cp" || first.name === "mv")) this.writes.push(first);
     this.track(first, state);
+  }
+
+  /**
+   * Redirect targets as bash opens them: `> $d` with `d=/dev/sda` writes `/dev/sda`. A target with several
+   * values (a loop variable) gives one redirect per value, so each is classified; others stay as written.
+   */
+  expandRedirects(redirects: Redirect[], state: ShellState): Redirect[] {
+    if (!redirects.some((redirect) => writesFile(redirect) && redirect.target.plain !== true && mayExpand(redirect.target.text))) return redirects;
+    const expanded: Redirect[] = [];
+    for (const redirect of redirects) {
+      if (!writesFile(redirect) || redirect.target.plain === true || !mayExpand(redirect.target.text)) {
+        expanded.push(redirect);
+        continue;
+      }
+      const texts = new Set(this.expandWord(redirect.target, state).flatMap((words) => (words.length === 1 ? words : [])));
+      if (texts.size === 0) expanded.push(redirect);
+      for (const text of texts) expanded.push({ ...redirect, target: { ...redirect.target, text } });
+    }
+    return expanded;
   }
 
   /** What a function call runs: its body, in the caller's shell (a `cd` inside lasts), one level deeper. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readingOf } from "./test-helpers.js";
+import { readingOf, runs } from "./test-helpers.js";
 
 describe("git as a runner", () => {
   it.each([
@@ -92,7 +92,7 @@ describe("git as a runner", () => {
     ["GIT_EXTERNAL_DIFF='rm -rf ~' git diff", "rm -rf ~"],
     ["export GIT_PAGER='rm -rf ~'; git log", "rm -rf ~"],
   ])("%s runs %s", (command, nested) => {
-    expect(readingOf(command)).toContain(nested);
+    expect(runs(command, nested)).toBe(true);
   });
 
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readingOf } from "./test-helpers.js";
+import { readingOf, runs } from "./test-helpers.js";
 
 describe("other runners", () => {
   it.each([
@@ -119,7 +119,7 @@ describe("other runners", () => {
     ["pipx run rm -rf ~", "rm -rf ~"],
     ["m4 <<< 'syscmd(rm -rf ~)'", "rm -rf ~"],
   ])("%s runs %s", (command, nested) => {
-    expect(readingOf(command)).toContain(nested);
+    expect(runs(command, nested)).toBe(true);
   });
 
   it.each([

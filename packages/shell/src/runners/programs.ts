@@ -544,7 +544,10 @@ const readScreen: Reader = (invocation, reading) => {
       else if (command.length > 0 && !/^(quit|kill|detach|hardcopy|select|windows|info|title|sessionname)$/.test(command[0]!))
         reading.problems.push(`screen: the command ${command[0]} is not one this reader has read`);
       return;
-    } else if (!/^-(d|m|D|R|r|x|U|a|A|q|l|ln|ls|list|wipe|v|version|-help|O|i|f|fn|fa|L|Logfile|dmS|dm|md)$/.test(arg) && !/^-[dmDRrxUaAqlifLO]+S?$/.test(arg)) {
+    } else if (/^-[dmDRrxUaAqlifLO]+S$/.test(arg)) {
+      // `-dmS name`: the session name follows the cluster.
+      index++;
+    } else if (!/^-(ln|ls|list|wipe|v|version|-help|fn|fa|Logfile)$/.test(arg) && !/^-[dmDRrxUaAqlifLO]+$/.test(arg)) {
       reading.problems.push(`screen: the option ${arg} is not one this reader has read`);
     }
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readingOf } from "./test-helpers.js";
+import { readingOf, runs } from "./test-helpers.js";
 
 describe("sed as a runner", () => {
   it.each([
@@ -41,7 +41,7 @@ describe("sed as a runner", () => {
     ["sed --expr='1e rm -rf ~' f", "rm -rf ~"],
     ["sed -n -e '1{e rm -rf ~\n}' f", "rm -rf ~"],
   ])("%s runs %s", (command, nested) => {
-    expect(readingOf(command)).toContain(nested);
+    expect(runs(command, nested)).toBe(true);
   });
 
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readingOf } from "./test-helpers.js";
+import { readingOf, runs } from "./test-helpers.js";
 
 describe("tar as a runner", () => {
   it.each([
@@ -37,7 +37,7 @@ describe("tar as a runner", () => {
     ["tar --rsh-command='rm -rf ~' -xf a.tar", "rm -rf ~"],
     ["tar --rmt-command='rm -rf ~' -xf a.tar", "rm -rf ~"],
   ])("%s runs %s", (command, nested) => {
-    expect(readingOf(command)).toContain(nested);
+    expect(runs(command, nested)).toBe(true);
   });
 
   it.each([

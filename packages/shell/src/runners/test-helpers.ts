@@ -9,3 +9,10 @@ export function readingOf(command: string): string {
   const nested = analysis.invocations.filter((invocation) => invocation.via.length > 0 && invocation.name !== "");
   return nested.length === 0 ? "plain" : nested.map((invocation) => [invocation.name, ...invocation.args].join(" ")).join(" ; ");
 }
+
+/** Whether the line hands on a nested command that starts with `nested` (`rm -rf ~`), read with no problem. */
+export function runs(command: string, nested: string): boolean {
+  return readingOf(command)
+    .split(" ; ")
+    .some((text) => text.startsWith(nested));
+}

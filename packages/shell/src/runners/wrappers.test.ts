@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readingOf } from "./test-helpers.js";
+import { readingOf, runs } from "./test-helpers.js";
 
 describe("wrappers read only in their known forms", () => {
   it.each([
@@ -46,7 +46,7 @@ describe("wrappers read only in their known forms", () => {
     ["LESSOPEN='|rm -rf ~ %s' less f", "rm -rf ~"],
     ["RSYNC_RSH='rm -rf ~' rsync a h:b", "rm -rf ~"],
   ])("%s runs %s", (command, nested) => {
-    expect(readingOf(command)).toContain(nested);
+    expect(runs(command, nested)).toBe(true);
   });
 
   it.each([

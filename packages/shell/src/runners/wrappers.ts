@@ -77,7 +77,7 @@ const wrappers: Record<string, Wrapper> = {
     grammar: {
       program: "nsenter",
       abbreviate: true,
-      short: { ...letters("aFcZ", "tSGe"), ...optionalLetters("mutinpUCTrw") },
+      short: { ...letters("aFcZ", "tSGe"), ...optionalLetters("muinpUCTrw") },
       long: names(
         "all no-fork preserve-credentials follow-context help version join-cgroup keep-caps env",
         "target setuid setgid",

@@ -129,6 +129,9 @@ table("rm's abbreviated long options count as the options they abbreviate", "blo
   "rm --no-preserve-root --recur /",
   "rm ~ --recur",
   "rm -Zr ~",
+  // Outside the project only forced deletes are refused: `--for` must be read as `--force`.
+  "rm --recur --for /srv/www",
+  "rm --fo -R /srv/www",
 ]);
 
 table("literal deletes inside the project stay allowed", "allow", ["rm -r build", "rm -rf ./dist", "rm --recur build", "rm -r -- -weird", "rm -rf node_modules/.cache"]);

@@ -66,6 +66,7 @@ table("runners that would run a catastrophic command are refused", "block", [
   "dpkg --pre-invoke='rm -rf ~' -i x.deb",
   "PAGER='rm -rf ~' man ls",
   "LD_PRELOAD=/tmp/x.so ls",
+  "awk 'BEGIN { print \"rm -rf ~\" | \"sh\" }'",
 ]);
 
 table("benign forms of runners stay allowed", "allow", [
@@ -167,6 +168,8 @@ table("device paths are expanded and normalised before they are classified", "bl
   "mkfs.ext4 -L data /dev//sdb1",
   "blkdiscard /dev/nvme0n1",
   "cd /dev; mkfs.ext4 sdb1",
+  "find . -fprint /dev/sda",
+  "find . -fprintf /dev//sdb '%p'",
 ]);
 
 table("writes to ordinary files and pseudo-devices stay allowed", "allow", [

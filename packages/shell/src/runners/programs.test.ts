@@ -131,6 +131,8 @@ describe("other runners", () => {
     "vim -c 'py3 import os' f",
     "vim -c 'set shell=/tmp/x' f",
     "vim -s keys.txt f",
+    "vim -es < cmds.vim",
+    "cat cmds | ex f",
     "emacs --eval '(shell-command \"rm -rf ~\")'",
     "emacs --ev '(x)'",
     "emacs -l evil.el",

@@ -95,7 +95,12 @@ const readVim: Reader = (invocation, reading) => {
   const exMode = invocation.name === "ex" || read.options.some((option) => option.name === "-e" || option.name === "-E");
   if (!exMode && read.options.some((option) => option.name === "-s")) addUnread(reading, `${invocation.name} -s`, "the keys in a script file");
   // `ex`/`vim -e` reading commands from standard input.
-  if (exMode) for (const text of stdinTexts(invocation)) for (const line of text.split("\n")) readExCommand(line, invocation.name, reading);
+  if (exMode) {
+    const texts = stdinTexts(invocation);
+    for (const text of texts) for (const line of text.split("\n")) readExCommand(line, invocation.name, reading);
+    if (texts.length === 0 && (invocation.upstream.length > 0 || invocation.redirects.some((redirect) => redirect.operator === "<")))
+      addUnread(reading, `${invocation.name} -e`, "Ex commands from its standard input");
+  }
 };
 
 /** An Ex command: line numbers, searches, settings, writes and quits are read; `!cmd` runs a shell command; the rest is unknown. */

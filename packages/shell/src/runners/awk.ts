@@ -81,7 +81,7 @@ function readPipes(program: string, awk: string, reading: RunnerReading): void {
         else {
           addCode(reading, command, `${awk} print | "…"`);
           // `print "rm -rf ~" | "sh"`: what is printed into a shell or an interpreter is code.
-          if (false) {
+          if (readsCode.test(command)) {
             if (previous === '"' && lastString !== undefined) addCode(reading, lastString, `${awk} print | "${command}"`);
             else reading.problems.push(`${awk} prints text computed at run time into ${command}, which runs it`);
           }

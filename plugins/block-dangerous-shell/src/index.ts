@@ -18,8 +18,7 @@ export type { ShellExplanation } from "./explain.js";
  */
 export default definePlugin<BlockDangerousShellOptions>((options, api) => {
   const { tools, guard, packs } = resolveOptions(options, { projectRoot: api.cwd, home: homedir() });
-  const isShellCall = (call: ToolCall) =>
-    call.kind === "shell" || tools.has(call.name.toLowerCase()) || tools.has(lastSegment(call.name)) || isInputTool(call);
+  const isShellCall = (call: ToolCall) => call.kind === "shell" || tools.has(call.name.toLowerCase()) || tools.has(lastSegment(call.name)) || isInputTool(call);
   return {
     name: "block-dangerous-shell",
     description: "Refuses destructive shell commands (rm -rf outside the project, destructive git, fork bombs, mkfs, curl | sh, sudo, …)",
@@ -101,7 +100,18 @@ export function commandsOf(call: ToolCall): { field: string; command: string | u
  * Tools that type into a shell session started by an earlier call (Codex's `write_stdin`, and tools named
  * like it): what they send is run by that shell, so it is a command line too.
  */
-const inputTools = new Set(["write_stdin", "send_input", "terminal_input", "write_bash", "send_keys", "write_terminal", "send_to_terminal", "terminal_write", "write_to_terminal", "stdin_write"]);
+const inputTools = new Set([
+  "write_stdin",
+  "send_input",
+  "terminal_input",
+  "write_bash",
+  "send_keys",
+  "write_terminal",
+  "send_to_terminal",
+  "terminal_write",
+  "write_to_terminal",
+  "stdin_write",
+]);
 
 /** The fields an input tool sends to the session (`chars` for Codex). */
 export const inputFields = ["chars", "input", "text", "keys", "data"] as const;
@@ -110,8 +120,23 @@ function isInputTool(call: ToolCall): boolean {
   return inputTools.has(call.name.toLowerCase()) || inputTools.has(lastSegment(call.name));
 }
 
-// Keys an interactive shell acts on besides typing: interrupt, end of input, suspend.
-const signalKeys = /^[\x03\x04\x1a\x1c]+$/;
+// Keys an interactive shell acts on besides typing: interrupt (Ctrl-C), end of input (Ctrl-D), suspend (Ctrl-Z), quit (Ctrl-\\).
+const signalKeys = new Set([3, 4, 26, 28]);
+
+/** Whether every character is one of `codes`. */
+function onlyKeys(text: string, codes: ReadonlySet<number>): boolean {
+  for (let index = 0; index < text.length; index++) if (!codes.has(text.charCodeAt(index))) return false;
+  return true;
+}
+
+/** A control character other than a newline or a tab: line editing (backspace, Ctrl-U, Ctrl-W), escape sequences, signals. */
+function hasEditingKeys(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if ((code < 32 && code !== 9 && code !== 10) || code === 127) return true;
+  }
+  return false;
+}
 
 /**
  * Text typed into an interactive shell, as the command line it makes; undefined (refused) when it cannot be
@@ -120,10 +145,10 @@ const signalKeys = /^[\x03\x04\x1a\x1c]+$/;
  * interrupt or end-of-input key runs nothing.
  */
 function sessionInput(text: string): string | undefined {
-  if (text === "" || signalKeys.test(text)) return "";
+  if (text === "" || onlyKeys(text, signalKeys)) return "";
   const lines = text.replace(/\r\n?/g, "\n");
   if (!lines.endsWith("\n")) return undefined;
-  if (/[\x00-\x08\x0b-\x1f\x7f]/.test(lines)) return undefined;
+  if (hasEditingKeys(lines)) return undefined;
   if (/![^\s=(]|(^|\n)\s*\^/.test(lines)) return undefined;
   return lines;
 }
@@ -166,7 +191,18 @@ function unreadable(field: string): string {
 
 function refusedExplanation(call: ToolCall, rule: string, message: string, packs: readonly PackName[], projectRoot: string): ShellExplanation {
   const verdict = { action: "block" as const, rule, message };
-  return { checked: true, command: JSON.stringify(call.args), cwd: projectRoot, projectRoot, packs, problems: [message], scripts: [], commands: [], deletes: [], verdict };
+  return {
+    checked: true,
+    command: JSON.stringify(call.args),
+    cwd: projectRoot,
+    projectRoot,
+    packs,
+    problems: [message],
+    scripts: [],
+    commands: [],
+    deletes: [],
+    verdict,
+  };
 }
 
 /** The fields agents name the working folder with: Codex `workdir`, Gemini CLI `dir_path` (earlier `directory`), others `cwd`. */
@@ -183,7 +219,9 @@ function cwdOf(call: ToolCall, projectRoot: string): { cwd: string | undefined }
     const value = call.args[field];
     if (value === undefined || value === null || value === "") continue;
     if (typeof value !== "string")
-      return { problem: `refusing a shell call whose args.${field} is not a folder (a string), so where it runs cannot be checked. Pass the folder as a string.` };
+      return {
+        problem: `refusing a shell call whose args.${field} is not a folder (a string), so where it runs cannot be checked. Pass the folder as a string.`,
+      };
     if (found !== undefined && posix.resolve(projectRoot, found.value) !== posix.resolve(projectRoot, value))
       return {
         problem: `refusing a shell call that names two working folders (args.${found.field} is ${JSON.stringify(found.value)}, args.${field} is ${JSON.stringify(value)}): which one the command runs in cannot be known. Name the folder once.`,

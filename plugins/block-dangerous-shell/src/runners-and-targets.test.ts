@@ -66,7 +66,7 @@ table("runners that would run a catastrophic command are refused", "block", [
   "dpkg --pre-invoke='rm -rf ~' -i x.deb",
   "PAGER='rm -rf ~' man ls",
   "LD_PRELOAD=/tmp/x.so ls",
-  "awk 'BEGIN { print \"rm -rf ~\" | \"sh\" }'",
+  'awk \'BEGIN { print "rm -rf ~" | "sh" }\'',
 ]);
 
 table("benign forms of runners stay allowed", "allow", [
@@ -135,7 +135,13 @@ table("rm's abbreviated long options count as the options they abbreviate", "blo
   "rm --fo -R /srv/www",
 ]);
 
-table("literal deletes inside the project stay allowed", "allow", ["rm -r build", "rm -rf ./dist", "rm --recur build", "rm -r -- -weird", "rm -rf node_modules/.cache"]);
+table("literal deletes inside the project stay allowed", "allow", [
+  "rm -r build",
+  "rm -rf ./dist",
+  "rm --recur build",
+  "rm -r -- -weird",
+  "rm -rf node_modules/.cache",
+]);
 
 table("device paths are expanded and normalised before they are classified", "block", [
   "dd if=/dev/zero of=/dev/sda",
@@ -152,7 +158,7 @@ table("device paths are expanded and normalised before they are classified", "bl
   "cd /dev && dd if=/dev/zero of=sda",
   "d=/dev/sda; dd if=/dev/zero of=$d",
   "dd if=/dev/zero of=$DEV",
-  "dd if=/dev/zero of=\"$(lsblk -no name | head -1)\"",
+  'dd if=/dev/zero of="$(lsblk -no name | head -1)"',
   "cat /dev/zero > /dev/s\\da",
   "cat /dev/zero > /dev//sda",
   "cat /dev/zero > /./dev/nvme0n1",
@@ -185,8 +191,13 @@ table("writes to ordinary files and pseudo-devices stay allowed", "allow", [
 ]);
 
 function plugin() {
-  return blockDangerousShell({}, { cwd: environment.projectRoot, session: { id: "s" }, log: console, on: () => () => {}, store: {} as PluginStore }) as unknown as {
-    hooks: { pre_tool_call(call: { id: string; name: string; args: Record<string, unknown>; kind?: string }): { action: string; message?: string } | undefined };
+  return blockDangerousShell(
+    {},
+    { cwd: environment.projectRoot, session: { id: "s" }, log: console, on: () => () => {}, store: {} as PluginStore },
+  ) as unknown as {
+    hooks: {
+      pre_tool_call(call: { id: string; name: string; args: Record<string, unknown>; kind?: string }): { action: string; message?: string } | undefined;
+    };
   };
 }
 

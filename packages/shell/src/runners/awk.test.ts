@@ -18,10 +18,10 @@ describe("awk as a runner", () => {
   });
 
   it.each([
-    ["awk 'BEGIN { print \"rm -rf ~\" | \"sh\" }'", "rm -rf ~"],
+    ['awk \'BEGIN { print "rm -rf ~" | "sh" }\'', "rm -rf ~"],
     ["awk 'BEGIN { \"rm -rf ~\" | getline }'", "rm -rf ~"],
     ["awk '{ print | \"rm -rf ~\" }' f", "rm -rf ~"],
-    ["gawk 'BEGIN { print \"x\" |& \"rm -rf ~\" }'", "rm -rf ~"],
+    ['gawk \'BEGIN { print "x" |& "rm -rf ~" }\'', "rm -rf ~"],
     ["awk '{ print x | \"sort\" }' f", "sort"],
     ["gawk -e 'BEGIN { \"rm -rf ~\" | getline }'", "rm -rf ~"],
   ])("%s runs %s", (command, nested) => {

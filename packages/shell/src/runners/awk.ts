@@ -10,7 +10,18 @@ import { addCode, addUnread, type RunnerReading } from "./reading.js";
 const grammar: Grammar = {
   program: "awk",
   abbreviate: true,
-  short: { ...letters("bcCgMnNOPrsStVhy", "FvWd"), f: { arity: "required", runs: "unknown" }, e: { arity: "required" }, E: { arity: "required", runs: "unknown" }, i: { arity: "required", runs: "unknown" }, l: { arity: "required", runs: "unknown" }, D: { arity: "optional" }, L: { arity: "optional" }, o: { arity: "optional" }, p: { arity: "optional" } },
+  short: {
+    ...letters("bcCgMnNOPrsStVhy", "FvWd"),
+    f: { arity: "required", runs: "unknown" },
+    e: { arity: "required" },
+    E: { arity: "required", runs: "unknown" },
+    i: { arity: "required", runs: "unknown" },
+    l: { arity: "required", runs: "unknown" },
+    D: { arity: "optional" },
+    L: { arity: "optional" },
+    o: { arity: "optional" },
+    p: { arity: "optional" },
+  },
   long: {
     ...names(
       "characters-as-bytes traditional copyright gen-pot csv bignum use-lc-numeric non-decimal-data optimize no-optimize posix re-interval sandbox trace version help",
@@ -34,13 +45,15 @@ export function readAwk(invocation: Invocation, reading: RunnerReading): void {
     if (option.spec.runs === "unknown" && option.value !== undefined) addUnread(reading, `${invocation.name} ${option.name}`, `the program in ${option.value}`);
     if ((option.name === "-e" || option.name === "--source") && option.value !== undefined) programs.push(option.value);
   }
-  if (programs.length === 0 && !read.options.some((option) => option.spec.runs === "unknown") && read.operands[0] !== undefined) programs.push(read.operands[0]);
+  if (programs.length === 0 && !read.options.some((option) => option.spec.runs === "unknown") && read.operands[0] !== undefined)
+    programs.push(read.operands[0]);
   if (sandbox) return;
   for (const program of programs) readPipes(program, invocation.name, reading);
 }
 
 // Commands that run what they read: a shell or an interpreter, by its first word.
-const readsCode = /^\s*(?:\S*\/)?(?:sh|bash|zsh|dash|ksh|mksh|ash|fish|csh|tcsh|yash|python[\d.]*|perl|ruby|node|php|awk|gawk|mawk|sed|xargs|env|sudo|eval|source)(?:\s|$)/;
+const readsCode =
+  /^\s*(?:\S*\/)?(?:sh|bash|zsh|dash|ksh|mksh|ash|fish|csh|tcsh|yash|python[\d.]*|perl|ruby|node|php|awk|gawk|mawk|sed|xargs|env|sudo|eval|source)(?:\s|$)/;
 
 // Characters after which `/` starts a regular expression rather than a division.
 const beforeRegex = new Set(["", "(", ",", "~", "!", "{", "}", ";", "&", "|", "\n", "?", ":"]);
@@ -76,7 +89,7 @@ function readPipes(program: string, awk: string, reading: RunnerReading): void {
         else reading.problems.push(`${awk} reads the output of a command computed at run time (\`… | getline\`)`);
       } else {
         const target = /^"((?:[^"\\]|\\.)*)"/.exec(rest);
-        const command = target?.[1]!.replace(/\\(.)/g, "$1");
+        const command = target === null ? undefined : target[1]!.replace(/\\(.)/g, "$1");
         if (command === undefined) reading.problems.push(`${awk} pipes into a command computed at run time (\`print … | cmd\`)`);
         else {
           addCode(reading, command, `${awk} print | "…"`);

@@ -107,7 +107,7 @@ describe("git as a runner", () => {
     "git -c init.templateDir=/tmp/t init",
     "git -c submodule.x.update='!rm -rf ~' submodule update",
     "git -c weird.section=1 status",
-    "git -c core.pager=\"$P\" log",
+    'git -c core.pager="$P" log',
     "git --config-env=core.pager=P log",
     "git -C /tmp/evil status",
     "git -C ../other status",

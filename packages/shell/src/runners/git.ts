@@ -38,7 +38,18 @@ const globalFlags = new Set([
   "-h",
   "--help",
 ]);
-const globalValued = new Set(["-c", "-C", "--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix", "--list-cmds", "--attr-source", "--shallow-file"]);
+const globalValued = new Set([
+  "-c",
+  "-C",
+  "--git-dir",
+  "--work-tree",
+  "--namespace",
+  "--config-env",
+  "--super-prefix",
+  "--list-cmds",
+  "--attr-source",
+  "--shallow-file",
+]);
 const folderOptions = new Set(["-C", "--git-dir", "--work-tree"]);
 
 /** A subcommand option that runs code: its long name, short letter, and whether its value is only attached. */
@@ -74,7 +85,9 @@ const runningOptions: Record<string, { options: RunningOption[]; valuedLetters: 
     valuedLetters: "",
   },
   "filter-branch": {
-    options: ["setup", "env-filter", "tree-filter", "index-filter", "parent-filter", "msg-filter", "commit-filter", "tag-name-filter"].map((long) => ({ long })),
+    options: ["setup", "env-filter", "tree-filter", "index-filter", "parent-filter", "msg-filter", "commit-filter", "tag-name-filter"].map((long) => ({
+      long,
+    })),
     valuedLetters: "d",
   },
 };
@@ -117,7 +130,7 @@ function readGitArguments(args: readonly string[], invocation: Invocation, readi
     if (depth < 4) readGitArguments([...alias.split(/\s+/).filter(Boolean), ...rest], invocation, reading, depth + 1);
     return;
   }
-  readSubcommand(subcommand, rest, invocation, reading);
+  readSubcommand(subcommand, rest, reading);
 }
 
 /** `-c key=value` (or `--config key=value` of clone): what the key makes git run. */
@@ -178,10 +191,12 @@ function readEnvironment(invocation: Invocation, reading: RunnerReading): void {
   }
 }
 
-function readSubcommand(subcommand: string, args: readonly string[], invocation: Invocation, reading: RunnerReading): void {
+function readSubcommand(subcommand: string, args: readonly string[], reading: RunnerReading): void {
   const how = `git ${subcommand}`;
   if (subcommand === "submodule" && args.includes("foreach")) {
-    const after = args.slice(args.indexOf("foreach") + 1).filter((arg, index, all) => !(arg === "--recursive" || (arg === "--" && index === all.indexOf("--"))));
+    const after = args
+      .slice(args.indexOf("foreach") + 1)
+      .filter((arg, index, all) => !(arg === "--recursive" || (arg === "--" && index === all.indexOf("--"))));
     if (after.length > 0) addCode(reading, after.join(" "), "git submodule foreach");
     return;
   }

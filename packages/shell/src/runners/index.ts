@@ -16,7 +16,16 @@ type Reader = (invocation: Invocation, reading: RunnerReading) => void;
  * Programs known to be able to run something (a command in an option, a script, a config): each is
  * read only in the forms listed for it. The names are the ones `unwrap` gives (`gawk`, not `/usr/bin/gawk`).
  */
-const runners = new Map<string, Reader>([["git", readGit], ["tar", readTar], ["gtar", readTar], ["bsdtar", readTar], ["sed", readSed], ["gsed", readSed], ...["awk", "gawk", "mawk", "nawk"].map((name): [string, Reader] => [name, readAwk]), ...otherRunners]);
+const runners = new Map<string, Reader>([
+  ["git", readGit],
+  ["tar", readTar],
+  ["gtar", readTar],
+  ["bsdtar", readTar],
+  ["sed", readSed],
+  ["gsed", readSed],
+  ...["awk", "gawk", "mawk", "nawk"].map((name): [string, Reader] => [name, readAwk]),
+  ...otherRunners,
+]);
 
 /** The names of the programs this reader treats as runners. */
 export const runnerNames: ReadonlySet<string> = new Set(runners.keys());

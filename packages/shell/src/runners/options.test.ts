@@ -11,7 +11,10 @@ const grammar: Grammar = {
 describe("readArguments", () => {
   it.each([
     [["-abc"], ["-a", "-b", "-c"]],
-    [["-af", "x"], ["-a", "-f=x"]],
+    [
+      ["-af", "x"],
+      ["-a", "-f=x"],
+    ],
     [["-afx"], ["-a", "-f=x"]],
     [["-O"], ["-O"]],
     [["-Ocmd"], ["-O=cmd"]],

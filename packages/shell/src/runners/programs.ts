@@ -29,8 +29,14 @@ function valuesOf(read: ReadArguments, ...optionNames: string[]): string[] {
 
 // find: every primary, with the words it takes. `-exec`/`-ok` commands are read by the reader itself.
 const findPrimaries = new Map<string, number>([
-  ...words("-delete -print -print0 -ls -prune -quit -true -false -empty -executable -readable -writable -nouser -nogroup -depth -mount -xdev -noleaf -follow -daystart -ignore_readdir_race -noignore_readdir_race -warn -nowarn -not -and -a -or -o -regextype -help --help -version --version -O0 -O1 -O2 -O3 -d -s -x", 0),
-  ...words("-name -iname -path -ipath -wholename -iwholename -regex -iregex -lname -ilname -user -group -uid -gid -inum -samefile -newer -anewer -cnewer -perm -type -xtype -size -mtime -atime -ctime -mmin -amin -cmin -used -links -maxdepth -mindepth -fstype -printf -fprint -fprint0 -fls -context -D -newermm -newerma -newermc -newerBt -newerct -newerat -newermt -neweram -newerac -files0-from", 1),
+  ...words(
+    "-delete -print -print0 -ls -prune -quit -true -false -empty -executable -readable -writable -nouser -nogroup -depth -mount -xdev -noleaf -follow -daystart -ignore_readdir_race -noignore_readdir_race -warn -nowarn -not -and -a -or -o -regextype -help --help -version --version -O0 -O1 -O2 -O3 -d -s -x",
+    0,
+  ),
+  ...words(
+    "-name -iname -path -ipath -wholename -iwholename -regex -iregex -lname -ilname -user -group -uid -gid -inum -samefile -newer -anewer -cnewer -perm -type -xtype -size -mtime -atime -ctime -mmin -amin -cmin -used -links -maxdepth -mindepth -fstype -printf -fprint -fprint0 -fls -context -D -newermm -newerma -newermc -newerBt -newerct -newerat -newermt -neweram -newerac -files0-from",
+    1,
+  ),
   ...words("-fprintf", 2),
 ]);
 
@@ -89,7 +95,8 @@ const readVim: Reader = (invocation, reading) => {
     { ...vimGrammar, program: invocation.name },
     reading,
   );
-  for (const command of [...plus.map((arg) => arg.slice(1)), ...valuesOf(read, "-c", "--cmd", "--remote-send", "--remote-expr")]) readExCommand(command, invocation.name, reading);
+  for (const command of [...plus.map((arg) => arg.slice(1)), ...valuesOf(read, "-c", "--cmd", "--remote-send", "--remote-expr")])
+    readExCommand(command, invocation.name, reading);
   for (const vimrc of valuesOf(read, "-u", "-U")) if (!/^(NONE|NORC|DEFAULTS)$/.test(vimrc)) addUnread(reading, `${invocation.name} -u`, `the script ${vimrc}`);
   // `-s file` in Normal mode types the file's keys (`:!…` included); in Ex mode (`ex -s`, `vim -e -s`) it only means silent.
   const exMode = invocation.name === "ex" || read.options.some((option) => option.name === "-e" || option.name === "-E");
@@ -108,7 +115,11 @@ function readExCommand(command: string, program: string, reading: RunnerReading)
   const text = command.trim().replace(/^:+/, "");
   const bang = /^(?:[.%$]|\d+(?:,\d+)?)?\s*(?:r(?:ead)?\s*|w(?:rite)?\s*)?!(.*)$/s.exec(text);
   if (bang) return void addCode(reading, bang[1]!, `${program} :!`);
-  if (/^(\d*|\$|\/[^/]*\/?|\?[^?]*\??|(?:w|wq|x|q|qa|wa|wqa|xa|up|update)!?|(?:set?|setl(?:ocal)?)\s+[\w+-=,.: ]*|syntax\s+\w+|noh(?:lsearch)?|%?s(.)(?:(?!\\=).)*|g?e(?:dit)?\s+[\w./-]+|norm(?:al)?!?\s+[^:!]*)$/s.test(text)) {
+  if (
+    /^(\d*|\$|\/[^/]*\/?|\?[^?]*\??|(?:w|wq|x|q|qa|wa|wqa|xa|up|update)!?|(?:set?|setl(?:ocal)?)\s+[\w+-=,.: ]*|syntax\s+\w+|noh(?:lsearch)?|%?s(.)(?:(?!\\=).)*|g?e(?:dit)?\s+[\w./-]+|norm(?:al)?!?\s+[^:!]*)$/s.test(
+      text,
+    )
+  ) {
     if (/set?\s+(?:shell|makeprg|grepprg|keywordprg|equalprg|formatprg|diffexpr|patchexpr|exrc|secure)/.test(text))
       addUnread(reading, `${program} ${text}`, "a program through that setting");
     return;
@@ -120,7 +131,15 @@ const emacsGrammar: Grammar = {
   program: "emacs",
   abbreviate: true,
   singleDashLong: "only",
-  short: { ...letters("qQD"), l: unknownFile, f: unknownFile, L: { arity: "required" }, t: { arity: "required" }, d: { arity: "required" }, u: { arity: "required" } },
+  short: {
+    ...letters("qQD"),
+    l: unknownFile,
+    f: unknownFile,
+    L: { arity: "required" },
+    t: { arity: "required" },
+    d: { arity: "required" },
+    u: { arity: "required" },
+  },
   long: {
     ...names(
       "nw batch no-init-file no-site-file no-site-lisp no-splash debug-init quick version help no-desktop no-x-resources no-loadup no-build-details fullscreen maximized iconic reverse-video no-blinking-cursor",
@@ -243,7 +262,8 @@ const sshGrammar: Grammar = {
 function readSshFamily(invocation: Invocation, reading: RunnerReading, grammar: Grammar): ReadArguments {
   const read = readWith(invocation.args, grammar, reading);
   for (const option of valuesOf(read, "-o")) readSshOption(option, invocation.name, reading);
-  for (const config of valuesOf(read, "-F")) if (config !== "/dev/null" && config !== "none") addUnread(reading, `${invocation.name} -F`, `the settings in ${config}`);
+  for (const config of valuesOf(read, "-F"))
+    if (config !== "/dev/null" && config !== "none") addUnread(reading, `${invocation.name} -F`, `the settings in ${config}`);
   return read;
 }
 
@@ -345,7 +365,11 @@ function readGdbCommand(command: string, reading: RunnerReading): void {
   const text = command.trim();
   const shellCommand = /^(?:shell\s+|!)(.*)$/s.exec(text);
   if (shellCommand) return void addCode(reading, shellCommand[1]!, "gdb shell");
-  if (/^(bt|backtrace|where|run|r|start|continue|c|next|n|step|s|quit|q|kill|info\s+[\w\s-]*|thread\s+apply\s+all\s+(bt|backtrace)(\s+full)?|set\s+(pagination|confirm|print|logging|width|height)\b[\w\s-]*|break\s+[\w:.]+|b\s+[\w:.]+|list\s*[\w:.]*|disassemble\s*[\w:.]*|frame\s*\d*|up|down|finish|p\s+[\w.>-]+|print\s+[\w.>-]+|x\/\w+\s+[\w$&*]+|detach)$/.test(text))
+  if (
+    /^(bt|backtrace|where|run|r|start|continue|c|next|n|step|s|quit|q|kill|info\s+[\w\s-]*|thread\s+apply\s+all\s+(bt|backtrace)(\s+full)?|set\s+(pagination|confirm|print|logging|width|height)\b[\w\s-]*|break\s+[\w:.]+|b\s+[\w:.]+|list\s*[\w:.]*|disassemble\s*[\w:.]*|frame\s*\d*|up|down|finish|p\s+[\w.>-]+|print\s+[\w.>-]+|x\/\w+\s+[\w$&*]+|detach)$/.test(
+      text,
+    )
+  )
     return;
   reading.problems.push(`gdb: the command ${text} is not one this reader has read, so what it runs is unknown`);
 }
@@ -561,7 +585,8 @@ const readScreen: Reader = (invocation, reading) => {
 
 /** `expect -c 'spawn …'`, `expect -` and `expect -f -` run Tcl with `exec`/`system`/`spawn`: not read here. */
 const readExpect: Reader = (invocation, reading) => {
-  if (invocation.args.some((arg) => arg === "-c" || arg === "-" || arg === "-i" || /^-[A-Za-z]*c$/.test(arg))) addUnread(reading, "expect", "Tcl commands given on its command line or standard input");
+  if (invocation.args.some((arg) => arg === "-c" || arg === "-" || arg === "-i" || /^-[A-Za-z]*c$/.test(arg)))
+    addUnread(reading, "expect", "Tcl commands given on its command line or standard input");
 };
 
 /** `entr [-acdnprsz] utility args`: with `-s` the utility is a shell command. */
@@ -600,7 +625,10 @@ const nodemonGrammar: Grammar = {
   program: "nodemon",
   short: { ...letters("CIqvLh", "wedVs"), x: shell },
   long: {
-    ...names("legacy-watch no-colors quiet verbose version help dump on-change-only spawn no-update-notifier no-stdin", "watch ext ignore delay config signal polling-interval cwd"),
+    ...names(
+      "legacy-watch no-colors quiet verbose version help dump on-change-only spawn no-update-notifier no-stdin",
+      "watch ext ignore delay config signal polling-interval cwd",
+    ),
     exec: shell,
   },
 };
@@ -612,7 +640,8 @@ const readNodemon: Reader = (invocation, reading) => {
 
 // apt and apt-get: `-o Key=Value` settings that run commands (`APT::Update::Pre-Invoke`, `DPkg::Post-Invoke`, `Dir::Bin::dpkg`).
 const aptCommandKeys = /(pre|post)-invoke|pre-install-pkgs|post-invoke-success/i;
-const aptUnknownKeys = /^(dir::bin|dpkg::tools|apt::key::gpgvcommand|acquire::.*(proxy-auto-detect|proxyautodetect)|dir::etc|dir::state|dpkg::options|apt::config::|rpm::)/i;
+const aptUnknownKeys =
+  /^(dir::bin|dpkg::tools|apt::key::gpgvcommand|acquire::.*(proxy-auto-detect|proxyautodetect)|dir::etc|dir::state|dpkg::options|apt::config::|rpm::)/i;
 
 const aptGrammar: Grammar = {
   program: "apt-get",
@@ -664,7 +693,11 @@ const readUvx: Reader = (invocation, reading) => {
     if (args[0] !== "run") return;
     args = args.slice(1);
   }
-  const read = readArguments(args, { ...uvxGrammar, program: invocation.name, long: { ...uvxGrammar.long, spec: { arity: "required" }, "pip-args": { arity: "required" } } });
+  const read = readArguments(args, {
+    ...uvxGrammar,
+    program: invocation.name,
+    long: { ...uvxGrammar.long, spec: { arity: "required" }, "pip-args": { arity: "required" } },
+  });
   reading.problems.push(...read.problems);
   const command = args.slice(read.end);
   if (command.length > 0) addCode(reading, commandLine(command), invocation.name);
@@ -675,7 +708,8 @@ const readM4: Reader = (invocation, reading) => {
   const defines = invocation.args.filter((arg) => /^(-D|--define=)/.test(arg));
   for (const text of [...stdinTexts(invocation), ...defines]) {
     for (const match of text.matchAll(/\b(?:e?syscmd)\s*\(\s*`?([^')]*)'?\s*\)/g)) addCode(reading, match[1]!, "m4 syscmd");
-    if (/\b(e?syscmd|include|sinclude)\b/.test(text) && !/\b(e?syscmd)\s*\(\s*`?[^')]*'?\s*\)/.test(text)) addUnread(reading, "m4", "a command or file it builds from its input");
+    if (/\b(e?syscmd|include|sinclude)\b/.test(text) && !/\b(e?syscmd)\s*\(\s*`?[^')]*'?\s*\)/.test(text))
+      addUnread(reading, "m4", "a command or file it builds from its input");
   }
 };
 

@@ -55,9 +55,3 @@ export function commandLine(argv: readonly string[]): string {
 function quote(part: string): string {
   return /^[\w@%+=:,./-]+$/.test(part) ? part : `'${part.replaceAll("'", `'\\''`)}'`;
 }
-
-export function merge(target: RunnerReading, source: RunnerReading): RunnerReading {
-  target.scripts.push(...source.scripts);
-  target.problems.push(...source.problems);
-  return target;
-}

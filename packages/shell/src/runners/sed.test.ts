@@ -60,7 +60,7 @@ describe("sed as a runner", () => {
     "sed --frobnicate 's/a/b/' f",
     "sed 'K' f",
     "sed 's/a/b' f",
-    "sed \"$SCRIPT\" f",
+    'sed "$SCRIPT" f',
   ])("%s is unknown", (command) => {
     expect(readingOf(command)).toBe("unknown");
   });

@@ -50,7 +50,7 @@ describe("tar as a runner", () => {
     "tar -cf /dev/null --checkpoint-action=unknown .",
     "tar -xf host:a.tar",
     "tar -xf user@host:/a.tar",
-    "tar --to-command=\"$CMD\" -xf a.tar",
+    'tar --to-command="$CMD" -xf a.tar',
   ])("%s is unknown", (command) => {
     expect(readingOf(command)).toBe("unknown");
   });

@@ -61,7 +61,7 @@ describe("wrappers read only in their known forms", () => {
     "LD_PRELOAD=/tmp/x.so ls",
     "NODE_OPTIONS='--require /tmp/x.js' npm test",
     "PERL5OPT=-Mx perl a.pl",
-    "flock /tmp/l -c \"$CMD\"",
+    'flock /tmp/l -c "$CMD"',
   ])("%s is unknown", (command) => {
     expect(readingOf(command)).toBe("unknown");
   });

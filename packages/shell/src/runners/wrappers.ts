@@ -42,7 +42,12 @@ const wrappers: Record<string, Wrapper> = {
   nice: { grammar: { program: "nice", abbreviate: true, short: letters("", "n"), long: names("help version", "adjustment") } },
   nohup: { grammar: { program: "nohup", abbreviate: true, long: names("help version") } },
   timeout: {
-    grammar: { program: "timeout", abbreviate: true, short: letters("fpv", "sk"), long: names("foreground preserve-status verbose help version", "kill-after signal") },
+    grammar: {
+      program: "timeout",
+      abbreviate: true,
+      short: letters("fpv", "sk"),
+      long: names("foreground preserve-status verbose help version", "kill-after signal"),
+    },
     positional: 1,
   },
   stdbuf: { grammar: { program: "stdbuf", abbreviate: true, short: letters("", "ioe"), long: names("help version", "input output error") } },
@@ -60,7 +65,9 @@ const wrappers: Record<string, Wrapper> = {
     positional: 1,
   },
   taskset: { grammar: { program: "taskset", abbreviate: true, short: letters("apc"), long: names("all-tasks pid cpu-list help version") }, positional: 1 },
-  time: { grammar: { program: "time", abbreviate: true, short: letters("pvaq", "fo"), long: names("portability verbose append quiet help version", "format output") } },
+  time: {
+    grammar: { program: "time", abbreviate: true, short: letters("pvaq", "fo"), long: names("portability verbose append quiet help version", "format output") },
+  },
   xargs: {
     grammar: {
       program: "xargs",
@@ -175,7 +182,8 @@ export function readWrappers(invocation: Invocation, reading: RunnerReading): vo
 
 /** `xargs -I{} sh -c …` is read by the reader; xargs options that run more are listed. */
 function readXargsOptions(options: ReturnType<typeof readArguments>["options"], reading: RunnerReading): void {
-  for (const option of options) if (option.name === "-o" || option.name === "--open-tty") addUnread(reading, "xargs --open-tty", "commands with the terminal as input");
+  for (const option of options)
+    if (option.name === "-o" || option.name === "--open-tty") addUnread(reading, "xargs --open-tty", "commands with the terminal as input");
 }
 
 /** `systemd-run -p ExecStartPre=…`: a property that holds a command. */

@@ -47,7 +47,15 @@ function removedByRm(invocation: Invocation): Removal | undefined {
 const rmGrammar: Grammar = {
   program: "rm",
   abbreviate: true,
-  short: { f: { arity: "none" }, i: { arity: "none" }, I: { arity: "none" }, r: { arity: "none" }, R: { arity: "none" }, d: { arity: "none" }, v: { arity: "none" } },
+  short: {
+    f: { arity: "none" },
+    i: { arity: "none" },
+    I: { arity: "none" },
+    r: { arity: "none" },
+    R: { arity: "none" },
+    d: { arity: "none" },
+    v: { arity: "none" },
+  },
   long: {
     force: { arity: "none" },
     interactive: { arity: "optional" },

@@ -61,6 +61,11 @@ export function diskWritten(invocation: Invocation, facts: Facts): string | unde
     case "truncate":
     case "tee":
       return args.find(isDevice);
+    case "find": {
+      // `-fprint FILE`, `-fprint0 FILE`, `-fls FILE`, `-fprintf FILE FORMAT`: find writes its list there.
+      const at = args.findIndex((arg, index) => index > 0 && /^-(fprint0?|fls|fprintf)$/.test(args[index - 1]!) && isDevice(arg));
+      return at === -1 ? undefined : args[at];
+    }
     case "cp":
     case "install":
     case "mv":

@@ -3,9 +3,6 @@ import { classifyTarget } from "../paths.js";
 import { isCommandFlag, maskQuoted, shells, unwrap, type Invocation } from "@toolgate/shell";
 import { findExpression, findStartPaths } from "./deletes.js";
 import { diskWritten, mayBeDevice } from "./devices.js";
-
-// mkfs options whose next word is a value, not the device (`mkfs.ext4 -L data /dev/sdb1`).
-const mkfsValued = ["-L", "-t", "-b", "-C", "-E", "-g", "-G", "-i", "-I", "-j", "-J", "-l", "-m", "-M", "-N", "-o", "-O", "-r", "-T", "-U", "-d", "-n", "-F", "-s", "-S", "-c", "-f"];
 import { interpreterCode } from "./interpreter-code.js";
 import { firstMessage, hasFlag, positionals, show, type Facts, type Rule } from "./rule.js";
 
@@ -92,7 +89,8 @@ export const systemRules: readonly Rule[] = [
     check: each((invocation) =>
       (invocation.name.startsWith("mk") || invocation.name === "wipefs") &&
       /^(mkfs(\..+)?|mke2fs|mkswap|wipefs)$/.test(invocation.name) &&
-      positionals(invocation.args, mkfsValued).some((arg) => mayBeDevice(arg, invocation.cwd))
+      // Every word that is not an option: a label or size read as a device only errs on the safe side.
+      invocation.args.some((arg) => !arg.startsWith("-") && mayBeDevice(arg, invocation.cwd))
         ? `refusing to format or wipe a device: ${show(invocation)} erases everything on it. Ask the user to do it if it is really needed.`
         : undefined,
     ),

@@ -21,7 +21,22 @@ const commandVariables = new Set([
   "BROWSER",
   "CVS_RSH",
 ]);
-const loadsCode = new Set(["LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "PERL5DB", "PYTHONSTARTUP", "PYTHONINSPECT", "LESSKEYIN", "LESSKEY"]);
+const loadsCode = new Set([
+  "LD_PRELOAD",
+  "LD_AUDIT",
+  "DYLD_INSERT_LIBRARIES",
+  "PERL5DB",
+  "PYTHONSTARTUP",
+  "PYTHONINSPECT",
+  "LESSKEYIN",
+  "LESSKEY",
+  "VIMINIT",
+  "EXINIT",
+  "MYVIMRC",
+  "PSQLRC",
+  "SQLITE_INIT",
+  "GDBHISTFILE",
+]);
 // Options of these variables that load code before the program runs.
 const loadingOptions: Record<string, RegExp> = {
   NODE_OPTIONS: /(^|\s)(-r|--require|--import|--loader|--experimental-loader)(\s|=|$)/,

@@ -126,6 +126,11 @@ describe("git as a runner", () => {
     "git clone --template=/tmp/t /src dst",
     "git send-email --smtp-server=/tmp/x x.patch",
     "git rebase -x",
+    "echo 'rm -rf ~' > .git/hooks/pre-commit; git commit -m x",
+    "cat evil >> .git/config",
+    "cp evil .git/hooks/post-checkout",
+    "ln -sf /tmp/h .git/hooks",
+    "tee .git/hooks/pre-push < x",
   ])("%s is unknown", (command) => {
     expect(readingOf(command)).toBe("unknown");
   });

@@ -3,7 +3,7 @@ import { readAwk } from "./awk.js";
 import { readEnvironmentCode } from "./environment.js";
 import { readGit } from "./git.js";
 import { otherRunners } from "./programs.js";
-import { emptyReading, type RunnerReading } from "./reading.js";
+import { addUnread, emptyReading, type RunnerReading } from "./reading.js";
 import { readSed } from "./sed.js";
 import { readTar } from "./tar.js";
 import { readWrappers } from "./wrappers.js";
@@ -44,7 +44,13 @@ export function runnerReading(invocation: Invocation): RunnerReading {
   const reading = emptyReading();
   readWrappers(invocation, reading);
   if (invocation.assignments.length > 0) readEnvironmentCode(invocation, reading);
-  runners.get(invocation.name)?.(invocation, reading);
+  const reader = runners.get(invocation.name);
+  if (reader !== undefined) {
+    const withOptions = withEnvironmentOptions(invocation, reading);
+    reader(withOptions, reading);
+    readGlobOptions(withOptions, reading);
+  }
+  readGitControlWrites(invocation, reading);
   readings.set(invocation, reading);
   return reading;
 }
@@ -59,6 +65,67 @@ export function runnerReading(invocation: Invocation): RunnerReading {
 export function runsBeyondItself(invocation: Invocation): boolean {
   const reading = runnerReading(invocation);
   return reading.scripts.length > 0 || reading.problems.length > 0 || invocation.nested.length > 0;
+}
+
+// Variables a program reads more options from, before its own (`TAR_OPTIONS='--to-command=…' tar x`).
+const optionVariables = new Map([
+  ["tar", "TAR_OPTIONS"],
+  ["gtar", "TAR_OPTIONS"],
+  ["zip", "ZIPOPT"],
+  ["less", "LESS"],
+  ["man", "MANOPT"],
+  ["make", "MAKEFLAGS"],
+  ["gmake", "MAKEFLAGS"],
+]);
+
+/** The invocation with the options its variable holds put before its own, as the program reads them. */
+function withEnvironmentOptions(invocation: Invocation, reading: RunnerReading): Invocation {
+  const variable = optionVariables.get(invocation.name);
+  if (variable === undefined || invocation.assignments.length === 0) return invocation;
+  const assignment = invocation.assignments.findLast((candidate) => candidate.startsWith(`${variable}=`));
+  if (assignment === undefined) return invocation;
+  const value = assignment.slice(variable.length + 1);
+  // The programs split these with their own quoting rules (and less runs `+` commands from it): not followed here.
+  if (/['"\\]/.test(value) || (variable === "LESS" && value.includes("+"))) {
+    addUnread(reading, variable, `options for ${invocation.name} (${value})`);
+    return invocation;
+  }
+  const words = value.split(/\s+/).filter(Boolean);
+  // MAKEFLAGS and LESS may hold letters without a dash (`MAKEFLAGS=ks`).
+  const options = words.map((word, index) => (index === 0 && /^[A-Za-z]+$/.test(word) && variable !== "TAR_OPTIONS" ? `-${word}` : word));
+  return Object.assign(Object.create(Object.getPrototypeOf(invocation) as object) as Invocation, invocation, { args: [...options, ...invocation.args] });
+}
+
+// Runners whose options run code and that are handed file names: a glob there may expand to an option
+// (a file named `--checkpoint-action=exec=sh x.sh` in the folder), the classic wildcard injection.
+const globSensitive = new Set(["tar", "gtar", "bsdtar", "zip", "rsync", "scp"]);
+
+/** `tar cf a.tar *`: an operand that starts with a glob, before `--`, may expand to options. */
+function readGlobOptions(invocation: Invocation, reading: RunnerReading): void {
+  if (!globSensitive.has(invocation.name)) return;
+  for (const arg of invocation.args) {
+    if (arg === "--") return;
+    if (/^[*?[]/.test(arg)) {
+      reading.problems.push(`${invocation.name} is given ${arg}, which may expand to names that ${invocation.name} reads as options; write ./${arg} instead`);
+      return;
+    }
+  }
+}
+
+// git's hooks and configuration: a line that writes them runs what it wrote at the next git command.
+const gitControl = /(^|\/)\.git\/(hooks(\/|$)|config$)/;
+const copiers = new Set(["cp", "mv", "ln", "install", "tee", "rsync", "dd"]);
+
+function readGitControlWrites(invocation: Invocation, reading: RunnerReading): void {
+  for (const redirect of invocation.redirects) {
+    if (/>/.test(redirect.operator) && gitControl.test(redirect.target.text))
+      addUnread(reading, `a write to ${redirect.target.text}`, "code git runs later (hooks, config)");
+  }
+  if (!copiers.has(invocation.name)) return;
+  for (const arg of invocation.args) {
+    const path = arg.startsWith("of=") ? arg.slice(3) : arg;
+    if (gitControl.test(path)) addUnread(reading, `${invocation.name} ${path}`, "code git runs later (hooks, config)");
+  }
 }
 
 const maxRunnerDepth = 8;

@@ -18,6 +18,11 @@ describe("tar as a runner", () => {
     "tar -cf /dev/null --checkpoint=100 --checkpoint-action=dot .",
     "tar -cf /dev/null --checkpoint-action=echo='%u' .",
     "tar -xf a.tar --force-local",
+    "tar cf a.tar ./*",
+    "tar cf a.tar -- *",
+    "tar czf a.tgz src/*",
+    "tar --verbatim-files-from -T list.txt -cf a.tar",
+    "TAR_OPTIONS=--no-same-owner tar xf a.tar",
     "tar -xf C:backup.tar --force-local",
   ])("%s runs nothing more", (command) => {
     expect(readingOf(command)).toBe("plain");
@@ -36,6 +41,7 @@ describe("tar as a runner", () => {
     ["tar --use-comp='rm -rf ~' -xf a.tar", "rm -rf ~"],
     ["tar --rsh-command='rm -rf ~' -xf a.tar", "rm -rf ~"],
     ["tar --rmt-command='rm -rf ~' -xf a.tar", "rm -rf ~"],
+    ["TAR_OPTIONS=--to-command=reboot tar xf a.tar", "reboot"],
   ])("%s runs %s", (command, nested) => {
     expect(runs(command, nested)).toBe(true);
   });

@@ -61,9 +61,16 @@ export function readTar(invocation: Invocation, reading: RunnerReading): void {
   reading.scripts.push(...found.scripts);
   reading.problems.push(...found.problems);
   let forceLocal = false;
-  for (const option of read.options) if (option.name === "--force-local") forceLocal = true;
+  let verbatim = false;
+  for (const option of read.options) {
+    if (option.name === "--force-local") forceLocal = true;
+    if (option.name === "--verbatim-files-from") verbatim = true;
+  }
   for (const option of read.options) {
     if (option.name === "--checkpoint-action" && option.value !== undefined) readCheckpointAction(option.value, reading);
+    // GNU tar reads a line of a `-T` list that starts with `-` as an option, unless told not to.
+    if ((option.name === "-T" || option.name === "--files-from") && option.value !== "/dev/null" && !verbatim)
+      addUnread(reading, "tar -T", `options that ${option.value} may hold (add --verbatim-files-from)`);
     // `tar -cf user@host:/x`: tar reaches the archive through rsh, a program this reader does not follow.
     if ((option.name === "-f" || option.name === "--file") && !forceLocal && /^[^/]*:/.test(option.value ?? ""))
       addUnread(reading, "tar -f", `a remote shell to reach ${option.value}`);

@@ -61,6 +61,10 @@ describe("wrappers read only in their known forms", () => {
     "LD_PRELOAD=/tmp/x.so ls",
     "NODE_OPTIONS='--require /tmp/x.js' npm test",
     "PERL5OPT=-Mx perl a.pl",
+    "VIMINIT=':!rm -rf ~' vim f",
+    "EXINIT=x ex f",
+    "PSQLRC=/tmp/rc psql",
+    "LESS='+!rm -rf ~' less f",
     'flock /tmp/l -c "$CMD"',
   ])("%s is unknown", (command) => {
     expect(readingOf(command)).toBe("unknown");

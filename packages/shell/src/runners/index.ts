@@ -30,17 +30,13 @@ const runners = new Map<string, Reader>([
 /** The names of the programs this reader treats as runners. */
 export const runnerNames: ReadonlySet<string> = new Set(runners.keys());
 
-// What each invocation was found to run, so the guard, the rules and the post-pass ask once.
-const readings = new WeakMap<Invocation, RunnerReading>();
-
 /**
  * What a program runs beyond itself through its options, its script, its wrappers or its environment:
  * shell scripts to read as nested commands, and problems where what it runs cannot be known (an option
  * not read here, a script from a file, code only known at run time). Empty for programs that run nothing.
  */
 export function runnerReading(invocation: Invocation): RunnerReading {
-  const known = readings.get(invocation);
-  if (known !== undefined) return known;
+  // Worked out on each call, not kept: a cache keyed by invocations would hold every decision's objects through minor collections.
   const reading = emptyReading();
   readWrappers(invocation, reading);
   if (invocation.assignments.length > 0) readEnvironmentCode(invocation, reading);
@@ -51,7 +47,6 @@ export function runnerReading(invocation: Invocation): RunnerReading {
     readGlobOptions(withOptions, reading);
   }
   readGitControlWrites(invocation, reading);
-  readings.set(invocation, reading);
   return reading;
 }
 

@@ -45,20 +45,11 @@ function readScript(script: string, reading: RunnerReading): void {
   if (isUnknown(script)) return void reading.problems.push(`sed runs a script only known at run time (${script})`);
   let at = 0;
   const text = script;
-  const skipBlanks = () => {
-    while (at < text.length && /[\s;]/.test(text[at]!)) at++;
-  };
-  const restOfLine = () => {
-    const end = text.indexOf("\n", at);
-    const line = text.slice(at, end === -1 ? text.length : end);
-    at = end === -1 ? text.length : end + 1;
-    return line;
-  };
   while (at < text.length) {
-    skipBlanks();
+    while (at < text.length && isBlank(text.charCodeAt(at))) at++;
     if (at >= text.length) break;
     if (text[at] === "#") {
-      restOfLine();
+      at = lineEnd(text, at) + 1;
       continue;
     }
     at = skipAddresses(text, at);
@@ -100,18 +91,20 @@ function readScript(script: string, reading: RunnerReading): void {
       case "a":
       case "i":
       case "c":
-        readText(text, at, (end) => (at = end));
+        at = textEnd(text, at);
         break;
       case "r":
       case "R":
-        restOfLine();
+        at = lineEnd(text, at) + 1;
         break;
       case "w":
       case "W":
-        readWrite(restOfLine().trim(), reading);
+        readWrite(text.slice(at, lineEnd(text, at)).trim(), reading);
+        at = lineEnd(text, at) + 1;
         break;
       case "e": {
-        const command = restOfLine().trim();
+        const command = text.slice(at, lineEnd(text, at)).trim();
+        at = lineEnd(text, at) + 1;
         if (command === "") reading.problems.push("sed runs its pattern space as a command (`e`), text only known at run time");
         else addCode(reading, command, "sed e");
         break;
@@ -160,14 +153,25 @@ function closing(text: string, start: number, delimiter: string): number {
 }
 
 /** `a text`, `a\` + lines: the text runs to the end of the line, or over lines ending in a backslash. */
-function readText(text: string, start: number, done: (end: number) => void): void {
+function textEnd(text: string, start: number): number {
   let at = start;
   while (at < text.length) {
     if (text[at] === "\\" && text[at + 1] === "\n") at += 2;
     else if (text[at] === "\n") break;
     else at++;
   }
-  done(at);
+  return at;
+}
+
+/** The index of the end of the line `at` is on (the newline, or the end of the text). */
+function lineEnd(text: string, at: number): number {
+  const end = text.indexOf("\n", at);
+  return end === -1 ? text.length : end;
+}
+
+/** Whitespace and `;` between sed commands. */
+function isBlank(code: number): boolean {
+  return code === 59 || code === 32 || (code >= 9 && code <= 13);
 }
 
 /** `s/re/replacement/flags`, `y/abc/xyz/`: flags `e` run the result, `w file` writes. Returns the index after it, -1 when it does not close. */

@@ -57,6 +57,14 @@ describe("tar as a runner", () => {
     "tar -xf host:a.tar",
     "tar -xf user@host:/a.tar",
     'tar --to-command="$CMD" -xf a.tar',
+    "tar cf a.tar *",
+    "tar czf a.tgz *.txt",
+    "tar cf a.tar ?x",
+    "tar -T list.txt -cf a.tar",
+    "tar --files-from=list.txt -cf a.tar",
+    "TAR_OPTIONS='--to-command=rm\\ -rf\\ ~' tar xf a.tar",
+    "zip -r a.zip *",
+    "rsync -a * host:dst/",
   ])("%s is unknown", (command) => {
     expect(readingOf(command)).toBe("unknown");
   });

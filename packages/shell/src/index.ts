@@ -9,3 +9,5 @@ export { interpreterEffects, type CodeWrite, type InterpreterEffects } from "./i
 export { normalizePath } from "./normalize-path.js";
 export { isUnknown, unknownText } from "./unknown.js";
 export { simpleCommands, type SimpleCommands } from "./simple-commands.js";
+export { readArguments, resolveLong, type Grammar, type OptionSpec, type ReadArguments } from "./runners/options.js";
+export { runnerNames, runnerReading, runsBeyondItself, type RunnerReading } from "./runners/index.js";

@@ -26,6 +26,7 @@ import { parallelScripts } from "./parallel.js";
 import { codeRoleOf, namesSetBy, optionsLoadCode, promptSubstitutions, type CodeRole } from "./code-variables.js";
 import { isUnknown } from "./unknown.js";
 import { readFlow, type CaseStep, type Flow, type IfStep, type LoopStep, type Step } from "./control-flow.js";
+import { readRunners } from "./runners/index.js";
 
 /** One command that would run, seen through wrappers (`sudo`, `env`, `xargs`, …). */
 export interface Invocation {
@@ -200,6 +201,10 @@ export function analyze(source: string, environment: AnalysisEnvironment): Analy
   collector.source(source, 0, { cwd: environment.cwd, vars: new Map(), ownsVars: true }, [], []);
   collector.trapBodies();
   collector.uncalledFunctions();
+  // Programs that run code through their options, scripts or environment: read after the line, one level deeper.
+  readRunners(analysis, (invocation, script, how) =>
+    collector.source(script, invocation.via.length + 1, { cwd: invocation.cwd, vars: new Map(), ownsVars: true }, [...invocation.via, how], invocation.nested),
+  );
   return analysis;
 }
 
@@ -478,7 +483,7 @@ class Collector {
     for (let variant = 0; variant < argvs.length; variant++) {
       const argv = argvs[variant]!;
       if (this.overBudget()) break;
-      const invocation = this.invocation(argv, command.redirects, upstream, state, via);
+      const invocation = this.invocation(argv, this.expandRedirects(command.redirects, expansionState), upstream, state, via);
       direct.push(invocation);
       out.push(invocation);
       append(out, this.runs(invocation, command.words, depth, state));
@@ -730,6 +735,25 @@ class Collector {
     for (const [value] of this.expandWord(word, state)) if (value !== undefined) values.add(value.slice(value.indexOf("=") + 1));
     const known = [...values].every((value) => !/\$\(|`/.test(value) && !isUnknown(value));
     setVar(state, name, known && !word.text.slice(0, equals).endsWith("+") ? [...values] : null);
+  }
+
+  /**
+   * Redirect targets as bash opens them: `> $d` with `d=/dev/sda` writes `/dev/sda`. A target with several
+   * values (a loop variable) gives one redirect per value, so each is classified; others stay as written.
+   */
+  expandRedirects(redirects: Redirect[], state: ShellState): Redirect[] {
+    if (!redirects.some((redirect) => writesFile(redirect) && redirect.target.plain !== true && mayExpand(redirect.target.text))) return redirects;
+    const expanded: Redirect[] = [];
+    for (const redirect of redirects) {
+      if (!writesFile(redirect) || redirect.target.plain === true || !mayExpand(redirect.target.text)) {
+        expanded.push(redirect);
+        continue;
+      }
+      const texts = new Set(this.expandWord(redirect.target, state).flatMap((words) => (words.length === 1 ? words : [])));
+      if (texts.size === 0) expanded.push(redirect);
+      for (const text of texts) expanded.push({ ...redirect, target: { ...redirect.target, text } });
+    }
+    return expanded;
   }
 
   /** What a function call runs: its body, in the caller's shell (a `cd` inside lasts), one level deeper. */

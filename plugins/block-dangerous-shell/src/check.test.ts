@@ -182,7 +182,8 @@ table("catastrophic: nested shells, eval, substitutions, heredocs, pipes", [
   ["for d in build /etc; do rm -rf $d; done", "rm-system"],
   ["for d in a b c d e f g h i j k l m n o p q r /; do rm -r $d; done", "rm-root"],
   ["for a in x y; do for b in 1 /; do rm -rf $b; done; done", "rm-root"],
-  [`for d in ${"a ".repeat(70)}/; do rm -r $d; done`, "unparseable"],
+  // The values past the limit are unknown, and a recursive delete of an unknown target is refused with or without -f.
+  [`for d in ${"a ".repeat(70)}/; do rm -r $d; done`, "rm-unknown-target"],
   ["cd; rm -rf *", "rm-home"],
   ["cd ~ && rm -rf .", "rm-home"],
   ["cd /etc && rm -rf ./*", "rm-system"],
@@ -373,7 +374,8 @@ table("inside the project, the temp folders and safe deletes are allowed", [
   ["rm -rf ${TMPDIR:-/tmp}/build", "allow"],
   ["rm -rf ${HOME:-/x}", "rm-home"],
   ["rm -rf ${DIR:-build}", "rm-unknown-target"],
-  ["rm -r $DIR", "allow"],
+  // Refused since issue 25: an agent's shell has no terminal, so `rm -r` never prompts; an unknown target is refused with or without -f.
+  ["rm -r $DIR", "rm-unknown-target"],
   ["find . -type d -name __pycache__ -exec rm -rf {} +", "allow"],
   ["find . -name -delete -print", "allow"],
   ["find . -exec echo -delete \\; -print", "allow"],

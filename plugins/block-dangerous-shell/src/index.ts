@@ -1,4 +1,5 @@
 import { homedir } from "node:os";
+import { posix } from "node:path";
 import { definePlugin, type ToolCall } from "@toolgate/plugin-sdk";
 import { checkCommand } from "./check.js";
 import { explainCheck, type ShellExplanation } from "./explain.js";
@@ -17,7 +18,7 @@ export type { ShellExplanation } from "./explain.js";
  */
 export default definePlugin<BlockDangerousShellOptions>((options, api) => {
   const { tools, guard, packs } = resolveOptions(options, { projectRoot: api.cwd, home: homedir() });
-  const isShellCall = (call: ToolCall) => call.kind === "shell" || tools.has(call.name.toLowerCase()) || tools.has(lastSegment(call.name));
+  const isShellCall = (call: ToolCall) => call.kind === "shell" || tools.has(call.name.toLowerCase()) || tools.has(lastSegment(call.name)) || isInputTool(call);
   return {
     name: "block-dangerous-shell",
     description: "Refuses destructive shell commands (rm -rf outside the project, destructive git, fork bombs, mkfs, curl | sh, sudo, …)",
@@ -26,10 +27,12 @@ export default definePlugin<BlockDangerousShellOptions>((options, api) => {
     hooks: {
       pre_tool_call(call) {
         if (!isShellCall(call)) return;
+        const folder = cwdOf(call, guard.context.projectRoot);
+        if ("problem" in folder) return { action: "block", message: folder.problem };
         // Every field the tool may run is checked: the call passes only when each one does.
         for (const field of commandsOf(call)) {
           if (field.command === undefined) return { action: "block", message: unreadable(field.field) };
-          const { violation } = checkCommand(field.command, guard, cwdOf(call));
+          const { violation } = checkCommand(field.command, guard, folder.cwd);
           if (violation) return { action: "block", message: violation.message };
         }
       },
@@ -39,11 +42,13 @@ export default definePlugin<BlockDangerousShellOptions>((options, api) => {
         return { checked: false, reason: `"${call.name}" is not a shell tool (kind "${call.kind ?? "function"}"; shell tools: ${[...tools].join(", ")})` };
       const fields = commandsOf(call);
       if (fields.length === 0) return { checked: false, reason: `the call has none of ${commandFields.map((name) => `args.${name}`).join(", ")}` };
+      const folder = cwdOf(call, guard.context.projectRoot);
+      if ("problem" in folder) return refusedExplanation(call, "working-folder", folder.problem, packs, guard.context.projectRoot);
       // The first field that is refused (or cannot be read) explains the decision; else the first field.
       let first: ShellExplanation | undefined;
       for (const { field, command } of fields) {
         if (command === undefined) return unreadableExplanation(call, field, packs, guard.context.projectRoot);
-        const explanation = explainCheck(command, checkCommand(command, guard, cwdOf(call)), guard, packs);
+        const explanation = explainCheck(command, checkCommand(command, guard, folder.cwd), guard, packs);
         if (explanation.checked && explanation.verdict.action === "block") return explanation;
         first ??= explanation;
       }
@@ -81,7 +86,71 @@ export function commandsOf(call: ToolCall): { field: string; command: string | u
     if (field === "command" && typeof value === "string") found.push({ field, command: withArguments(value, call.args["args"]) });
     else found.push({ field, command: readCommand(value) });
   }
+  if (isInputTool(call)) {
+    for (const field of inputFields) {
+      const value = call.args[field];
+      if (value === undefined || value === null) continue;
+      found.push({ field, command: typeof value === "string" ? sessionInput(value) : undefined });
+    }
+  }
   return found;
+}
+
+/**
+ * Tools that type into a shell session started by an earlier call (Codex's `write_stdin`, and tools named
+ * like it): what they send is run by that shell, so it is a command line too.
+ */
+const inputTools = new Set([
+  "write_stdin",
+  "send_input",
+  "terminal_input",
+  "write_bash",
+  "send_keys",
+  "write_terminal",
+  "send_to_terminal",
+  "terminal_write",
+  "write_to_terminal",
+  "stdin_write",
+]);
+
+/** The fields an input tool sends to the session (`chars` for Codex). */
+export const inputFields = ["chars", "input", "text", "keys", "data"] as const;
+
+function isInputTool(call: ToolCall): boolean {
+  return inputTools.has(call.name.toLowerCase()) || inputTools.has(lastSegment(call.name));
+}
+
+// Keys an interactive shell acts on besides typing: interrupt (Ctrl-C), end of input (Ctrl-D), suspend (Ctrl-Z), quit (Ctrl-\\).
+const signalKeys = new Set([3, 4, 26, 28]);
+
+/** Whether every character is one of `codes`. */
+function onlyKeys(text: string, codes: ReadonlySet<number>): boolean {
+  for (let index = 0; index < text.length; index++) if (!codes.has(text.charCodeAt(index))) return false;
+  return true;
+}
+
+/** A control character other than a newline or a tab: line editing (backspace, Ctrl-U, Ctrl-W), escape sequences, signals. */
+function hasEditingKeys(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if ((code < 32 && code !== 9 && code !== 10) || code === 127) return true;
+  }
+  return false;
+}
+
+/**
+ * Text typed into an interactive shell, as the command line it makes; undefined (refused) when it cannot be
+ * read as one: a line left unfinished (the next call completes it), line editing keys (backspace, Ctrl-U,
+ * escape sequences rewrite what runs), history expansion (`!!`, `!rm`, `^a^b` run earlier lines). A lone
+ * interrupt or end-of-input key runs nothing.
+ */
+function sessionInput(text: string): string | undefined {
+  if (text === "" || onlyKeys(text, signalKeys)) return "";
+  const lines = text.replace(/\r\n?/g, "\n");
+  if (!lines.endsWith("\n")) return undefined;
+  if (hasEditingKeys(lines)) return undefined;
+  if (/![^\s=(]|(^|\n)\s*\^/.test(lines)) return undefined;
+  return lines;
 }
 
 /** The first command line of a shell call (see `commandsOf`), or undefined when there is none that can be read. */
@@ -115,13 +184,51 @@ function unreadableExplanation(call: ToolCall, field: string, packs: readonly Pa
 }
 
 function unreadable(field: string): string {
+  if ((inputFields as readonly string[]).includes(field))
+    return `refusing input for a shell session in args.${field}: it is not whole lines of plain text (an unfinished line, editing keys or history expansion such as \`!!\` change what the shell runs), so what it would run cannot be checked. Send complete command lines ending in a newline.`;
   return `refusing a shell call whose args.${field} is not a command line (a string) or an argv (an array of strings), so what it would run cannot be checked. Pass the command as a string.`;
 }
 
-/** The folder the command runs in, when the call says (`cwd`, `workdir`, `directory`): relative to the project. */
-function cwdOf(call: ToolCall): string | undefined {
-  const value = call.args["cwd"] ?? call.args["workdir"] ?? call.args["working_directory"] ?? call.args["directory"];
-  return typeof value === "string" && value !== "" ? value : undefined;
+function refusedExplanation(call: ToolCall, rule: string, message: string, packs: readonly PackName[], projectRoot: string): ShellExplanation {
+  const verdict = { action: "block" as const, rule, message };
+  return {
+    checked: true,
+    command: JSON.stringify(call.args),
+    cwd: projectRoot,
+    projectRoot,
+    packs,
+    problems: [message],
+    scripts: [],
+    commands: [],
+    deletes: [],
+    verdict,
+  };
+}
+
+/** The fields agents name the working folder with: Codex `workdir`, Gemini CLI `dir_path` (earlier `directory`), others `cwd`. */
+export const folderFields = ["cwd", "workdir", "working_directory", "working_dir", "directory", "dir_path", "dir", "cwd_path"] as const;
+
+/**
+ * The folder the command runs in, when the call says: relative to the project. A call that names two
+ * different folders in different fields is refused rather than guessed (the agent reads one, a decoy may
+ * be the other); so is one whose folder is not a string.
+ */
+function cwdOf(call: ToolCall, projectRoot: string): { cwd: string | undefined } | { problem: string } {
+  let found: { field: string; value: string } | undefined;
+  for (const field of folderFields) {
+    const value = call.args[field];
+    if (value === undefined || value === null || value === "") continue;
+    if (typeof value !== "string")
+      return {
+        problem: `refusing a shell call whose args.${field} is not a folder (a string), so where it runs cannot be checked. Pass the folder as a string.`,
+      };
+    if (found !== undefined && posix.resolve(projectRoot, found.value) !== posix.resolve(projectRoot, value))
+      return {
+        problem: `refusing a shell call that names two working folders (args.${found.field} is ${JSON.stringify(found.value)}, args.${field} is ${JSON.stringify(value)}): which one the command runs in cannot be known. Name the folder once.`,
+      };
+    found ??= { field, value };
+  }
+  return { cwd: found?.value };
 }
 
 function quote(part: string): string {

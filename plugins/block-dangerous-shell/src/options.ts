@@ -22,6 +22,7 @@ const defaultShellTools = [
   "execute_command",
   "run_shell_command",
   "shell_command",
+  "exec_command",
   "run_terminal_cmd",
   "run_in_terminal",
   "local_shell",
@@ -44,7 +45,7 @@ export interface BlockDangerousShellOptions {
   /**
    * Tool names whose calls carry a shell command (in `args.command`, `args.cmd` or `args.script`),
    * matched case-insensitively. Replaces the default list; calls with `kind: "shell"` are always checked.
-   * @default ["bash", "sh", "zsh", "shell", "terminal", "exec", "run_command", "execute_command", "run_shell_command", "shell_command", "run_terminal_cmd", "run_in_terminal", "local_shell", "container.exec"]
+   * @default ["bash", "sh", "zsh", "shell", "terminal", "exec", "run_command", "execute_command", "run_shell_command", "shell_command", "exec_command", "run_terminal_cmd", "run_in_terminal", "local_shell", "container.exec"]
    */
   tools?: string[];
   /**

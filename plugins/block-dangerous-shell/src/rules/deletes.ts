@@ -1,5 +1,5 @@
 import { classifyTarget, type PathContext, type TargetKind } from "../paths.js";
-import { knownInputs, unwrap, type Invocation } from "@toolgate/shell";
+import { isUnknown, knownInputs, readArguments, unwrap, type Grammar, type Invocation } from "@toolgate/shell";
 import { removedByOtherTool, type Removal } from "./other-deleters.js";
 import { show, type Delete, type Facts, type Rule } from "./rule.js";
 
@@ -43,23 +43,48 @@ function removedByRm(invocation: Invocation): Removal | undefined {
   return { targets: operands, force };
 }
 
+// GNU rm's options: getopt_long, so `--recur` is `--recursive` and `--no-pres` is `--no-preserve-root`.
+const rmGrammar: Grammar = {
+  program: "rm",
+  abbreviate: true,
+  short: {
+    f: { arity: "none" },
+    i: { arity: "none" },
+    I: { arity: "none" },
+    r: { arity: "none" },
+    R: { arity: "none" },
+    d: { arity: "none" },
+    v: { arity: "none" },
+  },
+  long: {
+    force: { arity: "none" },
+    interactive: { arity: "optional" },
+    "one-file-system": { arity: "none" },
+    "no-preserve-root": { arity: "none" },
+    "preserve-root": { arity: "optional" },
+    recursive: { arity: "none" },
+    dir: { arity: "none" },
+    verbose: { arity: "none" },
+    help: { arity: "none" },
+    version: { arity: "none" },
+  },
+};
+
 function readRm(args: readonly string[]): { recursive: boolean; force: boolean; operands: string[] } {
+  const read = readArguments(args, rmGrammar);
   let recursive = false;
   let force = false;
-  let options = true;
-  const operands: string[] = [];
-  for (const arg of args) {
-    if (options && arg === "--") options = false;
-    else if (options && arg.startsWith("-") && arg.length > 1) {
-      recursive ||= isRecursiveFlag(arg);
-      force ||= arg.startsWith("--") ? arg.length >= 4 && "--force".startsWith(arg) : arg.includes("f");
-    } else operands.push(arg);
+  for (const option of read.options) {
+    recursive ||= option.name === "-r" || option.name === "-R" || option.name === "--recursive";
+    force ||= option.name === "-f" || option.name === "--force";
   }
-  return { recursive, force, operands };
+  // A letter rm does not know ends the reading of its cluster (`-Zr`): a recursion flag after it still counts.
+  if (!recursive) recursive = args.some((arg) => arg !== "--" && isRecursiveFlag(arg)) && read.problems.length > 0;
+  return { recursive, force, operands: read.operands };
 }
 
 function isRecursiveFlag(arg: string): boolean {
-  if (arg.startsWith("--")) return arg.length >= 5 && "--recursive".startsWith(arg);
+  if (arg.startsWith("--")) return arg.length >= 3 && "--recursive".startsWith(arg.split("=")[0]!);
   return /^-[A-Za-z]*[rR]/.test(arg);
 }
 
@@ -153,15 +178,22 @@ function firstDelete(facts: Facts, kinds: readonly TargetKind[], forcedOnly: boo
 
 const insteadInside = "Delete specific paths inside the project instead (for example `rm -rf ./build`).";
 
-function deleteRule(id: string, kinds: TargetKind[], summary: string, describe: (found: Delete, facts: Facts) => string, catastrophic = true): Rule {
+function deleteRule(
+  id: string,
+  kinds: TargetKind[],
+  summary: string,
+  describe: (found: Delete, facts: Facts) => string,
+  catastrophic = true,
+  forcedOnly = !catastrophic,
+): Rule {
   return {
     id,
     pack: "core",
     catastrophic,
     summary,
     check(facts) {
-      // Catastrophic targets are refused with or without -f; the others only for forced deletes.
-      const found = firstDelete(facts, kinds, !catastrophic);
+      // Catastrophic and unknown targets are refused with or without -f (an agent's shell has no terminal to prompt on); the others only for forced deletes.
+      const found = firstDelete(facts, kinds, forcedOnly);
       return found === undefined ? undefined : describe(found, facts);
     },
   };
@@ -203,9 +235,10 @@ export const deleteRules: readonly Rule[] = [
   deleteRule(
     "rm-unknown-target",
     ["unknown"],
-    "recursive force deletes whose target is only known at run time (a variable, a command's output, xargs input)",
+    "recursive deletes, with or without `-f`, whose target is only known at run time (a variable, a command's output, xargs input)",
     (found) =>
       `refusing a recursive delete whose target cannot be known before it runs: ${show(found.invocation)} deletes ${describeUnknown(found)}. Write the paths out literally (inside the project), so they can be checked.`,
+    false,
     false,
   ),
 ];
@@ -215,6 +248,7 @@ function describeUnknown(found: Delete): string {
   if (raw === unknownInput) return found.invocation.input === "stdin" ? "whatever paths its input holds (xargs/parallel)" : "a path computed by the code";
   if (raw === "$(unknown)") return "a path computed by the code";
   if (/\$\(|`/.test(raw)) return `the output of a command (${raw})`;
+  if (isUnknown(raw)) return "a path only known when it runs";
   if (raw.includes("$")) return `${raw}, whose value is not known here`;
   return `${raw}, relative to a folder that is not known here (after \`cd\`)`;
 }

@@ -1,16 +1,49 @@
-import type { Invocation } from "@toolgate/shell";
+import { isUnknown, normalizePath, type Invocation } from "@toolgate/shell";
 import { interpreterCode } from "./interpreter-code.js";
 import { firstMessage, hasFlag, positionals, show, type Facts, type Rule } from "./rule.js";
 
-// Block devices: whole disks, partitions, NVMe, SD cards, md/dm/loop/nbd devices, and the /dev/disk/by-* links to them.
-const diskDevice =
-  /^\/dev\/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|md\d|md\/|dm-\d|mapper\/|loop\d|nbd\d|zd\d|mtdblock\d|ubd[a-z]|disk\/by-[\w-]+\/)/;
+// Files under /dev that are not disks: the null and random devices, terminals, the shell's own descriptors,
+// shared memory, and bash's network paths. Everything else under /dev is read as a device (disks, partitions,
+// `/dev/mapper/…`, `/dev/disk/by-id/…`, LVM's `/dev/<group>/<volume>`, memory): unknown is refused.
+const notDisks =
+  /^\/dev\/(null|zero|full|random|urandom|tty\w*|pts\/.*|ptmx|console|stdin|stdout|stderr|fd\/.*|shm(\/.*)?|mqueue(\/.*)?|log|kmsg|tcp\/.*|udp\/.*|hugepages(\/.*)?|cu\.\S+|ttyUSB\d+|ttyACM\d+|net\/tun|fuse|autofs|urandom|snd\/.*|dri\/.*|video\d+|input\/.*|cpu\/.*|bus\/usb\/.*)$/;
+// `/sys/block/sda/…`, `/sys/class/block/…`: writing there removes, resets or reconfigures a disk.
+const diskControl = /^\/sys\/(block|class\/block|devices\/.*\/block)(\/|$)/;
 const writingRedirects = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
-const isDevice = (path: string) => diskDevice.test(path);
+
+/** The path a word names, expanded and normalised against the command's folder: `/dev//sda`, `/./dev/sda`, `sda` after `cd /dev`. */
+function resolved(path: string, cwd: string | undefined): string | undefined {
+  if (path.startsWith("/")) return normalizePath(path);
+  if (cwd === undefined || path === "") return undefined;
+  return normalizePath(`${cwd}/${path}`);
+}
+
+/** Whether a word names a disk device (or a disk's control files) once resolved. */
+function namesDevice(path: string, cwd: string | undefined): boolean {
+  if (isRunTimeWord(path)) return false;
+  const absolute = resolved(path, cwd);
+  if (absolute === undefined) return false;
+  return (absolute.startsWith("/dev/") && !notDisks.test(absolute)) || diskControl.test(absolute);
+}
+
+/** A word only known at run time: the reader's marker, or an expansion or substitution it left in place. */
+function isRunTimeWord(word: string): boolean {
+  return isUnknown(word) || word.includes("$") || word.includes("`");
+}
+
+/**
+ * For programs whose whole job is to write a device (dd, shred, wipefs, mkfs, …): the operand names a
+ * device, or it is only known at run time (`dd of=$DEV`), so it may be one.
+ */
+export function mayBeDevice(path: string, cwd: string | undefined): boolean {
+  return isRunTimeWord(path) || namesDevice(path, cwd) || (cwd === undefined && !path.startsWith("/"));
+}
 
 /** What an invocation writes to a block device, if anything: the device. */
 export function diskWritten(invocation: Invocation, facts: Facts): string | undefined {
-  const { name, args, redirects } = invocation;
+  const { name, args, redirects, cwd } = invocation;
+  const isDevice = (path: string) => namesDevice(path, cwd);
+  const mayBe = (path: string) => mayBeDevice(path, cwd);
   const redirect =
     redirects.length === 0 ? undefined : redirects.find((candidate) => writingRedirects.has(candidate.operator) && isDevice(candidate.target.text));
   if (redirect) return redirect.target.text;
@@ -18,15 +51,21 @@ export function diskWritten(invocation: Invocation, facts: Facts): string | unde
     case "dd":
     case "dcfldd":
     case "dc3dd":
-      return args.find((arg) => arg.startsWith("of=") && isDevice(arg.slice(3)))?.slice(3);
+      return args.find((arg) => arg.startsWith("of=") && mayBe(arg.slice(3)))?.slice(3);
     case "shred":
     case "wipefs":
     case "blkdiscard":
-    case "truncate":
-    case "tee":
     case "sg_format":
     case "nwipe":
+      return positionals(args).find(mayBe);
+    case "truncate":
+    case "tee":
       return args.find(isDevice);
+    case "find": {
+      // `-fprint FILE`, `-fprint0 FILE`, `-fls FILE`, `-fprintf FILE FORMAT`: find writes its list there.
+      const at = args.findIndex((arg, index) => index > 0 && /^-(fprint0?|fls|fprintf)$/.test(args[index - 1]!) && isDevice(arg));
+      return at === -1 ? undefined : args[at];
+    }
     case "cp":
     case "install":
     case "mv":
@@ -43,7 +82,7 @@ export function diskWritten(invocation: Invocation, facts: Facts): string | unde
       return target !== undefined && isDevice(target) ? target : undefined;
     }
     case "badblocks":
-      return hasFlag(args, "w") || hasFlag(args, "n") ? args.find(isDevice) : undefined;
+      return hasFlag(args, "w") || hasFlag(args, "n") ? positionals(args).find(mayBe) : undefined;
     case "nvme":
       return /^(format|sanitize|write-zeroes|write|write-uncor)$/.test(args[0] ?? "") ? (args.find(isDevice) ?? args[1]) : undefined;
     case "cryptsetup":

@@ -2,7 +2,7 @@ import { posix } from "node:path";
 import { classifyTarget } from "../paths.js";
 import { isCommandFlag, maskQuoted, shells, unwrap, type Invocation } from "@toolgate/shell";
 import { findExpression, findStartPaths } from "./deletes.js";
-import { diskWritten } from "./devices.js";
+import { diskWritten, mayBeDevice } from "./devices.js";
 import { interpreterCode } from "./interpreter-code.js";
 import { firstMessage, hasFlag, positionals, show, type Facts, type Rule } from "./rule.js";
 
@@ -89,7 +89,8 @@ export const systemRules: readonly Rule[] = [
     check: each((invocation) =>
       (invocation.name.startsWith("mk") || invocation.name === "wipefs") &&
       /^(mkfs(\..+)?|mke2fs|mkswap|wipefs)$/.test(invocation.name) &&
-      invocation.args.some((arg) => arg.startsWith("/dev/") || arg.includes("$"))
+      // Every word that is not an option: a label or size read as a device only errs on the safe side.
+      invocation.args.some((arg) => !arg.startsWith("-") && mayBeDevice(arg, invocation.cwd))
         ? `refusing to format or wipe a device: ${show(invocation)} erases everything on it. Ask the user to do it if it is really needed.`
         : undefined,
     ),

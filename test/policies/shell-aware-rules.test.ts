@@ -27,7 +27,9 @@ describe("permission rules read a shell tool's command line through the real hos
     for (const command of ["git status; rm -rf ~", "git status\nrm -rf ~", "git status && $(rm -rf ~)", 'git status "unterminated'])
       expect(await host.callTool({ name: "bash", args: { command } })).toMatchObject({ status: "blocked" });
     expect(ran).toEqual(["git status"]);
-    expect(asked).toEqual(["git status; rm -rf ~", "git status\nrm -rf ~", "git status && $(rm -rf ~)", 'git status "unterminated']);
+    // The last two cannot be read with confidence (a command named at run time, an open quote): whether
+    // the deny rule *sudo* matches cannot be decided, so it denies before anyone is asked.
+    expect(asked).toEqual(["git status; rm -rf ~", "git status\nrm -rf ~"]);
     await host.close();
   });
 

@@ -432,3 +432,46 @@ describe("path conditions see paths outside the working folder", () => {
     expect(await decisions({ ask: ["Write"], allow: [`Write:file_path=${glob}`] }, [write(path)], "Write")).toEqual([["", expected]]);
   });
 });
+
+describe("toolgate hook claude-code: allow rules never vouch for more than they name", () => {
+  const dir = makeTempDir("repo", "hook-vouch-");
+  const permissions = {
+    deny: ["Bash:command=rm -rf*", "Write:file_path=**/.env"],
+    allow: ["Bash:command=git status*", "Bash:command=sed -n*", "Bash:command=alias *", "Bash:command=x*", "mcp__shell__bash:command=git status*"],
+  };
+  writeFiles(dir, { "toolgate.config.json": JSON.stringify({ pluginsDir: false, permissions }) });
+  const pre = (tool_name: string, tool_input: Record<string, unknown>) => ({
+    session_id: "session-42",
+    transcript_path: "/tmp/transcript.jsonl",
+    cwd: dir,
+    permission_mode: "default",
+    hook_event_name: "PreToolUse",
+    tool_name,
+    tool_input,
+    tool_use_id: "toolu_01",
+  });
+  const decisionOf = (answer: Record<string, unknown>) => (answer.hookSpecificOutput as Record<string, unknown> | undefined)?.permissionDecision;
+
+  it("one case per point, through the real CLI", async () => {
+    const cases: [string, Record<string, unknown>, (decision: unknown) => boolean][] = [
+      // 1: a runner's code is not what `sed -n*` names; a nested command is not what `git status*` names.
+      ["Bash", { command: "sed -n '1e rm -rf ~' f" }, (decision) => decision !== "allow"],
+      ["Bash", { command: "git status $(rm -rf ~)" }, (decision) => decision === "deny"],
+      // 2: an alias on the line is what it stands for.
+      ["Bash", { command: "alias x='rm -rf ~'\nx" }, (decision) => decision === "deny"],
+      // 3: an MCP shell is a shell for the rules.
+      ["mcp__shell__bash", { command: "git status; rm -rf ~" }, (decision) => decision !== "allow"],
+      ["mcp__shell__bash", { command: "git status; ls" }, (decision) => decision !== "allow"],
+      ["mcp__shell__bash", { command: "git status" }, (decision) => decision === "allow"],
+      // 4: a deny sees through quotes, and denies what it cannot read.
+      ["Bash", { command: "'rm' -rf x" }, (decision) => decision === "deny"],
+      ["Bash", { command: "$CMD -rf x" }, (decision) => decision === "deny"],
+      // 5: a path outside the working folder.
+      ["Write", { file_path: "../.env", content: "x" }, (decision) => decision === "deny"],
+    ];
+    const runs = await Promise.all(cases.map(([tool, input]) => runHook("claude-code", pre(tool, input), { cwd: dir })));
+    const got = runs.map((run, index) => [cases[index]![0], cases[index]![1], decisionOf(parseAnswer(run))]);
+    const wrong = got.filter((_, index) => !cases[index]![2](got[index]![2]));
+    expect(wrong).toEqual([]);
+  }, 60_000);
+});

@@ -196,6 +196,10 @@ describe("an allow never covers a runner's code (needs the @toolgate/shell runne
     [["git *"], "git -c core.pager='rm -rf ~' log", "ask"],
     [["git log*", "git *"], "git -c core.pager='rm -rf ~' log --oneline", "ask"],
     [["git *"], "git -ccore.pager='rm -rf ~' log", "ask"],
+    [["export *", "git log*"], "export GIT_PAGER='rm -rf ~'; git log", "ask"],
+    [["export *", "git log*"], "export PAGER='rm -rf ~'\ngit log", "ask"],
+    [["declare *", "git log*"], "declare -x GIT_PAGER='rm -rf ~'; git log", "ask"],
+    [["GIT_PAGER=cat git log*"], "GIT_PAGER=cat git log", "allow"],
     [["git *"], "git --config-env=core.pager=EVIL log", "ask"],
     [["git *"], "git --exec-path=/tmp/evil status", "ask"],
     [["git fetch*"], "git fetch --upload-pack='rm -rf ~' origin", "ask"],
@@ -238,6 +242,8 @@ describe("aliases on the line and git -c aliases are resolved for rules", () => 
     [["*"], "BASH_ALIASES[x]='rm -rf ~'; x", "ask"],
     [["git *"], "git -c alias.st='!rm -rf ~' st", "ask"],
     [["git st*", "git *"], "git -c alias.st='!sh -c \"rm -rf ~\"' st", "ask"],
+    [["alias *", "x*"], "alias x='x x x x x x x x'\nx", "ask"],
+    [["alias *", "x*"], "alias x=x\nx", "ask"],
     [["alias *", "ll*", "ls*"], "alias ll='ls -la'\nll", "allow"],
     [["alias *", "ll*"], "alias ll='ls -la'\nll", "ask"],
   ])("allow %j: %j is %s", async (globs, command, expected) => {
@@ -255,6 +261,7 @@ describe("aliases on the line and git -c aliases are resolved for rules", () => 
     ["git push*", "git -c alias.P='push' p", "block"],
     ["git reset --hard*", "git -c alias.nuke='reset --hard' nuke HEAD~3", "block"],
     ["rm -rf*", "BASH_ALIASES[x]='rm -rf ~'; x", "block"],
+    ["rm -rf*", "alias x='x x x x x x x x'\nx", "block"],
     ["rm -rf*", "alias ll='ls -la'\nll", "allow"],
   ])("deny %j: %j is %s", async (glob, command, expected) => {
     await expectActions({ deny: [`bash:command=${glob}`] }, [[command, expected]]);

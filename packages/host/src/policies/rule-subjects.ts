@@ -87,11 +87,18 @@ function shellScriptOf(argv: readonly string[]): string | undefined {
  * (quoted) is read as a space.
  */
 export function shellSubjects(line: string, environment: AnalysisEnvironment): Subjects {
-  return readLine(line, environment, new Map(), 0);
+  return readLine(line, { environment, budget: maxReads }, new Map(), 0);
 }
 
-// How deep alias and trap bodies are read; deeper is unreadable (bash stops at an alias it is expanding).
+// How deep alias and trap bodies are read, and how many in all (`alias x='x x x x'` doubles at each level);
+// past either the line is unreadable (bash itself stops at an alias it is expanding).
 const maxDepth = 8;
+const maxReads = 64;
+
+interface Reader {
+  readonly environment: AnalysisEnvironment;
+  budget: number;
+}
 
 interface Reading {
   readonly any: string[];
@@ -100,14 +107,13 @@ interface Reading {
   beyond?: string | undefined;
 }
 
-function readLine(line: string, environment: AnalysisEnvironment, outer: ReadonlyMap<string, string[]>, depth: number): Subjects {
+function readLine(line: string, reader: Reader, outer: ReadonlyMap<string, string[]>, depth: number): Subjects {
   const syntactic = simpleCommands(line);
   const reading: Reading = { any: [...syntactic.commands], all: [...syntactic.commands] };
   if (syntactic.problem !== undefined) reading.unreadable = syntactic.problem;
-  if (depth > maxDepth) reading.unreadable ??= `aliases or trap bodies are nested more than ${maxDepth} levels deep`;
   let analysis: Analysis;
   try {
-    analysis = analyze(line, environment);
+    analysis = analyze(line, reader.environment);
   } catch {
     // The analyzer is total by design; should it ever throw, nothing about the line can be vouched for.
     return finish({ ...reading, unreadable: "the shell reader could not read the line" });
@@ -118,7 +124,7 @@ function readLine(line: string, environment: AnalysisEnvironment, outer: Readonl
   // `BASH_ALIASES[x]=…` defines an alias through a variable: not read here.
   if (/BASH_ALIASES/i.test(line)) reading.unreadable ??= "the line sets aliases through BASH_ALIASES";
   const aliases = aliasesOf(analysis, outer);
-  const read = (text: string) => (depth > maxDepth ? undefined : readLine(text, environment, aliases, depth + 1));
+  const read = (text: string) => (depth >= maxDepth || --reader.budget < 0 ? undefined : readLine(text, reader, aliases, depth + 1));
   for (const invocation of analysis.invocations) readInvocation(invocation, reading, aliases, read);
   for (const invocation of analysis.uncalled) reading.any.push(invocation.text);
   // An alias body is code, like a function's: deny and ask see it even where it is never used.
@@ -136,6 +142,8 @@ function readInvocation(invocation: Invocation, reading: Reading, aliases: Reado
   }
   if (isUnknown(name)) reading.unreadable ??= `"${text}" runs a command whose name is only known when the line runs`;
   reading.beyond ??= codeCapableForm(invocation);
+  // `export GIT_PAGER='rm -rf ~'; git log`: a variable exported earlier may hold code the command runs, unseen in its text.
+  if (invocation.assignments.some((assignment) => !text.includes(assignment))) reading.beyond ??= `"${text}" runs with variables exported earlier`;
   // `alias x='rm -rf ~'` then `x`: what bash runs is the alias's value with the words after it.
   for (const value of aliases.get(name) ?? []) addAll(reading, read([value, ...args.map(quoteWord)].join(" ")), `the alias ${name}`);
   // `trap 'rm -rf ~' EXIT`: the body runs later, as a command line.
@@ -177,13 +185,14 @@ function trapBody(args: readonly string[]): string | undefined {
 }
 
 function addAny(reading: Reading, inner: Subjects | undefined): void {
-  if (inner !== undefined) reading.any.push(...inner.any);
+  if (inner === undefined) reading.unreadable ??= "aliases expand too deep or too often to read";
+  else reading.any.push(...inner.any);
 }
 
 /** A command line the invocation runs: its commands join the line's, for deny and for allow alike. */
 function addAll(reading: Reading, inner: Subjects | undefined, what: string): void {
   if (inner === undefined) {
-    reading.unreadable ??= `${what} is nested too deep to read`;
+    reading.unreadable ??= `${what} expands too deep or too often to read`;
     return;
   }
   reading.any.push(...inner.any);

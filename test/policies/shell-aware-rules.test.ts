@@ -99,7 +99,7 @@ describe("toolgate hook claude-code with permission rules", () => {
 // Issue 25, point 2: allow rules never vouch for more than they name. Each table runs on the real host.
 type Case = [command: string, expected: "allow" | "ask" | "block"];
 
-async function decisions(permissions: HostOptions["permissions"], cases: readonly (readonly [string, unknown])[], tool = "bash") {
+async function decisions(permissions: NonNullable<HostOptions["permissions"]>, cases: readonly (readonly [string, unknown])[], tool = "bash") {
   const host = await hostWith({ permissions, cwd: "/work/project" });
   const got: [string, unknown][] = [];
   for (const [command, args] of cases) got.push([command, (await host.checkToolCall({ name: tool, args: args as Record<string, unknown> })).action]);
@@ -108,7 +108,7 @@ async function decisions(permissions: HostOptions["permissions"], cases: readonl
 }
 
 /** Each command, through `checkToolCall`, gives the action expected of it. */
-async function expectActions(permissions: HostOptions["permissions"], table: readonly Case[], tool = "bash") {
+async function expectActions(permissions: NonNullable<HostOptions["permissions"]>, table: readonly Case[], tool = "bash") {
   const got = await decisions(
     permissions,
     table.map(([command]) => [command, { command }]),
@@ -359,7 +359,7 @@ describe("a deny matches what the line would run, and an unreadable line denies"
     ["time rm -rf x", "block"],
     ["/bin/rm -rf x", "block"],
     ["bash -c 'rm -rf x'", "block"],
-    ["sh -c \"$(echo rm) -rf x\"", "block"],
+    ['sh -c "$(echo rm) -rf x"', "block"],
     ["$(echo rm) -rf x", "block"],
     ["eval 'rm -rf x'", "block"],
     ["echo x | xargs rm -rf", "block"],

@@ -32,12 +32,24 @@ describe("sedRunsCode: the e command and the s///e flag", () => {
     expect(sedRunsCode(script)).toBe(true);
   });
 
-  it.each(["p", "1,5p", "$p", "s/hello/bye/g", "s/e/E/", "s|e|x|2", "/e/d", "/^#/d;s/a/b/", "y/e/f/", "a\\\nappended e text", "# a comment with e", "=", "1~3{p;d}", "s/x/y/w file.e"])(
-    "%j runs no command",
-    (script) => {
-      expect(sedRunsCode(script)).toBe(false);
-    },
-  );
+  it.each([
+    "p",
+    "1,5p",
+    "$p",
+    "s/hello/bye/g",
+    "s/e/E/",
+    "s|e|x|2",
+    "/e/d",
+    "/^#/d;s/a/b/",
+    "y/e/f/",
+    "a\\\nappended e text",
+    "# a comment with e",
+    "=",
+    "1~3{p;d}",
+    "s/x/y/w file.e",
+  ])("%j runs no command", (script) => {
+    expect(sedRunsCode(script)).toBe(false);
+  });
 });
 
 describe("codeCapableForm: options and scripts that run code", () => {
@@ -89,12 +101,12 @@ describe("codeCapableForm: options and scripts that run code", () => {
     ["tar", "-tf", "x", "--rsh-command=rm"],
     ["tar", "-tf", "x", "--rmt-command=rm"],
     ["bsdtar", "-tf", "x", "--use-compress-program=rm"],
-    ["awk", "BEGIN{system(\"rm\")}"],
-    ["awk", "{print | \"sh\"}"],
-    ["awk", "BEGIN{\"date\" | getline d}"],
+    ["awk", 'BEGIN{system("rm")}'],
+    ["awk", '{print | "sh"}'],
+    ["awk", 'BEGIN{"date" | getline d}'],
     ["gawk", "-f", "p.awk"],
     ["gawk", "--load", "x"],
-    ["awk", "-F:", "-v", "x=1", "BEGIN{system(\"rm\")}"],
+    ["awk", "-F:", "-v", "x=1", 'BEGIN{system("rm")}'],
     ["vim", "-c", "!rm", "f"],
     ["vim", "+!rm", "f"],
     ["nvim", "--cmd", "!rm"],

@@ -44,7 +44,8 @@ function hasShortOption(args: readonly string[], letters: string): boolean {
 }
 
 // `git -c key=value` with a key that holds no command; any other key may (core.pager, alias.*, core.sshCommand, …).
-const plainGitConfig = /^(color\.[\w.-]+|core\.quotepath|core\.autocrlf|core\.abbrev|user\.name|user\.email|advice\.[\w.-]+|init\.defaultbranch|commit\.gpgsign|tag\.gpgsign|log\.showsignature|diff\.noprefix)=/i;
+const plainGitConfig =
+  /^(color\.[\w.-]+|core\.quotepath|core\.autocrlf|core\.abbrev|user\.name|user\.email|advice\.[\w.-]+|init\.defaultbranch|commit\.gpgsign|tag\.gpgsign|log\.showsignature|diff\.noprefix)=/i;
 const gitLongOptions = [
   "--config-env",
   "--exec-path",
@@ -83,7 +84,15 @@ function gitForm(args: readonly string[]): string | undefined {
   return longOption(args, gitLongOptions);
 }
 
-const tarLongOptions = ["--checkpoint-action", "--to-command", "--use-compress-program", "--info-script", "--new-volume-script", "--rsh-command", "--rmt-command"];
+const tarLongOptions = [
+  "--checkpoint-action",
+  "--to-command",
+  "--use-compress-program",
+  "--info-script",
+  "--new-volume-script",
+  "--rsh-command",
+  "--rmt-command",
+];
 
 function tarForm(args: readonly string[]): string | undefined {
   // Traditional `tar xfI …`: the first word is a cluster of letters without the dash.
@@ -193,7 +202,13 @@ function lineEnd(text: string, from: number): number {
 }
 
 function awkForm(args: readonly string[]): string | undefined {
-  if (hasShortOption(args.filter((arg) => arg !== "-F" && !arg.startsWith("-F")), "fliE") || longOption(args, ["--file", "--load", "--include", "--exec", "--source"])) {
+  if (
+    hasShortOption(
+      args.filter((arg) => arg !== "-F" && !arg.startsWith("-F")),
+      "fliE",
+    ) ||
+    longOption(args, ["--file", "--load", "--include", "--exec", "--source"])
+  ) {
     return "with a program file or library, which may run commands";
   }
   let index = 0;
@@ -204,11 +219,18 @@ function awkForm(args: readonly string[]): string | undefined {
 }
 
 function vimForm(args: readonly string[]): string | undefined {
-  return args.some((arg) => arg.startsWith("+") || /^-[A-Za-z]*[cSsu]/.test(arg) || arg.startsWith("--cmd")) ? "with commands to run (-c, +…, --cmd, -S)" : undefined;
+  return args.some((arg) => arg.startsWith("+") || /^-[A-Za-z]*[cSsu]/.test(arg) || arg.startsWith("--cmd"))
+    ? "with commands to run (-c, +…, --cmd, -S)"
+    : undefined;
 }
 
 function rsyncForm(args: readonly string[]): string | undefined {
-  return hasShortOption(args.filter((arg) => !arg.startsWith("--")), "e") ? "with -e, which runs a command" : longOption(args, ["--rsh", "--rsync-path"]);
+  return hasShortOption(
+    args.filter((arg) => !arg.startsWith("--")),
+    "e",
+  )
+    ? "with -e, which runs a command"
+    : longOption(args, ["--rsh", "--rsync-path"]);
 }
 
 function sshForm(args: readonly string[]): string | undefined {

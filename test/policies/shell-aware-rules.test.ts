@@ -244,6 +244,8 @@ describe("aliases on the line and git -c aliases are resolved for rules", () => 
     [["git st*", "git *"], "git -c alias.st='!sh -c \"rm -rf ~\"' st", "ask"],
     [["alias *", "x*"], "alias x='x x x x x x x x'\nx", "ask"],
     [["alias *", "x*"], "alias x=x\nx", "ask"],
+    [["hash *", "ls*"], "hash -p /bin/rm ls; ls -rf ~", "ask"],
+    [["enable *", "x*"], "enable -f /tmp/evil.so x; x", "ask"],
     [["alias *", "ll*", "ls*"], "alias ll='ls -la'\nll", "allow"],
     [["alias *", "ll*"], "alias ll='ls -la'\nll", "ask"],
   ])("allow %j: %j is %s", async (globs, command, expected) => {
@@ -262,6 +264,7 @@ describe("aliases on the line and git -c aliases are resolved for rules", () => 
     ["git reset --hard*", "git -c alias.nuke='reset --hard' nuke HEAD~3", "block"],
     ["rm -rf*", "BASH_ALIASES[x]='rm -rf ~'; x", "block"],
     ["rm -rf*", "alias x='x x x x x x x x'\nx", "block"],
+    ["rm -rf*", "hash -p /bin/rm ls; ls -rf ~", "block"],
     ["rm -rf*", "alias ll='ls -la'\nll", "allow"],
   ])("deny %j: %j is %s", async (glob, command, expected) => {
     await expectActions({ deny: [`bash:command=${glob}`] }, [[command, expected]]);

@@ -160,17 +160,26 @@ function readInvocation(invocation: Invocation, reading: Reading, aliases: Reado
   }
 }
 
-/** The aliases the line defines (`alias x='…' y='…'`, in any branch), with those it inherits: every value each name may have. */
+/**
+ * The aliases the line defines, with those it inherits: every value each name may have. `alias x='…' y='…'`
+ * in any branch, and `hash -p /bin/rm ls`, which makes the name `ls` run that program.
+ */
 function aliasesOf(analysis: Analysis, outer: ReadonlyMap<string, string[]>): ReadonlyMap<string, string[]> {
   let aliases: Map<string, string[]> | undefined;
+  const define = (name: string, value: string) => {
+    aliases ??= new Map(outer);
+    aliases.set(name, [...(aliases.get(name) ?? []), value]);
+  };
   for (const invocation of [...analysis.invocations, ...analysis.uncalled]) {
-    if (invocation.name !== "alias") continue;
-    for (const arg of invocation.args) {
-      const definition = /^([^=\s]+)=(.*)$/s.exec(arg);
-      if (definition === null) continue;
-      aliases ??= new Map(outer);
-      const [, name = "", value = ""] = definition;
-      aliases.set(name, [...(aliases.get(name) ?? []), value]);
+    if (invocation.name === "alias") {
+      for (const arg of invocation.args) {
+        const definition = /^([^=\s]+)=(.*)$/s.exec(arg);
+        if (definition !== null) define(definition[1]!, definition[2]!);
+      }
+    } else if (invocation.name === "hash") {
+      const at = invocation.args.findIndex((arg) => /^-[A-Za-z]*p$/.test(arg));
+      const program = at === -1 ? undefined : invocation.args[at + 1];
+      if (program !== undefined) for (const name of invocation.args.slice(at + 2)) if (!name.startsWith("-")) define(name, quoteWord(program));
     }
   }
   return aliases ?? outer;

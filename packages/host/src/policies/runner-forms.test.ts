@@ -118,6 +118,7 @@ describe("codeCapableForm: options and scripts that run code", () => {
     ["ssh", "-o", "ProxyCommand=rm", "h"],
     ["scp", "-S", "rm", "a", "h:b"],
     ["zip", "-TT", "rm", "x.zip", "f"],
+    ["enable", "-f", "/tmp/x.so", "x"],
   ])("%s %s … is beyond an allow", (name, ...args) => {
     expect(form(name, ...args)).toBeDefined();
   });

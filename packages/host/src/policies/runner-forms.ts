@@ -241,7 +241,12 @@ function zipForm(args: readonly string[]): string | undefined {
   return args.some((arg) => arg === "-TT" || /^-[A-Za-z]*TT/.test(arg)) ? "with -TT, which runs a command" : longOption(args, ["--unzip-command"]);
 }
 
+function enableForm(args: readonly string[]): string | undefined {
+  return hasShortOption(args, "f") ? "with -f, which loads a builtin from a shared library" : undefined;
+}
+
 const checks = new Map<string, FormCheck>();
+checks.set("enable", enableForm);
 for (const name of ["git"]) checks.set(name, gitForm);
 for (const name of ["tar", "gtar", "bsdtar"]) checks.set(name, tarForm);
 for (const name of ["sed", "gsed"]) checks.set(name, sedForm);

@@ -214,6 +214,10 @@ describe("an allow never covers a runner's code (needs the @toolgate/shell runne
     [["vim *"], "vim -c '!rm -rf ~' f", "ask"],
     [["rsync *"], "rsync -e 'sh -c \"rm -rf ~\"' a b:c", "ask"],
     [["ssh *"], "ssh -o ProxyCommand='rm -rf ~' host", "ask"],
+    [["flock *"], "flock /tmp/l -c 'rm -rf ~'", "ask"],
+    [["man *"], "man -P 'rm -rf ~' ls", "ask"],
+    [["at *"], "at now <<< 'rm -rf ~'", "ask"],
+    [["git config*"], "git config alias.st '!rm -rf ~'", "ask"],
     // The plain forms stay allowed.
     [["sed -n*"], "sed -n '1,5p' f", "allow"],
     [["sed *"], "sed 's/hello/bye/g' f", "allow"],

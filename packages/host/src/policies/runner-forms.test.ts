@@ -119,6 +119,18 @@ describe("codeCapableForm: options and scripts that run code", () => {
     ["scp", "-S", "rm", "a", "h:b"],
     ["zip", "-TT", "rm", "x.zip", "f"],
     ["enable", "-f", "/tmp/x.so", "x"],
+    ["-c", "rm -rf ~"],
+    ["flock", "/tmp/l", "-c", "rm"],
+    ["script", "-qc", "rm"],
+    ["man", "-P", "rm", "ls"],
+    ["man", "--pager=rm", "ls"],
+    ["gdb", "-batch", "-ex", "shell rm", "x"],
+    ["emacs", "--batch", "--eval", '(shell-command "rm")'],
+    ["at", "now"],
+    ["batch"],
+    ["git", "config", "alias.x", "!rm -rf ~"],
+    ["git", "config", "--global", "core.pager", "rm"],
+    ["git", "config", "set", "core.sshCommand", "rm"],
   ])("%s %s … is beyond an allow", (name, ...args) => {
     expect(form(name, ...args)).toBeDefined();
   });
@@ -148,6 +160,11 @@ describe("codeCapableForm: options and scripts that run code", () => {
     ["zip", "-r", "x.zip", "dir"],
     ["ls", "-c"],
     ["make", "test"],
+    ["git", "config", "user.name", "x"],
+    ["git", "config", "--get", "core.pager"],
+    ["git", "config", "--list"],
+    ["man", "ls"],
+    ["flock", "/tmp/l", "ls"],
   ])("%s %s … is in a plain form", (name, ...args) => {
     expect(form(name, ...args)).toBeUndefined();
   });

@@ -14,6 +14,8 @@ type FormCheck = (args: readonly string[]) => string | undefined;
 
 /** Why `invocation` runs code an allow rule cannot vouch for, or undefined when it is in a plain form. */
 export function codeCapableForm(invocation: Pick<Invocation, "name" | "args">): string | undefined {
+  // `flock f -c 'rm -rf ~'` read as a command named `-c`: an option taken for a command means the form was not read.
+  if (invocation.name.startsWith("-")) return `"${invocation.name}" is an option read as a command name: the command it belongs to was not read`;
   const check = checks.get(invocation.name.toLowerCase());
   const reason = check?.(invocation.args);
   return reason === undefined ? undefined : `${invocation.name} ${reason}`;
@@ -81,7 +83,21 @@ function gitForm(args: readonly string[]): string | undefined {
   if (subcommand === "bisect" && args.includes("run")) return "bisect run, which runs a command";
   if (subcommand === "submodule" && args.includes("foreach")) return "submodule foreach, which runs a command";
   if (subcommand === "filter-branch") return "filter-branch, which runs its filters as commands";
+  if (subcommand === "config") return gitConfigForm(args.slice(args.findIndex((arg) => arg.toLowerCase() === "config") + 1));
   return longOption(args, gitLongOptions);
+}
+
+/** `git config key value` (and `config set`, `--add`, `--replace-all`): a setting that may hold a command, written for later. */
+function gitConfigForm(args: readonly string[]): string | undefined {
+  const words = args.filter((arg) => !arg.startsWith("-"));
+  const [key, value] = words[0] === "set" ? words.slice(1) : words;
+  if (key === undefined || value === undefined || plainGitConfig.test(`${key}=`)) return undefined;
+  return `config ${key}, a setting that may hold a command git runs later`;
+}
+
+/** A program that runs a command given in one of these options. */
+function optionRuns(letters: string, longs: readonly string[]): FormCheck {
+  return (args) => (hasShortOption(args, letters) ? `with -${[...letters].join(" or -")}, which runs a command` : longOption(args, longs));
 }
 
 const tarLongOptions = [
@@ -247,6 +263,15 @@ function enableForm(args: readonly string[]): string | undefined {
 
 const checks = new Map<string, FormCheck>();
 checks.set("enable", enableForm);
+checks.set("flock", optionRuns("c", ["--command"]));
+checks.set("script", optionRuns("c", ["--command"]));
+checks.set("man", optionRuns("PH", ["--pager", "--html"]));
+checks.set("gdb", optionRuns("x", ["--eval-command", "--command", "--init-eval-command", "--init-command", "-ex", "-iex"]));
+checks.set("emacs", optionRuns("lf", ["--eval", "--load", "--funcall", "--execute", "-eval", "-load", "-funcall"]));
+checks.set("expect", optionRuns("cf", []));
+checks.set("osascript", optionRuns("e", []));
+// They read the commands to run from their input, which is not read here.
+for (const name of ["at", "batch"]) checks.set(name, () => "reads commands to run from its input");
 for (const name of ["git"]) checks.set(name, gitForm);
 for (const name of ["tar", "gtar", "bsdtar"]) checks.set(name, tarForm);
 for (const name of ["sed", "gsed"]) checks.set(name, sedForm);

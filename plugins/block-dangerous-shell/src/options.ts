@@ -1,33 +1,12 @@
 import { tmpdir } from "node:os";
 import { posix } from "node:path";
+import { shellToolNames } from "@toolgate/plugin-sdk";
 import * as v from "valibot";
 import type { Guard } from "./check.js";
 import { builtinRules } from "./rules/builtin-rules.js";
 import { optInPacks, type PackName, type Rule } from "./rules/rule.js";
 
 const pluginName = "block-dangerous-shell";
-
-/**
- * Tool names whose calls are treated as shell commands (compared case-insensitively), besides every
- * call with `kind: "shell"`: Claude Code's `Bash`, Gemini CLI's `run_shell_command`, Codex's `shell`, …
- */
-const defaultShellTools = [
-  "bash",
-  "sh",
-  "zsh",
-  "shell",
-  "terminal",
-  "exec",
-  "run_command",
-  "execute_command",
-  "run_shell_command",
-  "shell_command",
-  "exec_command",
-  "run_terminal_cmd",
-  "run_in_terminal",
-  "local_shell",
-  "container.exec",
-] as const;
 
 /** A rule of your own: the command line is blocked when `pattern` matches it anywhere. */
 export interface ExtraRule {
@@ -44,8 +23,9 @@ export interface ExtraRule {
 export interface BlockDangerousShellOptions {
   /**
    * Tool names whose calls carry a shell command (in `args.command`, `args.cmd` or `args.script`),
-   * matched case-insensitively. Replaces the default list; calls with `kind: "shell"` are always checked.
-   * @default ["bash", "sh", "zsh", "shell", "terminal", "exec", "run_command", "execute_command", "run_shell_command", "shell_command", "exec_command", "run_terminal_cmd", "run_in_terminal", "local_shell", "container.exec"]
+   * matched case-insensitively, also after an MCP server or namespace prefix (`mcp__shell__bash`). Replaces
+   * the default list; calls with `kind: "shell"` are always checked.
+   * @default shellToolNames from `@toolgate/plugin-sdk` (the list the permission rules use too)
    */
   tools?: string[];
   /**
@@ -151,7 +131,7 @@ export function resolveOptions(input: unknown, environment: Environment): Resolv
     ...new Set(["/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp", "/private/var/folders", "/dev/shm", posix.resolve(tmp), posix.resolve(tmpdir())]),
   ];
   return {
-    tools: new Set((options.tools ?? defaultShellTools).map((tool) => tool.toLowerCase())),
+    tools: new Set((options.tools ?? shellToolNames).map((tool) => tool.toLowerCase())),
     packs: (["git", ...packs] as PackName[]).filter((pack) => !disabled.has(pack)),
     guard: {
       rules,

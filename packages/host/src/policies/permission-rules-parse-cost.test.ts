@@ -35,7 +35,7 @@ describe("parse cost of shell-aware rules", () => {
     const rules = new PermissionRules({ deny: ["bash:command=rm*", "write_file:path=/etc/*"], allow: ["read_*"] });
     rules.check("read_file", { command: "rm x" }, "function");
     rules.check("write_file", { path: "/etc/x", command: "rm x" }, "function");
-    rules.check("bash", { command: "rm x" }, "function");
+    rules.check("notes", { command: "rm x" }, "function");
     rules.check("bash", { description: "rm x" }, "shell");
     expect(counted).toEqual({ analyze: 0, simpleCommands: 0 });
     new PermissionRules({}).check("bash", { command: "rm x" }, "shell");

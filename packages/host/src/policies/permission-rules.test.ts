@@ -237,9 +237,10 @@ describe("which calls and arguments are read as shell", () => {
     [null, "bash", "ask"],
     [null, "Bash", "ask"],
     [null, "run_shell_command", "ask"],
-    [null, "terminal", "allow"],
-    ["function", "bash", "allow"],
-    ["mcp", "bash", "allow"],
+    [null, "terminal", "ask"],
+    ["function", "bash", "ask"],
+    ["mcp", "bash", "ask"],
+    ["function", "notes", "allow"],
   ])("kind %j, tool %j: git status; rm -rf ~ is %j", (kind, tool, expected) => {
     const rules = { ask: [tool], allow: [`${tool}:command=git status*`] };
     expect(decide(rules, { command: "git status; rm -rf ~" }, tool, kind)).toBe(expected);

@@ -1,11 +1,10 @@
-import type { PolicySource, PreToolCallDecision, ToolArgs } from "@toolgate/plugin-sdk";
+import { commandFields, commandsOf, isShellCall, type PolicySource, type PreToolCallDecision, type ToolArgs } from "@toolgate/plugin-sdk";
 import { createRequire } from "node:module";
 import { homedir, tmpdir } from "node:os";
 import { resolve } from "node:path";
 import type { AnalysisEnvironment } from "@toolgate/shell";
 import type picomatchModule from "picomatch";
-import { kindOfTool } from "./tool-kinds.js";
-import { argvSubjects, expandHome, isPathKey, normalizedPath, shellKeys, shellSubjects, type Subjects } from "./rule-subjects.js";
+import { argvSubjects, expandHome, isPathKey, normalizedPath, shellSubjects, type Subjects } from "./rule-subjects.js";
 
 // Loaded when the first rule is compiled: a host without permission rules never pays for it.
 let picomatchLoaded: typeof picomatchModule | undefined;
@@ -40,7 +39,7 @@ interface CompiledCondition {
   /** Matched against the normalised path: a path key (`file_path`), or a glob that starts with `/` or `~`. */
   readonly path: boolean;
   readonly absoluteGlob: boolean;
-  /** A shell tool's `command`, `cmd` or `script`: matched command by command. */
+  /** A shell tool's `command`, `cmd`, `script` or `argv`: matched command by command, against every field the call runs. */
   readonly shell: boolean;
 }
 
@@ -51,12 +50,17 @@ interface CompiledRule {
   readonly args: readonly CompiledCondition[];
 }
 
-/** One check: the call's kind, and each shell line read at most once however many rules look at it. */
+/** One check: whether the call is a shell's, and what it runs, read at most once however many rules look at it. */
 interface CheckContext {
+  readonly name: string;
   readonly args: ToolArgs;
   readonly shell: boolean;
-  lines?: Map<string, Subjects>;
+  /** The commands of every field the shell call runs; null when it has none. */
+  commands?: Subjects | null;
 }
+
+/** A condition on one call: it holds, it does not, or it cannot be decided (why, for the message). */
+type Holds = boolean | { readonly undecided: string };
 
 export interface RuleMatch {
   readonly decision: PreToolCallDecision;
@@ -101,11 +105,12 @@ export class PermissionRules {
 
   /**
    * The first rule that matches, deny before allow before ask. `kind` is the call's (`ToolCall.kind`): a
-   * call of kind `shell`, or with no kind and a shell's name (`Bash`, `run_shell_command`), has its
-   * `command`, `cmd` and `script` matched command by command.
+   * shell call (`isShellCall`: kind `shell`, or a shell tool's name such as `Bash`, `run_terminal_cmd` or
+   * `mcp__shell__bash`) has what it runs (`commandsOf`: `command`, `cmd`, `script`, `argv`, a command
+   * with its `args`) matched command by command.
    */
   check(toolName: string, args: ToolArgs, kind?: string): RuleMatch | undefined {
-    const context: CheckContext = { args, shell: kind === "shell" || (kind === undefined && kindOfTool(toolName) === "shell") };
+    const context: CheckContext = { name: toolName, args, shell: isShellCall(kind === undefined ? { name: toolName } : { name: toolName, kind }) };
     let triedTogether = false;
     for (const rule of this.#rules) {
       if (rule.effect === "ask" && !triedTogether) {
@@ -113,7 +118,8 @@ export class PermissionRules {
         const together = context.shell ? this.#allowedTogether(toolName, context) : undefined;
         if (together) return together;
       }
-      if (this.#matches(rule, toolName, context)) return { decision: decisionOf(rule), source: rule.source };
+      const holds = this.#matches(rule, toolName, context);
+      if (holds !== false) return { decision: decisionOf(rule, holds === true ? undefined : holds.undecided), source: rule.source };
     }
     return triedTogether || !context.shell ? undefined : this.#allowedTogether(toolName, context);
   }
@@ -121,80 +127,115 @@ export class PermissionRules {
   /**
    * A shell line no single allow rule covers, whose every command some allow rule covers
    * (`git status && npm test` with `git status*` and `npm test*`): allowed, named after the first of them.
-   * Only rules whose shell conditions all read one argument, and whose other conditions hold, take part.
+   * Only rules with a shell condition, whose other conditions hold, take part.
    */
   #allowedTogether(toolName: string, context: CheckContext): RuleMatch | undefined {
-    const byKey = new Map<string, { rule: CompiledRule; conditions: CompiledCondition[] }[]>();
+    const rules: { rule: CompiledRule; conditions: CompiledCondition[] }[] = [];
     for (const rule of this.#rules) {
       const conditions = rule.args.filter((condition) => condition.shell);
-      const key = conditions[0]?.key;
-      if (rule.effect !== "allow" || key === undefined || !rule.tool(toolName)) continue;
-      if (conditions.some((condition) => condition.key !== key)) continue;
-      if (!rule.args.every((condition) => condition.shell || this.#holds(condition, "allow", context))) continue;
-      byKey.set(key, [...(byKey.get(key) ?? []), { rule, conditions }]);
+      if (rule.effect !== "allow" || conditions.length === 0 || !rule.tool(toolName)) continue;
+      if (!rule.args.every((condition) => condition.shell || this.#holds(condition, "allow", context) === true)) continue;
+      rules.push({ rule, conditions });
     }
-    for (const [key, rules] of byKey) {
-      const value = context.args[key];
-      if (rules.length < 2 || !(typeof value === "string" || isStrings(value))) continue;
-      const commands = this.#subjects(rules[0]!.conditions[0]!, value, context).all;
-      if (commands === undefined) continue;
-      const used = new Set<CompiledRule>();
-      const covered = commands.every((command) => {
-        const by = rules.find(({ conditions }) => conditions.every((condition) => condition.value(command)));
-        if (by) used.add(by.rule);
-        return by !== undefined;
-      });
-      if (!covered) continue;
-      const names = [...used].map((rule) => `"${rule.source.name}"`).join(", ");
-      return { decision: { action: "allow", reason: `every command is allowed by permission rules ${names}` }, source: [...used][0]!.source };
-    }
-    return undefined;
+    if (rules.length < 2) return undefined;
+    const commands = this.#commands(context)?.all;
+    if (commands === undefined) return undefined;
+    const used = new Set<CompiledRule>();
+    const covered = commands.every((command) => {
+      const by = rules.find(({ conditions }) => conditions.every((condition) => condition.value(command)));
+      if (by) used.add(by.rule);
+      return by !== undefined;
+    });
+    if (!covered) return undefined;
+    const names = [...used].map((rule) => `"${rule.source.name}"`).join(", ");
+    return { decision: { action: "allow", reason: `every command is allowed by permission rules ${names}` }, source: [...used][0]!.source };
   }
 
-  #matches(rule: CompiledRule, toolName: string, context: CheckContext): boolean {
+  /** Whether every condition of a rule holds; undecided when one cannot be decided and none fails. */
+  #matches(rule: CompiledRule, toolName: string, context: CheckContext): Holds {
     if (!rule.tool(toolName)) return false;
-    for (const condition of rule.args) if (!this.#holds(condition, rule.effect, context)) return false;
-    return true;
+    let undecided: Holds = true;
+    for (const condition of rule.args) {
+      const holds = this.#holds(condition, rule.effect, context);
+      if (holds === false) return false;
+      if (holds !== true) undecided = holds;
+    }
+    return undecided;
   }
 
-  /** A deny or ask condition holds when its glob matches any subject; an allow condition when it matches all. */
-  #holds(condition: CompiledCondition, effect: RuleEffect, context: CheckContext): boolean {
+  /**
+   * A deny or ask condition holds when its glob matches any subject, and cannot be decided on a shell line
+   * that cannot be read (so the rule applies: fail closed); an allow condition holds when it matches all.
+   */
+  #holds(condition: CompiledCondition, effect: RuleEffect, context: CheckContext): Holds {
     const { args } = context;
-    if (!Object.hasOwn(args, condition.key)) return false;
-    const value = args[condition.key];
-    if (value === undefined) return false;
+    const shell = context.shell && condition.shell;
+    const value = Object.hasOwn(args, condition.key) ? args[condition.key] : undefined;
+    const subjects = shell ? this.#commands(context) : value === undefined ? undefined : this.#subjects(condition, value);
+    if (subjects === undefined || subjects === null) return false;
+    if (effect === "allow") return subjects.all?.every(condition.value) === true;
     // Deny and ask also match the whole value, as rules always did: reading it closer only adds matches.
-    if (effect !== "allow") return condition.value(argText(value)) || this.#subjects(condition, value, context).any.some(condition.value);
-    return this.#subjects(condition, value, context).all?.every(condition.value) === true;
+    if (value !== undefined && condition.value(argText(value))) return true;
+    if (subjects.any.some(condition.value)) return true;
+    return subjects.unreadable === undefined ? false : { undecided: subjects.unreadable };
   }
 
-  #subjects(condition: CompiledCondition, value: unknown, context: CheckContext): Subjects {
-    if (context.shell && condition.shell) {
-      if (typeof value === "string") return this.#parsed(context, value, (environment) => shellSubjects(value, environment));
-      if (isStrings(value)) return this.#parsed(context, `argv:${JSON.stringify(value)}`, (environment) => argvSubjects(value, environment));
+  #subjects(condition: CompiledCondition, value: unknown): Subjects {
+    if (!condition.path) {
+      if (!Array.isArray(value)) return { any: [argText(value)], all: [argText(value)] };
+      const elements = value.map(argText);
+      return { any: elements, all: elements.length > 0 ? elements : [argText(value)] };
     }
-    const text = (element: unknown) =>
-      condition.path && typeof element === "string" ? normalizedPath(element, condition.absoluteGlob, this.#cwd, this.#home) : argText(element);
-    if (Array.isArray(value)) {
-      const elements = value.map(text);
-      const raw = condition.path ? value.map(argText) : [];
-      return { any: [...elements, ...raw], all: elements.length > 0 ? elements : [argText(value)] };
-    }
-    const subject = text(value);
-    return { any: [subject], all: [subject] };
+    const elements = Array.isArray(value) ? value : [value];
+    const paths = elements.map((element) => (typeof element === "string" ? this.#path(element, condition.absoluteGlob) : undefined));
+    const texts = elements.map((element, index) => paths[index]?.text ?? argText(element));
+    // A relative glob names paths in the working folder: an allow never vouches for one outside it.
+    const outside = !condition.absoluteGlob && paths.some((path) => path?.outside === true);
+    const all = outside ? undefined : texts.length > 0 ? texts : [argText(value)];
+    return { any: [...texts, ...elements.map(argText)], all };
   }
 
-  /** A shell line's subjects, read once per check whichever rules look at it. */
-  #parsed(context: CheckContext, key: string, read: (environment: AnalysisEnvironment) => Subjects): Subjects {
-    context.lines ??= new Map();
-    let subjects = context.lines.get(key);
-    if (subjects === undefined) {
-      this.#environment ??= { cwd: this.#cwd, home: this.#home, tmp: tmpdir() };
-      subjects = read(this.#environment);
-      context.lines.set(key, subjects);
-    }
-    return subjects;
+  #path(value: string, absoluteGlob: boolean): { text: string; outside: boolean } {
+    const text = normalizedPath(value, absoluteGlob, this.#cwd, this.#home);
+    return { text, outside: !absoluteGlob && text.startsWith("/") };
   }
+
+  /** What a shell call runs, every field together, read once per check whichever rules look at it. */
+  #commands(context: CheckContext): Subjects | null {
+    if (context.commands !== undefined) return context.commands;
+    this.#environment ??= { cwd: this.#cwd, home: this.#home, tmp: tmpdir() };
+    const fields = commandsOf(context);
+    let read: Subjects | null = null;
+    for (const { field, command } of fields) {
+      const argv = argvOf(context.args, field);
+      const subjects: Subjects =
+        command === undefined
+          ? { any: [], all: undefined, unreadable: `args.${field} is not a command line (a string) or an argv (an array of strings)` }
+          : argv === undefined
+            ? shellSubjects(command, this.#environment)
+            : argvSubjects(argv, this.#environment);
+      read = read === null ? subjects : joined(read, subjects);
+    }
+    context.commands = read;
+    return read;
+  }
+}
+
+/** The argv a field holds, when it is one (`["bash", "-lc", "…"]`, or a `command` with its `args` array). */
+function argvOf(args: ToolArgs, field: string): string[] | undefined {
+  const value = args[field];
+  if (isStrings(value) && value.length > 1) return value;
+  const extra = args["args"];
+  if (field === "command" && typeof value === "string" && isStrings(extra)) return [value, ...extra];
+  return undefined;
+}
+
+/** Two fields of one call: deny and ask see both, an allow needs both. */
+function joined(first: Subjects, second: Subjects): Subjects {
+  const any = [...first.any, ...second.any];
+  const all = first.all === undefined || second.all === undefined ? undefined : [...first.all, ...second.all];
+  const unreadable = first.unreadable ?? second.unreadable;
+  return unreadable === undefined ? { any, all } : { any, all, unreadable };
 }
 
 function isStrings(value: unknown): value is string[] {
@@ -220,7 +261,7 @@ function compileRule(effect: RuleEffect, rule: string, home: string): CompiledRu
     const matcher = picomatch(glob, globOptions);
     // One argument only: picomatch reads a second one (an index, from `some`) as "return an object".
     const value = (text: string) => matcher(text);
-    return { key, value, path, absoluteGlob, shell: shellKeys.has(key) };
+    return { key, value, path, absoluteGlob, shell: commandFields.includes(key) };
   });
   return { effect, source: Object.freeze({ kind: "rule", name: rule }), tool: picomatch(tool, globOptions), args };
 }
@@ -235,9 +276,11 @@ function argText(value: unknown): string {
   }
 }
 
-function decisionOf(rule: CompiledRule): PreToolCallDecision {
+/** The rule's decision; `undecided` says why a deny or ask applied to a line that could not be read. */
+function decisionOf(rule: CompiledRule, undecided?: string): PreToolCallDecision {
   const text = rule.source.name;
-  if (rule.effect === "deny") return { action: "block", message: `this call is denied by the project's permissions (deny rule "${text}")` };
-  if (rule.effect === "ask") return { action: "ask", message: `this call needs approval (ask rule "${text}")` };
+  const why = undecided === undefined ? "" : `: the command line cannot be read with confidence (${undecided}), so it may run what the rule names`;
+  if (rule.effect === "deny") return { action: "block", message: `this call is denied by the project's permissions (deny rule "${text}")${why}` };
+  if (rule.effect === "ask") return { action: "ask", message: `this call needs approval (ask rule "${text}")${why}` };
   return { action: "allow", reason: `allowed by permission rule "${text}"` };
 }

@@ -1,20 +1,22 @@
 import { posix } from "node:path";
+import { quoteWord } from "@toolgate/plugin-sdk";
 // In the CLI bundle this import is lazy (scripts/bundle.mjs): the shell reader loads on the first shell line a
 // command condition reads, so a start with no such rule never pays for it. Path rules do not use it.
-import { analyze, shells, simpleCommands, type AnalysisEnvironment } from "@toolgate/shell";
+import { analyze, gitWords, isUnknown, shells, simpleCommands, type Analysis, type AnalysisEnvironment, type Invocation } from "@toolgate/shell";
+import { codeCapableForm } from "./runner-forms.js";
 
 /**
  * What one argument offers a rule condition to match. A deny or ask condition holds when its glob
- * matches any of `any`; an allow condition only when it matches every one of `all`, and never when
- * `all` is undefined (a shell line that cannot be read with confidence).
+ * matches any of `any`, or when the line is `unreadable`; an allow condition only when it matches every
+ * one of `all`, and never when `all` is undefined (a line that cannot be read with confidence, or one that
+ * runs code the rule cannot see).
  */
 export interface Subjects {
   readonly any: readonly string[];
   readonly all: readonly string[] | undefined;
+  /** Why the line cannot be read with confidence: whether a deny or ask matches it cannot be decided. */
+  readonly unreadable?: string;
 }
-
-/** Arguments of a shell tool that hold a command line (a string) or an argv (an array of strings). */
-export const shellKeys: ReadonlySet<string> = new Set(["command", "cmd", "script"]);
 
 // The last word of a key (`file_path`, `filePath`, `notebook_path`, `dir`) that names a path.
 const pathWords = new Set(["path", "paths", "file", "files", "filename", "filenames", "dir", "dirs", "directory", "directories", "folder", "cwd"]);
@@ -36,25 +38,16 @@ export function expandHome(text: string, home: string): string {
 /**
  * A path brought into the form of the glob it is matched against. `~` is the home folder; `.`, `..` and
  * doubled `/` are folded (`/tmp/../etc/passwd` and `//etc/passwd` are `/etc/passwd`). For an absolute
- * glob a relative path is resolved from `cwd`; for a relative glob a path inside `cwd` is made relative to
- * it, and a relative path stays relative (`./src/../x` is `x`, `../x` stays `../x`).
+ * glob the path is absolute, a relative one resolved from `cwd`. For a relative glob a path inside `cwd`
+ * is relative to it (`./src/../x` and `/work/project/x` are `x`), and a path outside it is absolute
+ * (`../.env` in `/work/project` is `/work/.env`), so a glob that starts with `**` still sees it.
  */
 export function normalizedPath(value: string, absoluteGlob: boolean, cwd: string, home: string): string {
-  const path = expandHome(value, home);
-  if (path.startsWith("/")) {
-    const normal = posix.resolve(path);
-    if (absoluteGlob) return normal;
-    if (cwd === "/") return normal.slice(1) || ".";
-    return normal.startsWith(`${cwd}/`) ? normal.slice(cwd.length + 1) : normal;
-  }
-  if (absoluteGlob) return posix.resolve(cwd, path);
-  const normal = posix.normalize(path);
-  return normal.length > 1 && normal.endsWith("/") ? normal.slice(0, -1) : normal;
-}
-
-/** An argv as the shell line that runs it: each element one word, quoted when it needs to be. */
-function argvLine(argv: readonly string[]): string {
-  return argv.map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`)).join(" ");
+  const normal = posix.resolve(cwd, expandHome(value, home));
+  if (absoluteGlob) return normal;
+  if (cwd === "/") return normal.slice(1) || ".";
+  if (normal === cwd) return ".";
+  return normal.startsWith(`${cwd}/`) ? normal.slice(cwd.length + 1) : normal;
 }
 
 /**
@@ -63,11 +56,14 @@ function argvLine(argv: readonly string[]): string {
  * `git status*` applies to it; deny and ask rules see both.
  */
 export function argvSubjects(argv: readonly string[], environment: AnalysisEnvironment): Subjects {
-  const whole = shellSubjects(argvLine(argv), environment);
+  const whole = shellSubjects(argv.map(quoteWord).join(" "), environment);
   const script = shellScriptOf(argv);
   if (script === undefined) return whole;
   const inner = shellSubjects(script, environment);
-  return { any: [...whole.any, ...inner.any], all: whole.all === undefined ? undefined : inner.all };
+  const any = [...whole.any, ...inner.any];
+  const all = whole.all === undefined ? undefined : inner.all;
+  const unreadable = whole.unreadable ?? inner.unreadable;
+  return unreadable === undefined ? { any, all } : { any, all, unreadable };
 }
 
 /** The script of `[shell, ...flags, script]` where a flag holds `c` (`-c`, `-lc`, `-e -c`); else undefined. */
@@ -82,32 +78,143 @@ function shellScriptOf(argv: readonly string[]): string | undefined {
 /**
  * The commands of a shell line. Syntactically, every simple command (`simpleCommands`: after `;`, `&&`,
  * `||`, `|`, newlines, inside groups and substitutions); semantically, every command `analyze` finds it
- * would run, as written (`sudo rm -rf /`, `rm -rf /` inside `sh -c '…'`). Deny and ask also see each of
- * those by its bare name and arguments (`rm -rf /` for `sudo env A=1 rm -rf /`, for `xargs rm` the `rm`)
- * and the bodies of functions never called. An allow needs every command as written and a line that
- * parses with no problem. A line break inside a command (quoted) is read as a space.
+ * would run, nested ones included, as written (`sudo rm -rf /`, `rm -rf /` inside `sh -c '…'`), and what
+ * an alias defined on the line or a git `-c alias.…` stands for. Deny and ask also see each command by its
+ * bare name and arguments (`rm -rf /` for `sudo env A=1 rm -rf /`, for `xargs rm` the `rm`), the bodies of
+ * functions never called and the values of aliases. An allow needs every one of those commands, and a
+ * line the reader reads with no problem, no command whose name is only known at run time, and no program
+ * in a form that runs code from its options or script (`runner-forms.ts`). A line break inside a command
+ * (quoted) is read as a space.
  */
 export function shellSubjects(line: string, environment: AnalysisEnvironment): Subjects {
+  return readLine(line, { environment, budget: maxReads }, new Map(), 0);
+}
+
+// How deep alias and trap bodies are read, and how many in all (`alias x='x x x x'` doubles at each level);
+// past either the line is unreadable (bash itself stops at an alias it is expanding).
+const maxDepth = 8;
+const maxReads = 64;
+
+interface Reader {
+  readonly environment: AnalysisEnvironment;
+  budget: number;
+}
+
+interface Reading {
+  readonly any: string[];
+  readonly all: string[];
+  unreadable?: string | undefined;
+  beyond?: string | undefined;
+}
+
+function readLine(line: string, reader: Reader, outer: ReadonlyMap<string, string[]>, depth: number): Subjects {
   const syntactic = simpleCommands(line);
-  const any = [...syntactic.commands];
-  const all = [...syntactic.commands];
-  let readable = syntactic.problem === undefined;
+  const reading: Reading = { any: [...syntactic.commands], all: [...syntactic.commands] };
+  if (syntactic.problem !== undefined) reading.unreadable = syntactic.problem;
+  let analysis: Analysis;
   try {
-    const analysis = analyze(line, environment);
-    if (analysis.problems.length > 0) readable = false;
-    for (const invocation of analysis.invocations) {
-      any.push(invocation.text);
-      all.push(invocation.text);
-      if (invocation.name === "") continue;
-      const bare = [invocation.name, ...invocation.args].join(" ");
-      if (bare !== invocation.text) any.push(bare);
-    }
-    for (const invocation of analysis.uncalled) any.push(invocation.text);
+    analysis = analyze(line, reader.environment);
   } catch {
-    // The analyzer is total by design; should it ever throw, no allow rule may vouch for the line.
-    readable = false;
+    // The analyzer is total by design; should it ever throw, nothing about the line can be vouched for.
+    return finish({ ...reading, unreadable: "the shell reader could not read the line" });
   }
-  return { any: any.map(oneLine), all: readable && all.length > 0 ? all.map(oneLine) : undefined };
+  if (analysis.problems.length > 0) reading.unreadable ??= analysis.problems[0];
+  const [unresolved] = analysis.unresolved;
+  if (unresolved !== undefined) reading.unreadable ??= `"${unresolved.text}" runs a command whose name is only known when the line runs`;
+  // `BASH_ALIASES[x]=…` defines an alias through a variable: not read here.
+  if (/BASH_ALIASES/i.test(line)) reading.unreadable ??= "the line sets aliases through BASH_ALIASES";
+  const aliases = aliasesOf(analysis, outer);
+  const read = (text: string) => (depth >= maxDepth || --reader.budget < 0 ? undefined : readLine(text, reader, aliases, depth + 1));
+  for (const invocation of analysis.invocations) readInvocation(invocation, reading, aliases, read);
+  for (const invocation of analysis.uncalled) reading.any.push(invocation.text);
+  // An alias body is code, like a function's: deny and ask see it even where it is never used.
+  for (const [name, values] of aliases) if (!outer.has(name)) for (const value of values) addAny(reading, read(value));
+  return finish(reading);
+}
+
+function readInvocation(invocation: Invocation, reading: Reading, aliases: ReadonlyMap<string, string[]>, read: (text: string) => Subjects | undefined): void {
+  const { name, args, text } = invocation;
+  reading.any.push(text);
+  reading.all.push(text);
+  if (name !== "") {
+    const bare = [name, ...args].join(" ");
+    if (bare !== text) reading.any.push(bare);
+  }
+  if (isUnknown(name)) reading.unreadable ??= `"${text}" runs a command whose name is only known when the line runs`;
+  reading.beyond ??= codeCapableForm(invocation);
+  // `export GIT_PAGER='rm -rf ~'; git log`: a variable exported earlier may hold code the command runs, unseen in its text.
+  if (invocation.assignments.some((assignment) => !text.includes(assignment))) reading.beyond ??= `"${text}" runs with variables exported earlier`;
+  // `alias x='rm -rf ~'` then `x`: what bash runs is the alias's value with the words after it.
+  for (const value of aliases.get(name) ?? []) addAll(reading, read([value, ...args.map(quoteWord)].join(" ")), `the alias ${name}`);
+  // `trap 'rm -rf ~' EXIT`: the body runs later, as a command line.
+  const body = name === "trap" ? trapBody(args) : undefined;
+  if (body !== undefined) addAll(reading, read(body), "a trap body");
+  // `git -c alias.st='push --force' st`: git runs the alias's words (a `!` alias is a nested script the reader reads).
+  if (name === "git") {
+    const { index, alias } = gitWords(args);
+    if (alias !== undefined && !alias.startsWith("!")) {
+      const resolved = ["git", ...alias.split(/\s+/).filter(Boolean), ...args.slice(index + 1)].join(" ");
+      reading.any.push(resolved);
+      reading.all.push(resolved);
+    }
+  }
+}
+
+/**
+ * The aliases the line defines, with those it inherits: every value each name may have. `alias x='…' y='…'`
+ * in any branch, and `hash -p /bin/rm ls`, which makes the name `ls` run that program.
+ */
+function aliasesOf(analysis: Analysis, outer: ReadonlyMap<string, string[]>): ReadonlyMap<string, string[]> {
+  let aliases: Map<string, string[]> | undefined;
+  const define = (name: string, value: string) => {
+    aliases ??= new Map(outer);
+    aliases.set(name, [...(aliases.get(name) ?? []), value]);
+  };
+  for (const invocation of [...analysis.invocations, ...analysis.uncalled]) {
+    if (invocation.name === "alias") {
+      for (const arg of invocation.args) {
+        const definition = /^([^=\s]+)=(.*)$/s.exec(arg);
+        if (definition !== null) define(definition[1]!, definition[2]!);
+      }
+    } else if (invocation.name === "hash") {
+      const at = invocation.args.findIndex((arg) => /^-[A-Za-z]*p$/.test(arg));
+      const program = at === -1 ? undefined : invocation.args[at + 1];
+      if (program !== undefined) for (const name of invocation.args.slice(at + 2)) if (!name.startsWith("-")) define(name, quoteWord(program));
+    }
+  }
+  return aliases ?? outer;
+}
+
+/** `trap 'body' SIG…`: the body; none for `trap -p`, `trap -l`, `trap - SIG` or a lone signal list. */
+function trapBody(args: readonly string[]): string | undefined {
+  const rest = args[0] === "--" ? args.slice(1) : args;
+  const [body] = rest;
+  if (body === undefined || body === "-" || rest.length < 2 || (body.startsWith("-") && args[0] !== "--")) return undefined;
+  return body;
+}
+
+function addAny(reading: Reading, inner: Subjects | undefined): void {
+  if (inner === undefined) reading.unreadable ??= "aliases expand too deep or too often to read";
+  else reading.any.push(...inner.any);
+}
+
+/** A command line the invocation runs: its commands join the line's, for deny and for allow alike. */
+function addAll(reading: Reading, inner: Subjects | undefined, what: string): void {
+  if (inner === undefined) {
+    reading.unreadable ??= `${what} expands too deep or too often to read`;
+    return;
+  }
+  reading.any.push(...inner.any);
+  if (inner.unreadable !== undefined) reading.unreadable ??= `${what}: ${inner.unreadable}`;
+  if (inner.all === undefined) reading.beyond ??= `${what} runs what no allow rule can vouch for`;
+  else reading.all.push(...inner.all);
+}
+
+function finish(reading: Reading): Subjects {
+  const any = reading.any.map(oneLine);
+  const vouchable = reading.unreadable === undefined && reading.beyond === undefined && reading.all.length > 0;
+  const all = vouchable ? reading.all.map(oneLine) : undefined;
+  return reading.unreadable === undefined ? { any, all } : { any, all, unreadable: reading.unreadable };
 }
 
 // A line break left inside one command is quoted text (`git commit -m "a<newline>b"`): a glob's `*` does not

@@ -1,4 +1,4 @@
-import type { ToolKind } from "@toolgate/plugin-sdk";
+import { shellToolNames, type ToolKind } from "@toolgate/plugin-sdk";
 
 /**
  * The kinds a coding agent's tools map to, so one policy covers every agent: `Bash` (Claude Code, Codex),
@@ -10,7 +10,8 @@ function name(kind: ToolKind, ...names: string[]): void {
   for (const each of names) kindsByName[each.toLowerCase()] = kind;
 }
 
-name("shell", "Bash", "run_shell_command", "shell", "local_shell", "exec_command", "powershell", "run_in_terminal", "BashOutput", "KillShell");
+// The one list of shell tools the permission rules and block-dangerous-shell share.
+name("shell", ...shellToolNames);
 name("edit", "Edit", "MultiEdit", "NotebookEdit", "replace", "apply_patch", "edit", "str_replace", "str_replace_editor", "edit_file");
 name("write", "Write", "write_file", "create", "create_file");
 name(

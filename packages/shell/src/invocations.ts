@@ -5,6 +5,7 @@ import {
   copy,
   expand,
   maxVariants,
+  mayExpandText,
   setPositional,
   setVar,
   valuesOf,
@@ -19,6 +20,9 @@ import { analyzeInterpreter } from "./interpreters.js";
 import { parseScript, type Command, type FunctionCommand, type Redirect, type Script, type Word } from "./parse.js";
 import { inputWrappers, isAssignment, parallelJobsOf, unwrap } from "./unwrap.js";
 import { parallelScripts } from "./parallel.js";
+import { commandProblems, wordExpansionProblems } from "./code-in-expansions.js";
+import { asLiteral, fromLiteral } from "./quoted.js";
+import { isUnknown, unknownText } from "./unknown.js";
 
 /** One command that would run, seen through wrappers (`sudo`, `env`, `xargs`, …). */
 export interface Invocation {
@@ -106,7 +110,8 @@ const runsScripts = new Set(["eval", "source", ".", "su", "script", "runuser", "
 /** A shell, or `$SHELL` / `${SHELL}`: the user's shell, whichever it is. */
 function isShell(name: string): boolean {
   // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's own `${SHELL}`, as written in a command
-  return shells.has(name) || name === "$shell" || name === "${shell}";
+  // A name only known at run time may be a shell: its `-c` script is read too.
+  return shells.has(name) || name === "$shell" || name === "${shell}" || isUnknown(name);
 }
 
 /** The index of the first word after options, skipping the values of `valued` options. */
@@ -146,6 +151,7 @@ const positionalNames = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "@", "*", 
 const emptyScript = /^\s*(?:true|:)?\s*$/;
 const locatesProgram = /^\s*(?:which|command\s+-v|type\s+-P)\s+([\w.+-]+)\s*$/;
 const maxKnownOutputs = 16;
+const printsFolder = /^\s*pwd(?:\s+-L)?\s*$/;
 const maxInvocations = 5_000;
 // Shared by every command first in its pipeline: never written to.
 const noUpstream: Invocation[] = [];
@@ -262,7 +268,7 @@ class Collector {
     let expansionState = state;
     if (command.words.length > 0 && command.words[0]!.text.includes("=") && isAssignment(command.words[0]!.text)) {
       if (command.words.every((word) => isAssignment(word.text))) {
-        for (const word of command.words) assign(word.text, state, this.environment);
+        for (const word of command.words) assign(word.expandable ?? word.text, state, this.environment);
       } else {
         // `TMPDIR=/Users rm -rf $TMPDIR/x`: the words may see the old value or the new one; read both.
         expansionState = copy(state);
@@ -272,11 +278,15 @@ class Collector {
         }
       }
     }
+    this.expansionProblems(command, expansionState);
     const argvs = this.expandWords(command.words, expansionState);
     for (let variant = 0; variant < argvs.length; variant++) {
       const argv = argvs[variant]!;
       if (this.overBudget()) break;
       const invocation = this.invocation(argv, command.redirects, upstream, state, via);
+      // A word only known at run time is shown as written (`$CMD build`), not as the marker that stands for it.
+      if (argv.some(isUnknown)) invocation.text = textsOf(command.words).join(" ");
+      for (const problem of commandProblems(invocation.name, invocation.args, this.scope(expansionState))) this.problem(problem);
       out.push(invocation);
       append(out, this.runs(invocation, command.words, depth, state));
       const called = state.functions === undefined ? undefined : calledFunction(argv, state.functions);
@@ -288,6 +298,25 @@ class Collector {
     if (first && (command.redirects.length > 0 || first.name === "tee")) this.recordWrites(first);
     if (first && this.writes.length > 0 && (first.name === "cp" || first.name === "mv")) this.writes.push(first);
     this.track(first, state);
+  }
+
+  /** Code kept in the words' expansions (`${x@P}`, arithmetic on unknown values); `${x:=…}` leaves x unknown. */
+  expansionProblems(command: { words: readonly Word[]; redirects: readonly Redirect[] }, state: ShellState): void {
+    const scope = this.scope(state);
+    const assigned: string[] = [];
+    const scan = (word: Word) => {
+      if (word.plain === true) return;
+      const found = wordExpansionProblems(word.expandable ?? word.text, scope);
+      for (const problem of found.problems) this.problem(problem);
+      for (const name of found.assigned) assigned.push(name);
+    };
+    for (const word of command.words) scan(word);
+    for (const redirect of command.redirects) scan(redirect.target);
+    for (const name of assigned) setVar(state, name, null);
+  }
+
+  scope(state: ShellState) {
+    return { lookup: (name: string) => valuesOf(name, state, this.environment), cwd: state.cwd };
   }
 
   /** What a function call runs: its body, in the caller's shell (a `cd` inside lasts), one level deeper. */
@@ -386,7 +415,7 @@ class Collector {
       return invocation.nested;
     }
     // Most commands run nothing of their own: no script, no `-exec`, no code.
-    if (!mayRunMore.has(name) && name.charCodeAt(0) !== 112) return invocation.nested; // `p`: python3.12, pypy3
+    if (!mayRunMore.has(name) && name.charCodeAt(0) !== 112 && !isUnknown(name)) return invocation.nested; // `p`: python3.12, pypy3
     const interpreter = isInterpreter(name);
     if (!interpreter && name !== "find" && name !== "git" && !runsScripts.has(name) && !isShell(name)) return invocation.nested;
     const scripts = this.scriptsRunBy(invocation, words, state);
@@ -659,6 +688,8 @@ class Collector {
     // `$()`, `$(true)`, `$(:)`: nothing is printed.
     if (emptyScript.test(script)) return "";
     // `$(which node)`, `$(command -v node)`: a path to that program (only its name matters here).
+    // `$(pwd)`: the folder, when it is known.
+    if (printsFolder.test(script)) return state.cwd === undefined ? undefined : `${state.cwd}\n`;
     const lookup = locatesProgram.exec(script);
     if (lookup !== null) return lookup[1]!;
     if (this.staticDepth >= maxDepth || !printsText.test(script)) return undefined;
@@ -707,7 +738,7 @@ class Collector {
     const homeSet = state.vars.has("HOME");
     for (let index = 0; index < words.length; index++) {
       const { text, plain } = words[index]!;
-      if (!(homeSet && isTilde(text)) && (plain === true || !mayExpand(text))) continue;
+      if (!(homeSet && isTilde(text)) && text.charCodeAt(0) !== 126 && (plain === true || !mayExpand(text))) continue;
       values ??= new Array<string[][] | undefined>(words.length);
       const choices = this.expandWord(words[index]!, state);
       values[index] = choices;
@@ -736,17 +767,21 @@ class Collector {
    * known), and `$W` with `W='rm -rf ~'` runs `rm -rf ~` when unquoted.
    */
   expandWord(word: Word, state: ShellState): string[][] {
-    let text = isTilde(word.text) && state.vars.has("HOME") ? `$HOME${word.text.slice(1)}` : word.text;
+    const written = word.expandable ?? word.text;
+    let text = isTilde(written) && state.vars.has("HOME") ? `$HOME${written.slice(1)}` : written;
     // Past a few, substitutions stay unread (unknown values): replacing each in a long word would be quadratic.
     const known = Math.min(word.substitutions.length, maxKnownOutputs);
     for (let index = 0; index < known; index++) {
       const substitution = word.substitutions[index]!;
       const output = this.staticOutputOf(substitution, state);
-      if (output !== undefined) text = text.replace(`$(${substitution})`, output.trimEnd()).replace(`\`${substitution}\``, output.trimEnd());
+      // The output is text: a `$` in it is not expanded again.
+      if (output === undefined) continue;
+      const value = asLiteral(output.replace(/\n+$/, ""));
+      text = text.replace(`$(${substitution})`, value).replace(`\`${substitution}\``, value);
     }
-    const expanded = text.includes("$") ? expand(text, state, this.environment) : [text];
+    const expanded = mayExpandText(text) ? expand(text, state, this.environment) : [fromLiteral(text)];
     if (expanded === undefined) this.problem(`a word takes more than ${maxVariants} values (a long loop), too many to check each`);
-    const values = expanded ?? [text];
+    const values = expanded ?? [unknownText];
     const separators = state.vars.has("IFS") ? ifsOf(valuesOf("IFS", state, this.environment)) : undefined;
     // Quoted, the value is one word; unquoted, it splits on spaces (on IFS, when the line set it), and an
     // empty value is no word at all. Which it is is not kept, so both are read.
@@ -822,18 +857,16 @@ function gitScripts(invocation: Invocation): [string, string][] {
 }
 
 const arrayAssignment = /^[A-Za-z_]\w*\[[^\]]*\]\+?=/;
-// Variables that name the user's own programs: running them is the user's choice, known or not.
-// biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's own `${EDITOR}`, as written in a command
-const userPrograms = new Set(["$editor", "${editor}", "$visual", "${visual}", "$pager", "${pager}", "$shell", "${shell}", "$git_editor", "$manpager"]);
 
 /** A command name that still holds an expansion or a glob after static evaluation: bash decides it at run time. */
 function isUnresolvedName(name: string): boolean {
+  if (isUnknown(name)) return !arrayAssignment.test(name);
   for (let index = 0; index < name.length; index++) {
     const code = name.charCodeAt(index);
     if (code < 128 && runTimeName[code] === 1) {
       if (name === "[" || name === "[[") return false; // `test`
       if (name.includes("]=") || name.includes("]+=")) return !arrayAssignment.test(name); // `a[$i]=x` sets an array element
-      return !userPrograms.has(name);
+      return true;
     }
   }
   return false;

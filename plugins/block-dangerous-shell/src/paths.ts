@@ -1,4 +1,4 @@
-import { normalizePath } from "@toolgate/shell";
+import { isUnknown, normalizePath } from "@toolgate/shell";
 /**
  * Where a delete lands. `root`, `system`, `home` and `project` (the project root, its `.git`, or a
  * folder that contains the project) are catastrophic; `outside` is outside the project and the temp
@@ -34,7 +34,7 @@ const systemParents = new Set(["/usr", "/usr/local", "/var", "/System", "/Librar
 const notSystem = new Set(["/var/tmp", "/private/tmp", "/private/var/tmp", "/private/var/folders", "/var/folders"]);
 
 export function classifyTarget(raw: string, cwd: string | undefined, context: PathContext): ClassifiedTarget {
-  if (raw === "" || raw.includes("$") || raw.includes("`")) return { raw, kind: "unknown" };
+  if (raw === "" || raw.includes("$") || raw.includes("`") || isUnknown(raw)) return { raw, kind: "unknown" };
   const absolute = absolutePath(raw, cwd, context);
   if (absolute === undefined) return { raw, kind: "unknown" };
   const globAt = firstGlob(absolute);

@@ -1,6 +1,6 @@
 import { posix } from "node:path";
 import { classifyTarget } from "../paths.js";
-import { isCommandFlag, maskQuoted, shells, unwrap, type Invocation } from "@toolgate/shell";
+import { isCommandFlag, isUnknown, maskQuoted, shells, unwrap, type Invocation } from "@toolgate/shell";
 import { findExpression, findStartPaths } from "./deletes.js";
 import { diskWritten } from "./devices.js";
 import { interpreterCode } from "./interpreter-code.js";
@@ -89,7 +89,7 @@ export const systemRules: readonly Rule[] = [
     check: each((invocation) =>
       (invocation.name.startsWith("mk") || invocation.name === "wipefs") &&
       /^(mkfs(\..+)?|mke2fs|mkswap|wipefs)$/.test(invocation.name) &&
-      invocation.args.some((arg) => arg.startsWith("/dev/") || arg.includes("$"))
+      invocation.args.some((arg) => arg.startsWith("/dev/") || arg.includes("$") || isUnknown(arg))
         ? `refusing to format or wipe a device: ${show(invocation)} erases everything on it. Ask the user to do it if it is really needed.`
         : undefined,
     ),

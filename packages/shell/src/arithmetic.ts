@@ -216,5 +216,6 @@ export function operandProblem(expression: string, lookup: Lookup): string | und
 }
 
 function shorten(text: string): string {
-  return JSON.stringify(text.length > 60 ? `${text.slice(0, 57)}…` : text);
+  const trimmed = text.trim();
+  return JSON.stringify(trimmed.length > 60 ? `${trimmed.slice(0, 57)}…` : trimmed);
 }

@@ -1,7 +1,7 @@
 import { operandProblem, type Lookup } from "./arithmetic.js";
 import { expandText, type ExpansionScope } from "./expansion.js";
 import { closingIndex } from "./lex.js";
-import { isUnknown } from "./unknown.js";
+import { isUnknown, unknownText } from "./unknown.js";
 
 /**
  * Expansions that run code kept in data: `${x@P}` (prompt expansion runs the `$(…)` in x's value) and
@@ -71,12 +71,12 @@ function scanBraced(inner: string, scope: ExpansionScope, found: Found, depth: n
 export function arithmeticProblem(expression: string, scope: ExpansionScope, problems: string[]): void {
   const variants = expandText(expression, scope);
   if (variants === undefined) {
-    problems.push(`the arithmetic ${JSON.stringify(expression)} takes too many values to check`);
+    problems.push(`the arithmetic ${shown(expression)} takes too many values to check`);
     return;
   }
   for (const variant of variants) {
     if (isUnknown(variant)) {
-      problems.push(`the arithmetic ${JSON.stringify(expression)} holds a value that is not known here, and bash evaluates it as code`);
+      problems.push(`the arithmetic ${shown(expression)} holds a value that is not known here, and bash evaluates it as code`);
       return;
     }
     const problem = operandProblem(variant, scope.lookup);
@@ -85,6 +85,12 @@ export function arithmeticProblem(expression: string, scope: ExpansionScope, pro
       return;
     }
   }
+}
+
+/** An expression for a message: quoted, the run-time parts marked, long ones cut. */
+export function shown(expression: string): string {
+  const text = expression.replaceAll(unknownText, "⟨unknown⟩").trim();
+  return JSON.stringify(text.length > 60 ? `${text.slice(0, 57)}…` : text);
 }
 
 const arithmeticTests = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);

@@ -22,6 +22,7 @@ import { inputWrappers, isAssignment, parallelJobsOf, unwrap } from "./unwrap.js
 import { parallelScripts } from "./parallel.js";
 import { commandProblems, wordExpansionProblems } from "./code-in-expansions.js";
 import { asLiteral, fromLiteral } from "./quoted.js";
+import { echoOutput } from "./printf.js";
 import { isUnknown, unknownText } from "./unknown.js";
 
 /** One command that would run, seen through wrappers (`sudo`, `env`, `xargs`, …). */
@@ -553,7 +554,7 @@ class Collector {
   outputOf(invocation: Invocation, depth: number): string | undefined {
     const direct = staticOutput(invocation, staticInput);
     // echo ends its line (`echo a > f; echo b >> f` writes two lines), unless told not to.
-    if (direct !== undefined) return invocation.name === "echo" && !invocation.args.some((arg) => /^-[eE]*n[neE]*$/.test(arg)) ? `${direct}\n` : direct;
+    if (direct !== undefined) return invocation.name === "echo" && echoOutput(invocation.args).newline ? `${direct}\n` : direct;
     const written = this.catWritten(invocation);
     if (written !== undefined) return written ?? undefined;
     if (depth > maxDepth || !transformNames.has(invocation.name)) return undefined;

@@ -412,7 +412,9 @@ function readDollarOrBacktick(lexer: Lexer, start: number, word: Word): number {
   if (source[start] === "`") {
     const end = skipNested(lexer, start + 1, "backtick");
     const inner = source.slice(start + 1, end - 1);
-    addSubstitution(word, inner);
+    // Inside backticks, `\\`, `\`` and `\$` lose their backslash before the text is read as a script:
+    // `` `echo \`rm x\`` `` runs `rm x`.
+    addSubstitution(word, inner.replace(/\\([\\`$])/g, "$1"));
     emit(word, `\`${inner}\``, false);
     return end;
   }

@@ -205,14 +205,23 @@ export function evaluateArithmetic(expression: string, lookup: Lookup): string |
  * `$x` expansions are the caller's: they are text by the time arithmetic reads them.
  */
 export function operandProblem(expression: string, lookup: Lookup): string | undefined {
-  for (const match of expression.matchAll(/(?<![\w$#@])([A-Za-z_][A-Za-z0-9_]*)(\s*\[)?/g)) {
+  for (const match of expression.matchAll(/(?<![\w$#@])([A-Za-z_][A-Za-z0-9_]*)(\s*\[)?(\s*=(?!=))?/g)) {
     const name = match[1]!;
+    if (match[3] !== undefined && match[2] === undefined) continue; // `y=…` sets y: its old value is not read
     if (match[2] !== undefined) return `the arithmetic ${shorten(expression)} reads the array element ${name}[…], whose subscript bash evaluates as code`;
     const values = lookup(name);
     if (values === undefined || !values.every((value) => value.trim() === "" || integerLiteral.test(value.trim())))
       return `the arithmetic ${shorten(expression)} reads ${name}, whose value is not a known number: bash evaluates that value as an expression, and code in it runs`;
   }
   return undefined;
+}
+
+/** The variables an arithmetic expression assigns (`x=1`, `x+=2`, `i++`, `--i`): unknown after it runs. */
+export function arithmeticAssigned(expression: string): string[] {
+  const names: string[] = [];
+  for (const match of expression.matchAll(/([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[[^\]]*\])?\s*(?:(?:\*\*|<<|>>|[-+*/%&^|])?=(?!=)|\+\+|--)|(?:\+\+|--)\s*([A-Za-z_][A-Za-z0-9_]*)/g))
+    names.push(match[1] ?? match[2]!);
+  return names;
 }
 
 function shorten(text: string): string {

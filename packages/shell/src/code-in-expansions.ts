@@ -1,4 +1,4 @@
-import { operandProblem, type Lookup } from "./arithmetic.js";
+import { arithmeticAssigned, operandProblem, type Lookup } from "./arithmetic.js";
 import { expandText, type ExpansionScope } from "./expansion.js";
 import { closingIndex } from "./lex.js";
 import { isUnknown, unknownText } from "./unknown.js";
@@ -32,6 +32,7 @@ function scanWord(text: string, scope: ExpansionScope, found: Found, depth: numb
     if (next === "(" && text[i + 2] === "(") {
       const end = closingIndex(text, i + 2, "paren");
       arithmeticProblem(text.slice(i + 3, end - 2), scope, found.problems);
+      found.assigned.push(...arithmeticAssigned(text.slice(i + 3, end - 2)));
       scanWord(text.slice(i + 3, end - 2), scope, found, depth + 1);
       i = end;
     } else if (next === "(") {
@@ -40,6 +41,7 @@ function scanWord(text: string, scope: ExpansionScope, found: Found, depth: numb
       const end = text.indexOf("]", i + 2);
       if (end === -1) break;
       arithmeticProblem(text.slice(i + 2, end), scope, found.problems);
+      found.assigned.push(...arithmeticAssigned(text.slice(i + 2, end)));
       i = end + 1;
     } else if (next === "{") {
       const end = closingIndex(text, i + 2, "brace");
@@ -98,6 +100,12 @@ const arithmeticTests = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);
 const harmlessSetLetters = /^[euxvETCh]*$/;
 const harmlessSetNames = new Set(["errexit", "nounset", "xtrace", "verbose", "pipefail", "errtrace", "functrace", "noclobber", "hashall"]);
 const harmlessShopt = new Set(["checkwinsize", "histappend", "inherit_errexit", "lastpipe", "cmdhist", "lithist"]);
+
+/** The variables `let` and `((…))` assign: unknown after them. */
+export function commandAssigned(name: string, args: readonly string[]): string[] {
+  if (name === "((") return arithmeticAssigned(args[0] ?? "");
+  return name === "let" ? args.flatMap(arithmeticAssigned) : [];
+}
 
 /**
  * Problems with a command's words once expanded: the commands that evaluate arithmetic (`((…))`, `let`,

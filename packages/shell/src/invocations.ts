@@ -20,7 +20,7 @@ import { analyzeInterpreter } from "./interpreters.js";
 import { parseScript, type Command, type FunctionCommand, type Redirect, type Script, type Word } from "./parse.js";
 import { inputWrappers, isAssignment, parallelJobsOf, unwrap } from "./unwrap.js";
 import { parallelScripts } from "./parallel.js";
-import { commandProblems, wordExpansionProblems } from "./code-in-expansions.js";
+import { commandAssigned, commandProblems, wordExpansionProblems } from "./code-in-expansions.js";
 import { asLiteral, fromLiteral } from "./quoted.js";
 import { echoOutput } from "./printf.js";
 import { isUnknown, unknownText } from "./unknown.js";
@@ -288,6 +288,7 @@ class Collector {
       // A word only known at run time is shown as written (`$CMD build`), not as the marker that stands for it.
       if (argv.some(isUnknown)) invocation.text = textsOf(command.words).join(" ");
       for (const problem of commandProblems(invocation.name, invocation.args, this.scope(expansionState))) this.problem(problem);
+      for (const name of commandAssigned(invocation.name, invocation.args)) setVar(state, name, null);
       out.push(invocation);
       append(out, this.runs(invocation, command.words, depth, state));
       const called = state.functions === undefined ? undefined : calledFunction(argv, state.functions);
@@ -306,7 +307,7 @@ class Collector {
     const scope = this.scope(state);
     const assigned: string[] = [];
     const scan = (word: Word) => {
-      if (word.plain === true) return;
+      if (word.plain === true && !word.text.includes("[")) return; // `a[i]=1`: the subscript is arithmetic
       const found = wordExpansionProblems(word.expandable ?? word.text, scope);
       for (const problem of found.problems) this.problem(problem);
       for (const name of found.assigned) assigned.push(name);

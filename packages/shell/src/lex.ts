@@ -346,6 +346,7 @@ function readWord(lexer: Lexer, start: number): WordToken {
   if (isProcessSubstitution(source, i)) {
     const end = skipNested(lexer, i + 2, "paren");
     const inner = source.slice(i + 2, end - 1);
+    refuseCase(lexer, inner);
     addSubstitution(word, inner);
     emit(word, `${source[i]}(${inner})`, false);
     i = end;
@@ -406,6 +407,11 @@ function readDoubleQuoted(lexer: Lexer, start: number, word: Word): number {
   return i + 1;
 }
 
+/** A `case` pattern ends in `)`, which this reader could take for the end of the substitution: not read. */
+function refuseCase(lexer: Lexer, inner: string): void {
+  if (/(?:^|[\s;&|(])case\s/.test(inner)) lexer.fail("a case statement inside $(…) or <(…) is not read here (its patterns end in `)`)");
+}
+
 /** `$(…)` and `` `…` `` are substitutions; `${…}` is kept as text; `$'…'` is unescaped; a lone `$` is a character. */
 function readDollarOrBacktick(lexer: Lexer, start: number, word: Word): number {
   const { source } = lexer;
@@ -422,8 +428,7 @@ function readDollarOrBacktick(lexer: Lexer, start: number, word: Word): number {
   if (next === "(") {
     const end = skipNested(lexer, start + 2, "paren");
     const inner = source.slice(start + 2, end - 1);
-    // A `case` pattern ends in `)`, which this reader would take for the end of the substitution.
-    if (/(?:^|[\s;&|(])case\s/.test(inner)) lexer.fail("a case statement inside $(…) is not read here (its patterns end in `)`)");
+    refuseCase(lexer, inner);
     // `$((1 + 2))` is arithmetic, not a command; read it as one only when it holds substitutions.
     if (!(inner.startsWith("(") && inner.endsWith(")")) || /\$\(|`/.test(inner)) addSubstitution(word, inner);
     emit(word, `$(${inner})`, false);

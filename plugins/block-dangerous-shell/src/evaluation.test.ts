@@ -335,7 +335,8 @@ table("a command name only known at run time", [
   ["for c in ls pwd; do $c; done", "allow"],
   ["arr[0]=foo; echo ${arr[0]}", "allow"],
   ["i=1; arr[$i]=x", "allow"],
-  ["m[key]+=v", "allow"],
+  ["m[key]+=v", "unparseable"], // an indexed array's subscript is arithmetic: key's value is read as an expression
+  ["key=1; m[key]+=v", "allow"],
   // A run-time name is unknown whatever it holds: the user's own tools ($EDITOR, $PAGER, $SHELL) included.
   ['"$EDITOR" file', "unresolved-command"],
   ["$EDITOR README.md", "unresolved-command"],

@@ -104,6 +104,7 @@ const harmlessShopt = new Set(["checkwinsize", "histappend", "inherit_errexit", 
 /** The variables `let` and `((…))` assign: unknown after them. */
 export function commandAssigned(name: string, args: readonly string[]): string[] {
   if (name === "((") return arithmeticAssigned(args[0] ?? "");
+  if (name === "for" && args[0] === "((") return arithmeticAssigned(args[1] ?? "");
   return name === "let" ? args.flatMap(arithmeticAssigned) : [];
 }
 
@@ -114,7 +115,12 @@ export function commandAssigned(name: string, args: readonly string[]): string[]
  */
 export function commandProblems(name: string, args: readonly string[], scope: ExpansionScope): string[] {
   const problems: string[] = [];
-  if (name === "((" || name === "let") {
+  if (name === "for" && args[0] === "((") {
+    // A name the loop assigns holds an integer from then on: arithmetic stores nothing else.
+    const assigned = new Set(arithmeticAssigned(args[1] ?? ""));
+    const lookup: Lookup = (variable) => (assigned.has(variable) ? ["0"] : scope.lookup(variable));
+    for (const part of (args[1] ?? "").split(";")) arithmeticProblem(part, { ...scope, lookup }, problems);
+  } else if (name === "((" || name === "let") {
     for (const arg of name === "((" ? args.slice(0, 1) : args) arithmeticProblem(arg, scope, problems);
   } else if (name === "[[") {
     for (let index = 0; index < args.length; index++) {

@@ -64,6 +64,8 @@ describe("code kept in expansions is a problem", () => {
     "local -i n=x",
     "declare -n r=HOME; rm -rf $r",
     "echo $((i++))",
+    "for ((i=0; i<n; i++)); do echo; done",
+    "x='a[$(rm -rf ~)]'; for ((i=x; i<3; i++)); do :; done",
     "echo $((a[1]))",
   ])("%s", (source) => {
     expect(read(source).problems).not.toEqual([]);
@@ -79,6 +81,8 @@ describe("code kept in expansions is a problem", () => {
     "test $x -eq 1",
     "x=3; let y=x+1",
     "echo ${x@Q}",
+    "for ((i=0; i<3; i++)); do echo $i; done",
+    "for ((;;)); do break; done",
   ])("%s is no problem", (source) => {
     expect(read(source).problems).toEqual([]);
   });
@@ -205,6 +209,18 @@ describe("evaluators are exact", () => {
     ["rm -rf ${HOME:+/}", "rm -rf /"],
     ["echo ${UNSET:-a b}", "echo a b"],
     ["echo ${UNSET:-'a b'}", "echo a b"],
+    ["echo x{01..03}", "echo x01 x02 x03"],
+    ["echo {-02..2}", "echo -02 -01 000 001 002"],
+    ["echo {+1..3}", "echo 1 2 3"],
+    ["echo {1..10..3}", "echo 1 4 7 10"],
+    ["echo {a..e..2}", "echo a c e"],
+    ["echo {9..11}", "echo 9 10 11"],
+    ["echo {z..x}", "echo z y x"],
+    ["echo {a,b}{1,2}", "echo a1 a2 b1 b2"],
+    ["echo {a,{b,c}d}", "echo a bd cd"],
+    ["echo {'a,b',c}", "echo a,b c"],
+    ["echo {a,b\\,c}", "echo a b,c"],
+    ["echo {a}", "echo {a}"],
   ])("%s runs %s", (source, argv) => {
     expect(read(source).argvs).toContain(argv);
   });

@@ -213,7 +213,8 @@ export function lex(source: string): LexResult {
 }
 
 // Words after which a command starts (`if ((x))`, `while ((i < 3))`).
-const commandKeywords = new Set(["if", "then", "else", "elif", "do", "while", "until", "!", "{", "time"]);
+// `for ((i = 0; i < 3; i++))` is arithmetic too.
+const commandKeywords = new Set(["if", "then", "else", "elif", "do", "while", "until", "!", "{", "time", "for"]);
 
 function atCommandStart(tokens: readonly Token[]): boolean {
   const last = tokens[tokens.length - 1];

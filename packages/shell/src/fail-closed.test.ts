@@ -344,6 +344,17 @@ describe("lexing agrees with bash, or the line is a problem", () => {
     expect(read(source).argvs).toContain("rm -rf ~");
   });
 
+  it.each([
+    ["echo $(echo hi # )\necho b\n)"],
+    ["echo $( (echo a)#)\necho b\n)"],
+    ["echo $( (echo a) #)\necho b\n)"],
+    ["echo $(echo a;#)\necho b\n)"],
+    ["echo $(echo a>#)\necho b\n)"],
+  ])("%j: the line after the comment is still inside the substitution, as bash reads it", (source) => {
+    const inner = analyze(source, environment).invocations.find((invocation) => invocation.name === "echo" && invocation.args[0] === "b");
+    expect(inner?.via).toEqual(["$(…)"]);
+  });
+
   it("`#` right after $(…) is part of the word", () => {
     expect(read("echo $(pwd)#x").argvs[0]).toBe("echo /project#x");
   });

@@ -31,7 +31,8 @@ function tokenize(expression: string): Token[] | undefined {
       const after = expression[i + text.length];
       if (after !== undefined && /[\w#@]/.test(after)) return undefined; // `2#101`, `08x`
       if (/^0[0-7]+$/.test(text)) tokens.push({ kind: "number", value: BigInt(`0o${text.slice(1)}`) });
-      else if (/^0[0-9]+$/.test(text)) return undefined; // `08`: bash refuses it
+      else if (/^0[0-9]+$/.test(text))
+        return undefined; // `08`: bash refuses it
       else tokens.push({ kind: "number", value: BigInt(text) });
       i += text.length;
       continue;
@@ -52,7 +53,18 @@ function tokenize(expression: string): Token[] | undefined {
 }
 
 // Binary operators, loosest first.
-const levels: readonly (readonly string[])[] = [["||"], ["&&"], ["|"], ["^"], ["&"], ["==", "!="], ["<", ">", "<=", ">="], ["<<", ">>"], ["+", "-"], ["*", "/", "%"]];
+const levels: readonly (readonly string[])[] = [
+  ["||"],
+  ["&&"],
+  ["|"],
+  ["^"],
+  ["&"],
+  ["==", "!="],
+  ["<", ">", "<=", ">="],
+  ["<<", ">>"],
+  ["+", "-"],
+  ["*", "/", "%"],
+];
 const int64 = (value: bigint) => BigInt.asIntN(64, value);
 
 class Evaluator {
@@ -219,7 +231,9 @@ export function operandProblem(expression: string, lookup: Lookup): string | und
 /** The variables an arithmetic expression assigns (`x=1`, `x+=2`, `i++`, `--i`): unknown after it runs. */
 export function arithmeticAssigned(expression: string): string[] {
   const names: string[] = [];
-  for (const match of expression.matchAll(/([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[[^\]]*\])?\s*(?:(?:\*\*|<<|>>|[-+*/%&^|])?=(?!=)|\+\+|--)|(?:\+\+|--)\s*([A-Za-z_][A-Za-z0-9_]*)/g))
+  for (const match of expression.matchAll(
+    /([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[[^\]]*\])?\s*(?:(?:\*\*|<<|>>|[-+*/%&^|])?=(?!=)|\+\+|--)|(?:\+\+|--)\s*([A-Za-z_][A-Za-z0-9_]*)/g,
+  ))
     names.push(match[1] ?? match[2]!);
   return names;
 }

@@ -57,8 +57,7 @@ function scanBraced(inner: string, scope: ExpansionScope, found: Found, depth: n
   if (match === null) return;
   const [, name, subscript, rest] = match as unknown as [string, string, string | undefined, string];
   if (subscript !== undefined && !/^\[[@*]\]$/.test(subscript)) arithmeticProblem(subscript.slice(1, -1), scope, found.problems);
-  if (/^@[A-Za-z]/.test(rest) && rest.includes("P"))
-    found.problems.push(`\${${name}@P} expands ${name}'s value as a prompt, which runs the commands in it`);
+  if (/^@[A-Za-z]/.test(rest) && rest.includes("P")) found.problems.push(`\${${name}@P} expands ${name}'s value as a prompt, which runs the commands in it`);
   const operator = /^:?[-=+?]/.exec(rest)?.[0];
   if (operator !== undefined) {
     if (operator.endsWith("=")) found.assigned.push(name);
@@ -70,7 +69,7 @@ function scanBraced(inner: string, scope: ExpansionScope, found: Found, depth: n
 }
 
 /** An arithmetic expression as written: expanded first (as bash does), then its operands checked. */
-export function arithmeticProblem(expression: string, scope: ExpansionScope, problems: string[]): void {
+function arithmeticProblem(expression: string, scope: ExpansionScope, problems: string[]): void {
   const variants = expandText(expression, scope);
   if (variants === undefined) {
     problems.push(`the arithmetic ${shown(expression)} takes too many values to check`);
@@ -90,7 +89,7 @@ export function arithmeticProblem(expression: string, scope: ExpansionScope, pro
 }
 
 /** An expression for a message: quoted, the run-time parts marked, long ones cut. */
-export function shown(expression: string): string {
+function shown(expression: string): string {
   const text = expression.replaceAll(unknownText, "⟨unknown⟩").trim();
   return JSON.stringify(text.length > 60 ? `${text.slice(0, 57)}…` : text);
 }

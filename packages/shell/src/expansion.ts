@@ -11,9 +11,8 @@ import { unknownText } from "./unknown.js";
 
 export interface ExpansionScope {
   lookup: Lookup;
-  /** The shell's folder, for `~+`; undefined when not known. */
+  /** The shell's folder, for `~+`; undefined when not known. (`~` and `~/x` stay as written: the path checks know the home folder.) */
   cwd: string | undefined;
-  /** A variable's value after tilde expansion is the caller's (`~` stays `~`, read by path checks). */
 }
 
 /** Past this many values, a word is not expanded value by value. */

@@ -362,7 +362,7 @@ describe("lexing agrees with bash, or the line is a problem", () => {
 
 describe("everyday lines stay readable", () => {
   it.each([
-    ["trap 'rm -rf \"$TMP\"' EXIT", "trap rm -rf \"$TMP\" EXIT"],
+    ["trap 'rm -rf \"$TMP\"' EXIT", 'trap rm -rf "$TMP" EXIT'],
     ["ls -la ~+", "ls -la /project"],
     ["cd build && rm -rf *", "rm -rf *"],
     ['rm -rf "$(pwd)/build"', "rm -rf /project/build"],
@@ -375,7 +375,7 @@ describe("everyday lines stay readable", () => {
     ["shopt -s checkwinsize; echo ok", "echo ok"],
     ["i=1; echo $((i+1))", "echo 2"],
     ["git log --format='%H $x'", "git log --format=%H $x"],
-    ["echo \"$(date)\"", "echo ?"],
+    ['echo "$(date)"', "echo ?"],
     ["find . -name '*.tmp' -delete", "find . -name *.tmp -delete"],
   ])("%s", (source, argv) => {
     const { argvs, problems, unresolved } = read(source);

@@ -108,10 +108,9 @@ const declarations = new Set(["export", "declare", "local", "readonly", "typeset
 const sameShell = new Set(["eval", "source", "."]);
 const runsScripts = new Set(["eval", "source", ".", "su", "script", "runuser", "watch", "parallel"]);
 
-/** A shell, or `$SHELL` / `${SHELL}`: the user's shell, whichever it is. */
+/** A shell, or a name only known at run time (`$SHELL`): it may be a shell, so its `-c` script is read too. */
 function isShell(name: string): boolean {
   // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's own `${SHELL}`, as written in a command
-  // A name only known at run time may be a shell: its `-c` script is read too.
   return shells.has(name) || name === "$shell" || name === "${shell}" || isUnknown(name);
 }
 

@@ -142,6 +142,7 @@ class Lexer {
 
 // Control characters other than tab and newline: bash reads a carriage return, NUL or escape as part of a
 // word where an editor, a terminal or this reader may show something else.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const controlCharacter = /[\x00-\x08\x0b-\x1f\x7f]/;
 
 export function lex(source: string): LexResult {

@@ -48,10 +48,10 @@ function decodeEscapes(text: string, mode: EscapeMode): { text: string; stopped:
       out += text[index++];
       continue;
     }
-    const escape = escapeAt(text, index, mode);
-    if (escape === "stop") return { text: out, stopped: true };
-    out += escape.out;
-    index = escape.end;
+    const decoded = escapeAt(text, index, mode);
+    if (decoded === "stop") return { text: out, stopped: true };
+    out += decoded.out;
+    index = decoded.end;
   }
   return { text: out, stopped: false };
 }
@@ -106,10 +106,10 @@ function formatOnce(format: string, values: readonly string[], start: number): {
   while (index < format.length) {
     const char = format[index]!;
     if (char === "\\") {
-      const escape = escapeAt(format, index, "format");
-      if (escape === "stop") return { text, used, stopped: true };
-      text += escape.out;
-      index = escape.end;
+      const decoded = escapeAt(format, index, "format");
+      if (decoded === "stop") return { text, used, stopped: true };
+      text += decoded.out;
+      index = decoded.end;
       continue;
     }
     if (char !== "%") {

@@ -39,11 +39,17 @@ describe("the reader fails closed, end to end", () => {
     expect(outcome.executed).toBe(false);
   });
 
-  it.each(["trap 'rm -rf \"$TMP\"' EXIT", "ls -la ~+", "cd build && rm -rf *", 'rm -rf "$(pwd)/build"', 'echo "${HOME}"', "printf '%s\\n' a b", "x=$((1+2)); echo $x", "for i in $(seq 3); do echo $i; done"])(
-    "allows %j",
-    async (command) => {
-      const outcome = await run(command);
-      expect(outcome.executed).toBe(true);
-    },
-  );
+  it.each([
+    "trap 'rm -rf \"$TMP\"' EXIT",
+    "ls -la ~+",
+    "cd build && rm -rf *",
+    'rm -rf "$(pwd)/build"',
+    'echo "${HOME}"',
+    "printf '%s\\n' a b",
+    "x=$((1+2)); echo $x",
+    "for i in $(seq 3); do echo $i; done",
+  ])("allows %j", async (command) => {
+    const outcome = await run(command);
+    expect(outcome.executed).toBe(true);
+  });
 });

@@ -94,6 +94,24 @@ function shown(expression: string): string {
   return JSON.stringify(text.length > 60 ? `${text.slice(0, 57)}…` : text);
 }
 
+// Builtins that take variable names, where `a[i]` evaluates i.
+const takesNames = new Set([
+  "printf",
+  "read",
+  "declare",
+  "typeset",
+  "local",
+  "export",
+  "readonly",
+  "mapfile",
+  "readarray",
+  "unset",
+  "test",
+  "[",
+  "[[",
+  "getopts",
+  "wait",
+]);
 const arithmeticTests = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);
 // `set` options that leave parsing and expansion as this reader models them.
 const harmlessSetLetters = /^[euxvETCh]*$/;
@@ -114,6 +132,14 @@ export function commandAssigned(name: string, args: readonly string[]): string[]
  */
 export function commandProblems(name: string, args: readonly string[], scope: ExpansionScope): string[] {
   const problems: string[] = [];
+  // `printf -v 'a[$(cmd)]' x`, `read 'a[…]'`, `declare 'a[…]=1'`, `test -v 'a[…]'`: the subscript is arithmetic.
+  if (takesNames.has(name)) {
+    const named = name !== "printf" ? args : args[0] === "-v" ? args.slice(1, 2) : [];
+    for (const arg of named) {
+      const subscript = /^[A-Za-z_][A-Za-z0-9_]*\[(.*)\]/s.exec(arg);
+      if (subscript !== null && !/^[@*]$/.test(subscript[1]!)) arithmeticProblem(subscript[1]!, scope, problems);
+    }
+  }
   if (name === "for" && args[0] === "((") {
     // A name the loop assigns holds an integer from then on: arithmetic stores nothing else.
     const assigned = new Set(arithmeticAssigned(args[1] ?? ""));

@@ -64,6 +64,16 @@ describe("code kept in expansions is a problem", () => {
     "local -i n=x",
     "declare -n r=HOME; rm -rf $r",
     "echo $((i++))",
+    "printf -v 'a[$(rm -rf ~)]' x",
+    "read 'a[$i]' <<< x",
+    "declare 'a[x]=1'",
+    "local 'a[$(rm -rf ~)]=1'",
+    "test -v 'a[$(rm -rf ~)]'",
+    "[ -v 'a[n]' ]",
+    "mapfile 'a[$(rm -rf ~)]' < f",
+    "cat <<EOF\n${x@P}\nEOF",
+    "cat <<EOF\n$((x))\nEOF",
+    "x='a[$(rm -rf ~)]'; cat <<-EOF\n\t$((x))\n\tEOF",
     "for ((i=0; i<n; i++)); do echo; done",
     "x='a[$(rm -rf ~)]'; for ((i=x; i<3; i++)); do :; done",
     "echo $((a[1]))",
@@ -83,6 +93,10 @@ describe("code kept in expansions is a problem", () => {
     "echo ${x@Q}",
     "for ((i=0; i<3; i++)); do echo $i; done",
     "for ((;;)); do break; done",
+    "printf '%s' 'a[x]'",
+    "unset 'a[1]'",
+    "cat <<'EOF'\n${x@P} $((x))\nEOF",
+    "cat <<\\EOF\n$((x))\nEOF",
   ])("%s is no problem", (source) => {
     expect(read(source).problems).toEqual([]);
   });
@@ -103,6 +117,14 @@ describe("substitutions inside ${…} are read as code", () => {
     ["echo ${x:-a b $(rm -rf ~) c}", "rm -rf ~"],
     ["echo `echo \\`rm -rf ~\\``", "rm -rf ~"],
     ["echo `echo \\$(rm -rf ~)`", "rm -rf ~"],
+    ["cat <<EOF\n$(rm -rf ~)\nEOF", "rm -rf ~"],
+    ["cat <<EOF\n'$(rm -rf ~)'\nEOF", "rm -rf ~"],
+    ['cat <<EOF\n"`rm -rf ~`"\nEOF', "rm -rf ~"],
+    ["cat <<EOF\n$'$(rm -rf ~)'\nEOF", "rm -rf ~"],
+    ["cat <<-EOF\n\t${y:-$(rm -rf ~)}\n\tEOF", "rm -rf ~"],
+    ["cat > f <<EOF\nx $(rm -rf ~) y\nEOF", "rm -rf ~"],
+    ["bash <<EOF\necho \\$(rm -rf ~)\nEOF", "rm -rf ~"],
+    ["bash <<EOF\nr\\\nm -rf ~\nEOF", "rm -rf ~"],
   ])("%s runs %s", (source, command) => {
     expect(read(source).argvs).toContain(command);
   });
@@ -111,6 +133,13 @@ describe("substitutions inside ${…} are read as code", () => {
     "%s: arithmetic that assigns leaves the variable unknown",
     (source) => {
       expect(read(source).argvs.at(-1)).toBe("rm -rf /?");
+    },
+  );
+
+  it.each(["cat <<'EOF'\n$(rm -rf ~)\nEOF", 'cat <<"EOF"\n`rm -rf ~`\nEOF', "cat <<\\EOF\n$(rm -rf ~)\nEOF", "cat <<EOF\n\\$(rm -rf ~)\nEOF"])(
+    "%j: a quoted delimiter or an escaped $ keeps the body as text",
+    (source) => {
+      expect(read(source).argvs).toEqual(["cat"]);
     },
   );
 

@@ -17,6 +17,7 @@ import { gitWords } from "./git-alias.js";
 import { normalizePath } from "./normalize-path.js";
 import { transformNames, transformText } from "./transforms.js";
 import { analyzeInterpreter } from "./interpreters.js";
+import { heredocSubstitutions } from "./lex.js";
 import { parseScript, type Command, type FunctionCommand, type Redirect, type Script, type Word } from "./parse.js";
 import { inputWrappers, isAssignment, parallelJobsOf, unwrap } from "./unwrap.js";
 import { parallelScripts } from "./parallel.js";
@@ -312,7 +313,11 @@ class Collector {
       for (const name of found.assigned) assigned.push(name);
     };
     for (const word of command.words) scan(word);
-    for (const redirect of command.redirects) scan(redirect.target);
+    for (const redirect of command.redirects) {
+      scan(redirect.target);
+      // An unquoted heredoc body is expanded like a double-quoted word.
+      if (redirect.body !== undefined && redirect.target.plain === true) scan({ text: redirect.body, substitutions: [] });
+    }
     for (const name of assigned) setVar(state, name, null);
   }
 
@@ -387,10 +392,16 @@ class Collector {
       }
     }
     for (let index = 0; index < redirects.length; index++) {
-      for (const substitution of redirects[index]!.target.substitutions) {
+      const redirect = redirects[index]!;
+      for (const substitution of redirect.target.substitutions) {
         via ??= [...invocation.via, "$(…)"];
         this.source(substitution, depth + 1, copy(state), via, out);
       }
+      // A heredoc whose delimiter is unquoted (`<<EOF`) expands its body: the substitutions in it run.
+      if (redirect.body === undefined || redirect.target.plain !== true || !mayExpandText(redirect.body)) continue;
+      const found = heredocSubstitutions(redirect.body);
+      if (found.problem !== undefined) this.problem(`a heredoc body: ${found.problem}`);
+      for (const substitution of found.substitutions) this.source(substitution, depth + 1, copy(state), [...invocation.via, "heredoc $(…)"], out);
     }
     if (out.length > start) appendFrom(invocation.nested, out, start);
   }

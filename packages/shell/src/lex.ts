@@ -610,6 +610,24 @@ export function operandWord(raw: string): Word {
   return word;
 }
 
+/**
+ * The substitutions bash runs in a heredoc body whose delimiter is unquoted: `$(…)`, backticks, and those
+ * inside `${…}` and `$((…))`. Quotes are text there (`'$(cmd)'` still runs cmd); `\$` and `` \` `` are not
+ * expansions.
+ */
+export function heredocSubstitutions(body: string): { substitutions: string[]; problem?: string } {
+  const lexer = new Lexer(body);
+  const word: Word = { text: "", substitutions: noSubstitutions };
+  let i = 0;
+  while (i < body.length) {
+    const char = body[i]!;
+    if (char === "\\") i += "$`\\\n".includes(body[i + 1] ?? "") ? 2 : 1;
+    else if ((char === "$" && body[i + 1] !== "'") || char === "`") i = readDollarOrBacktick(lexer, i, word);
+    else i++;
+  }
+  return lexer.problem === undefined ? { substitutions: word.substitutions } : { substitutions: word.substitutions, problem: lexer.problem };
+}
+
 /** `source` with the inside of every quoted string blanked, for text patterns that must not match quoted text. */
 export function maskQuoted(source: string): string {
   return source.replace(/'[^']*'|"(?:\\.|[^"\\])*"/g, (quoted) => `${quoted[0]}${" ".repeat(quoted.length - 2)}${quoted[0]}`);

@@ -30,7 +30,11 @@ export function knownInputs(invocation: Invocation, items: "words" | "lines" = "
 }
 
 export function staticInput(redirect: Redirect): string | undefined {
-  return redirect.operator === "<<<" ? redirect.target.text : redirect.body;
+  if (redirect.operator === "<<<") return redirect.target.text;
+  // An unquoted delimiter (`<<EOF`): bash removes the backslash of `\$`, `` \` ``, `\\` and a line
+  // continuation in the body, so `\$(cmd)` reaches a shell reading it as `$(cmd)`.
+  if (redirect.body === undefined || redirect.target.plain !== true || !redirect.body.includes("\\")) return redirect.body;
+  return redirect.body.replace(/\\([$`\\\n])/g, (_, char: string) => (char === "\n" ? "" : char));
 }
 
 /** What a command prints when that is known from its words alone: `echo` (without its final newline), `printf`, `cat <<EOF`. */

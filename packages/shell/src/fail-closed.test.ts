@@ -124,6 +124,8 @@ describe("substitutions inside ${…} are read as code", () => {
     ["cat <<-EOF\n\t${y:-$(rm -rf ~)}\n\tEOF", "rm -rf ~"],
     ["cat > f <<EOF\nx $(rm -rf ~) y\nEOF", "rm -rf ~"],
     ["bash <<EOF\necho \\$(rm -rf ~)\nEOF", "rm -rf ~"],
+    ["bash <<EOF\necho \\`rm -rf ~\\`\nEOF", "rm -rf ~"],
+    ['bash <<EOF\necho "\\$(rm -rf ~)"\nEOF', "rm -rf ~"],
     ["bash <<EOF\nr\\\nm -rf ~\nEOF", "rm -rf ~"],
   ])("%s runs %s", (source, command) => {
     expect(read(source).argvs).toContain(command);

@@ -152,6 +152,8 @@ const positionalNames = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "@", "*", 
 const emptyScript = /^\s*(?:true|:)?\s*$/;
 const locatesProgram = /^\s*(?:which|command\s+-v|type\s+-P)\s+([\w.+-]+)\s*$/;
 const maxKnownOutputs = 16;
+// Commands whose words `commandProblems` reads (arithmetic, name references, parser options).
+const mayEvaluate = new Set(["((", "let", "for", "[[", "[", "test", "declare", "typeset", "local", "readonly", "export", "set", "shopt", "printf", "read", "mapfile", "readarray", "unset", "getopts", "wait"]);
 const printsFolder = /^\s*pwd(?:\s+-L)?\s*$/;
 const maxInvocations = 5_000;
 // Shared by every command first in its pipeline: never written to.
@@ -287,8 +289,10 @@ class Collector {
       const invocation = this.invocation(argv, command.redirects, upstream, state, via);
       // A word only known at run time is shown as written (`$CMD build`), not as the marker that stands for it.
       if (argv.some(isUnknown)) invocation.text = textsOf(command.words).join(" ");
-      for (const problem of commandProblems(invocation.name, invocation.args, this.scope(expansionState))) this.problem(problem);
-      for (const name of commandAssigned(invocation.name, invocation.args)) setVar(state, name, null);
+      if (mayEvaluate.has(invocation.name)) {
+        for (const problem of commandProblems(invocation.name, invocation.args, this.scope(expansionState))) this.problem(problem);
+        for (const name of commandAssigned(invocation.name, invocation.args)) setVar(state, name, null);
+      }
       out.push(invocation);
       append(out, this.runs(invocation, command.words, depth, state));
       const called = state.functions === undefined ? undefined : calledFunction(argv, state.functions);
@@ -304,6 +308,7 @@ class Collector {
 
   /** Code kept in the words' expansions (`${x@P}`, arithmetic on unknown values); `${x:=…}` leaves x unknown. */
   expansionProblems(command: { words: readonly Word[]; redirects: readonly Redirect[] }, state: ShellState): void {
+    if (command.redirects.length === 0 && command.words.every((word) => word.plain === true && !word.text.includes("["))) return;
     const scope = this.scope(state);
     const assigned: string[] = [];
     const scan = (word: Word) => {

@@ -153,7 +153,28 @@ const emptyScript = /^\s*(?:true|:)?\s*$/;
 const locatesProgram = /^\s*(?:which|command\s+-v|type\s+-P)\s+([\w.+-]+)\s*$/;
 const maxKnownOutputs = 16;
 // Commands whose words `commandProblems` reads (arithmetic, name references, parser options).
-const mayEvaluate = new Set(["((", "let", "for", "[[", "[", "test", "declare", "typeset", "local", "readonly", "export", "set", "shopt", "printf", "read", "mapfile", "readarray", "unset", "getopts", "wait"]);
+const mayEvaluate = new Set([
+  "((",
+  "let",
+  "for",
+  "[[",
+  "[",
+  "test",
+  "declare",
+  "typeset",
+  "local",
+  "readonly",
+  "export",
+  "set",
+  "shopt",
+  "printf",
+  "read",
+  "mapfile",
+  "readarray",
+  "unset",
+  "getopts",
+  "wait",
+]);
 const printsFolder = /^\s*pwd(?:\s+-L)?\s*$/;
 const maxInvocations = 5_000;
 // Shared by every command first in its pipeline: never written to.

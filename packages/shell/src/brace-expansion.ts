@@ -118,7 +118,7 @@ function readBrace(raw: string, open: number): Brace | undefined {
 
 /** `1..5`, `5..1`, `a..e`, `1..10..2`: the words of a sequence expression, or undefined. */
 function expandSequence(body: string): string[] | undefined {
-  const match = /^(-?\d+|[A-Za-z])\.\.(-?\d+|[A-Za-z])(?:\.\.(-?\d+))?$/.exec(body);
+  const match = /^([-+]?\d+|[A-Za-z])\.\.([-+]?\d+|[A-Za-z])(?:\.\.([-+]?\d+))?$/.exec(body);
   if (match === null) return undefined;
   const [, from, to, stepText] = match;
   const numeric = /\d/.test(from!);
@@ -126,10 +126,17 @@ function expandSequence(body: string): string[] | undefined {
   const start = numeric ? Number(from) : from!.charCodeAt(0);
   const end = numeric ? Number(to) : to!.charCodeAt(0);
   const step = Math.abs(Number(stepText ?? 1)) || 1;
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end)) return undefined;
+  // `{01..10}`: a leading zero on either end pads every number to the wider end (the sign counts).
+  const width = numeric && (/^-?0\d/.test(from!) || /^-?0\d/.test(to!)) ? Math.max(from!.length, to!.length) : 0;
   if (Math.abs(end - start) / step > maxBraceWords) return Array.from({ length: maxBraceWords + 1 }, () => "");
   const words: string[] = [];
   for (let value = start; start <= end ? value <= end : value >= end; value += start <= end ? step : -step) {
-    words.push(numeric ? String(value) : String.fromCharCode(value));
+    words.push(numeric ? padded(value, width) : String.fromCharCode(value));
   }
   return words;
+}
+
+function padded(value: number, width: number): string {
+  return value < 0 ? `-${String(-value).padStart(width - 1, "0")}` : String(value).padStart(width, "0");
 }

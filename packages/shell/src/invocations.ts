@@ -9,6 +9,7 @@ import {
   sameState,
   widen,
   maxVariants,
+  mayExpandText,
   setPositional,
   setVar,
   valuesOf,
@@ -20,13 +21,17 @@ import { gitWords } from "./git-alias.js";
 import { normalizePath } from "./normalize-path.js";
 import { transformNames, transformText } from "./transforms.js";
 import { analyzeInterpreter } from "./interpreters.js";
+import { heredocSubstitutions } from "./lex.js";
 import { connectorBefore, parseScript, type Command, type FunctionCommand, type Pipeline, type Redirect, type Script, type Word } from "./parse.js";
 import { inputWrappers, isAssignment, parallelJobsOf, unwrap } from "./unwrap.js";
 import { parallelScripts } from "./parallel.js";
 import { codeRoleOf, namesSetBy, optionsLoadCode, promptSubstitutions, type CodeRole } from "./code-variables.js";
-import { isUnknown } from "./unknown.js";
 import { readFlow, type CaseStep, type Flow, type IfStep, type LoopStep, type Step } from "./control-flow.js";
 import { readRunners } from "./runners/index.js";
+import { commandAssigned, commandProblems, wordExpansionProblems } from "./code-in-expansions.js";
+import { asLiteral, fromLiteral } from "./quoted.js";
+import { echoOutput } from "./printf.js";
+import { isUnknown, unknownText } from "./unknown.js";
 
 /** One command that would run, seen through wrappers (`sudo`, `env`, `xargs`, …). */
 export interface Invocation {
@@ -142,10 +147,10 @@ const settingCommands = new Set([...declarations, "trap", "let", "[[", "read", "
 const sameShellWrappers = new Set(["command", "builtin", "time", "!", "{", "then", "else", "elif", "do", "if", "while", "until"]);
 const runsScripts = new Set(["eval", "source", ".", "su", "script", "runuser", "watch", "parallel"]);
 
-/** A shell, or `$SHELL` / `${SHELL}`: the user's shell, whichever it is. */
+/** A shell, or a name only known at run time (`$SHELL`): it may be a shell, so its `-c` script is read too. */
 function isShell(name: string): boolean {
   // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's own `${SHELL}`, as written in a command
-  return shells.has(name) || name === "$shell" || name === "${shell}";
+  return shells.has(name) || name === "$shell" || name === "${shell}" || isUnknown(name);
 }
 
 /** The index of the first word after options, skipping the values of `valued` options. */
@@ -186,6 +191,30 @@ const emptyScript = /^\s*(?:true|:)?\s*$/;
 const locatesProgram = /^\s*(?:which|command\s+-v|type\s+-P)\s+([\w.+-]+)\s*$/;
 const maxKnownOutputs = 16;
 const makesTemp = /^\s*mktemp(?:\s+(?:-[dqu]+|--directory|--quiet|--dry-run|--tmpdir))*\s*$/;
+// Commands whose words `commandProblems` reads (arithmetic, name references, parser options).
+const mayEvaluate = new Set([
+  "((",
+  "let",
+  "for",
+  "[[",
+  "[",
+  "test",
+  "declare",
+  "typeset",
+  "local",
+  "readonly",
+  "export",
+  "set",
+  "shopt",
+  "printf",
+  "read",
+  "mapfile",
+  "readarray",
+  "unset",
+  "getopts",
+  "wait",
+]);
+const printsFolder = /^\s*pwd(?:\s+-L)?\s*$/;
 const maxInvocations = 5_000;
 // Passes a loop body is read ahead before what still changes becomes unknown (as many again to settle after that).
 const maxLoopPasses = 3;
@@ -466,7 +495,7 @@ class Collector {
       if (words.every((word) => isAssignment(word.text))) {
         for (const word of words) {
           if (word.substitutions.length > 0) this.assignSubstituted(word, state);
-          else assign(word.text, state, this.environment);
+          else assign(word.expandable ?? word.text, state, this.environment);
         }
       } else {
         // `TMPDIR=/Users rm -rf $TMPDIR/x`: the words may see the old value or the new one; read both.
@@ -477,6 +506,7 @@ class Collector {
         }
       }
     }
+    this.expansionProblems(command, expansionState);
     if (state.aliases !== undefined && this.aliased(command, depth, state, via, out)) return;
     const argvs = this.expandWords(command.words, expansionState);
     const direct: Invocation[] = [];
@@ -485,6 +515,12 @@ class Collector {
       if (this.overBudget()) break;
       const invocation = this.invocation(argv, this.expandRedirects(command.redirects, expansionState), upstream, state, via);
       direct.push(invocation);
+      // A word only known at run time is shown as written (`$CMD build`), not as the marker that stands for it.
+      if (argv.some(isUnknown)) invocation.text = textsOf(command.words).join(" ");
+      if (mayEvaluate.has(invocation.name)) {
+        for (const problem of commandProblems(invocation.name, invocation.args, this.scope(expansionState))) this.problem(problem);
+        for (const name of commandAssigned(invocation.name, invocation.args)) setVar(state, name, null);
+      }
       out.push(invocation);
       append(out, this.runs(invocation, command.words, depth, state));
       const called = state.functions === undefined ? undefined : calledFunction(argv, state.functions);
@@ -756,6 +792,30 @@ class Collector {
     return expanded;
   }
 
+  /** Code kept in the words' expansions (`${x@P}`, arithmetic on unknown values); `${x:=…}` leaves x unknown. */
+  expansionProblems(command: { words: readonly Word[]; redirects: readonly Redirect[] }, state: ShellState): void {
+    if (command.redirects.length === 0 && command.words.every((word) => word.plain === true && !word.text.includes("["))) return;
+    const scope = this.scope(state);
+    const assigned: string[] = [];
+    const scan = (word: Word) => {
+      if (word.plain === true && !word.text.includes("[")) return; // `a[i]=1`: the subscript is arithmetic
+      const found = wordExpansionProblems(word.expandable ?? word.text, scope);
+      for (const problem of found.problems) this.problem(problem);
+      for (const name of found.assigned) assigned.push(name);
+    };
+    for (const word of command.words) scan(word);
+    for (const redirect of command.redirects) {
+      scan(redirect.target);
+      // An unquoted heredoc body is expanded like a double-quoted word.
+      if (redirect.body !== undefined && redirect.target.plain === true) scan({ text: redirect.body, substitutions: [] });
+    }
+    for (const name of assigned) setVar(state, name, null);
+  }
+
+  scope(state: ShellState) {
+    return { lookup: (name: string) => valuesOf(name, state, this.environment), cwd: state.cwd };
+  }
+
   /** What a function call runs: its body, in the caller's shell (a `cd` inside lasts), one level deeper. */
   call(invocation: Invocation, fn: FunctionCommand, depth: number, state: ShellState, out: Invocation[]): void {
     if (this.dry === 0) this.called.add(fn);
@@ -840,10 +900,16 @@ class Collector {
       }
     }
     for (let index = 0; index < redirects.length; index++) {
-      for (const substitution of redirects[index]!.target.substitutions) {
+      const redirect = redirects[index]!;
+      for (const substitution of redirect.target.substitutions) {
         via ??= [...invocation.via, "$(…)"];
         this.source(substitution, depth + 1, copy(state), via, out);
       }
+      // A heredoc whose delimiter is unquoted (`<<EOF`) expands its body: the substitutions in it run.
+      if (redirect.body === undefined || redirect.target.plain !== true || !mayExpandText(redirect.body)) continue;
+      const found = heredocSubstitutions(redirect.body);
+      if (found.problem !== undefined) this.problem(`a heredoc body: ${found.problem}`);
+      for (const substitution of found.substitutions) this.source(substitution, depth + 1, copy(state), [...invocation.via, "heredoc $(…)"], out);
     }
     if (out.length > start) appendFrom(invocation.nested, out, start);
   }
@@ -879,7 +945,7 @@ class Collector {
     }
     if (foreignShells.has(name)) this.foreignShell(invocation);
     // Most commands run nothing of their own: no script, no `-exec`, no code.
-    if (!mayRunMore.has(name) && name.charCodeAt(0) !== 112) return invocation.nested; // `p`: python3.12, pypy3
+    if (!mayRunMore.has(name) && name.charCodeAt(0) !== 112 && !isUnknown(name)) return invocation.nested; // `p`: python3.12, pypy3
     const interpreter = isInterpreter(name);
     if (!interpreter && name !== "find" && name !== "git" && !runsScripts.has(name) && !isShell(name)) return invocation.nested;
     const scripts = this.scriptsRunBy(invocation, words, state);
@@ -1026,7 +1092,7 @@ class Collector {
   outputOf(invocation: Invocation, depth: number): string | undefined {
     const direct = staticOutput(invocation, staticInput);
     // echo ends its line (`echo a > f; echo b >> f` writes two lines), unless told not to.
-    if (direct !== undefined) return invocation.name === "echo" && !invocation.args.some((arg) => /^-[eE]*n[neE]*$/.test(arg)) ? `${direct}\n` : direct;
+    if (direct !== undefined) return invocation.name === "echo" && echoOutput(invocation.args).newline ? `${direct}\n` : direct;
     const written = this.catWritten(invocation);
     if (written !== undefined) return written ?? undefined;
     if (depth > maxDepth || !transformNames.has(invocation.name)) return undefined;
@@ -1161,6 +1227,8 @@ class Collector {
     // `$()`, `$(true)`, `$(:)`: nothing is printed.
     if (emptyScript.test(script)) return "";
     // `$(which node)`, `$(command -v node)`: a path to that program (only its name matters here).
+    // `$(pwd)`: the folder, when it is known.
+    if (printsFolder.test(script)) return state.cwd === undefined ? undefined : `${state.cwd}\n`;
     const lookup = locatesProgram.exec(script);
     if (lookup !== null) return lookup[1]!;
     // `$(mktemp -d)`: a new entry of the temp folder, named from mktemp's template (its random part differs each time).
@@ -1214,7 +1282,7 @@ class Collector {
     const homeSet = state.vars.has("HOME");
     for (let index = 0; index < words.length; index++) {
       const { text, plain } = words[index]!;
-      if (!(homeSet && isTilde(text)) && (plain === true || !mayExpand(text))) continue;
+      if (!(homeSet && isTilde(text)) && text.charCodeAt(0) !== 126 && (plain === true || !mayExpand(text))) continue;
       values ??= new Array<string[][] | undefined>(words.length);
       const choices = this.expandWord(words[index]!, state);
       values[index] = choices;
@@ -1243,17 +1311,21 @@ class Collector {
    * known), and `$W` with `W='rm -rf ~'` runs `rm -rf ~` when unquoted.
    */
   expandWord(word: Word, state: ShellState): string[][] {
-    let text = isTilde(word.text) && state.vars.has("HOME") ? `$HOME${word.text.slice(1)}` : word.text;
+    const written = word.expandable ?? word.text;
+    let text = isTilde(written) && state.vars.has("HOME") ? `$HOME${written.slice(1)}` : written;
     // Past a few, substitutions stay unread (unknown values): replacing each in a long word would be quadratic.
     const known = Math.min(word.substitutions.length, maxKnownOutputs);
     for (let index = 0; index < known; index++) {
       const substitution = word.substitutions[index]!;
       const output = this.staticOutputOf(substitution, state);
-      if (output !== undefined) text = text.replace(`$(${substitution})`, output.trimEnd()).replace(`\`${substitution}\``, output.trimEnd());
+      // The output is text: a `$` in it is not expanded again.
+      if (output === undefined) continue;
+      const value = asLiteral(output.replace(/\n+$/, ""));
+      text = text.replace(`$(${substitution})`, value).replace(`\`${substitution}\``, value);
     }
-    const expanded = text.includes("$") ? expand(text, state, this.environment) : [text];
+    const expanded = mayExpandText(text) ? expand(text, state, this.environment) : [fromLiteral(text)];
     if (expanded === undefined) this.problem(`a word takes more than ${maxVariants} values (a long loop), too many to check each`);
-    const values = expanded ?? [text];
+    const values = expanded ?? [unknownText];
     const separators = state.vars.has("IFS") ? ifsOf(valuesOf("IFS", state, this.environment)) : undefined;
     // Quoted, the value is one word; unquoted, it splits on spaces (on IFS, when the line set it), and an
     // empty value is no word at all. Which it is is not kept, so both are read.
@@ -1368,12 +1440,10 @@ function gitScripts(invocation: Invocation): [string, string][] {
 }
 
 const arrayAssignment = /^[A-Za-z_]\w*\[[^\]]*\]\+?=/;
-// Variables that name the user's own programs: running them is the user's choice, known or not.
-// biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's own `${EDITOR}`, as written in a command
-const userPrograms = new Set(["$editor", "${editor}", "$visual", "${visual}", "$pager", "${pager}", "$shell", "${shell}", "$git_editor", "$manpager"]);
 
 /** A command name that still holds an expansion or a glob after static evaluation: bash decides it at run time. */
 function isUnresolvedName(name: string): boolean {
+  if (isUnknown(name)) return !arrayAssignment.test(name);
   // `<(echo …)` as a command runs a file of the output: its name, and what it holds, are known only at run time.
   if (name.startsWith("<(") || name.startsWith(">(")) return true;
   for (let index = 0; index < name.length; index++) {
@@ -1381,7 +1451,7 @@ function isUnresolvedName(name: string): boolean {
     if (code < 128 && runTimeName[code] === 1) {
       if (name === "[" || name === "[[") return false; // `test`
       if (name.includes("]=") || name.includes("]+=")) return !arrayAssignment.test(name); // `a[$i]=x` sets an array element
-      return !userPrograms.has(name);
+      return true;
     }
   }
   return false;

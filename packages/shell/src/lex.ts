@@ -1,5 +1,6 @@
 import { decodeAnsiC } from "./ansi-c.js";
 import { expandBraces, maxBraceWords, mayExpandBraces } from "./brace-expansion.js";
+import { asLiteral, holdsExpansionCharacter } from "./quoted.js";
 
 /**
  * A POSIX-ish shell lexer: enough to tell a command word from a quoted argument, see through `$(…)`,
@@ -16,6 +17,11 @@ export interface Word {
   substitutions: string[];
   /** True when the word is plain characters only (no quote, escape, `$` or backtick): nothing in it expands. */
   plain?: boolean;
+  /**
+   * The text as expansion reads it, set only when it differs from `text`: a `$`, backtick or `~` that was
+   * quoted or escaped is kept as a stand-in character (see `literalText`), so it is never expanded.
+   */
+  expandable?: string;
 }
 
 export interface RedirectToken {
@@ -85,11 +91,11 @@ function operatorAt(source: string, index: number): string | undefined {
 
 // Characters that end a word.
 const wordBreak = new Uint8Array(128);
-for (const char of " \t\r\n;&|()<>") wordBreak[char.charCodeAt(0)] = 1;
+for (const char of " \t\n;&|()<>") wordBreak[char.charCodeAt(0)] = 1;
 
 // Characters that end a run of plain word characters: breaks, quotes, escapes, expansions and `{` (brace expansion).
 const special = new Uint8Array(128);
-for (const char of " \t\r\n;&|()<>'\"\\$`{") special[char.charCodeAt(0)] = 1;
+for (const char of " \t\n;&|()<>'\"\\$`{") special[char.charCodeAt(0)] = 1;
 // Inside double quotes only these matter.
 const specialInDoubleQuotes = new Uint8Array(128);
 for (const char of '"\\$`') specialInDoubleQuotes[char.charCodeAt(0)] = 1;
@@ -118,26 +124,42 @@ interface PendingHeredoc {
 class Lexer {
   problem: string | undefined;
   wordEnd = 0;
+  /** Set once a `((` was found never closed. */
+  unclosedArithmetic = false;
   /** Set by `readWord` when the word holds a `{` outside quotes: it may brace-expand. */
   sawBrace = false;
 
-  constructor(readonly source: string) {}
+  constructor(
+    readonly source: string,
+    /** How many `${…}` this text is read inside. */
+    readonly depth = 0,
+  ) {}
 
   fail(problem: string): void {
     this.problem ??= problem;
   }
 }
 
+// Control characters other than tab and newline: bash reads a carriage return, NUL or escape as part of a
+// word where an editor, a terminal or this reader may show something else.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+const controlCharacter = /[\x00-\x08\x0b-\x1f\x7f]/;
+
 export function lex(source: string): LexResult {
   const lexer = new Lexer(source);
   const tokens: Token[] = [];
+  const control = controlCharacter.exec(source);
+  if (control !== null) {
+    const code = control[0].charCodeAt(0).toString(16).padStart(4, "0").toUpperCase();
+    lexer.fail(`the text holds the control character U+${code} at offset ${control.index}, which bash may read differently than shown`);
+  }
   const heredocs: PendingHeredoc[] = [];
   let delimiterFor: RedirectToken | undefined;
   let i = 0;
   while (i < source.length) {
     const code = source.charCodeAt(i);
-    if (code === 32 || code === 9 || code === 13) {
-      i++; // space, tab, carriage return
+    if (code === 32 || code === 9) {
+      i++; // space, tab
     } else if (code === 92 && source.charCodeAt(i + 1) === 10) {
       i += 2; // an escaped newline
     } else if (code === 10) {
@@ -147,6 +169,14 @@ export function lex(source: string): LexResult {
       while (i < source.length && source.charCodeAt(i) !== 10) i++; // a comment
     } else {
       const operator = code >= 128 || wordBreak[code] !== 1 || isProcessSubstitution(source, i) ? undefined : operatorAt(source, i);
+      if (operator === "(" && source.charCodeAt(i + 1) === 40 && atCommandStart(tokens)) {
+        const end = lexer.unclosedArithmetic ? -1 : arithmeticCommandEnd(lexer, i + 2);
+        if (end !== -1) {
+          pushArithmeticCommand(lexer, source.slice(i + 2, end - 2), tokens);
+          i = end;
+          continue;
+        }
+      }
       if (operator !== undefined) {
         // `<…`, `>…` and `&>…` redirect; `;`, `&`, `|`, `(` and `)` (and their doubles) separate.
         if (code === 60 || code === 62 || (code === 38 && operator.charCodeAt(1) === 62)) {
@@ -181,6 +211,63 @@ export function lex(source: string): LexResult {
   }
   if (heredocs.length > 0) readHeredocBodies(lexer, source.length, heredocs);
   return lexer.problem === undefined ? { tokens } : { tokens, problem: lexer.problem };
+}
+
+// Words after which a command starts (`if ((x))`, `while ((i < 3))`).
+// `for ((i = 0; i < 3; i++))` is arithmetic too.
+const commandKeywords = new Set(["if", "then", "else", "elif", "do", "while", "until", "!", "{", "time", "for"]);
+
+function atCommandStart(tokens: readonly Token[]): boolean {
+  const last = tokens[tokens.length - 1];
+  if (last === undefined) return true;
+  if (last.kind === "operator") return last.value !== ")";
+  return last.kind === "word" && commandKeywords.has(last.text);
+}
+
+/**
+ * Where `(( … ))` that starts at `start` (just after the `((`) ends, as bash decides it: at the first `)`
+ * outside any parentheses opened inside, when another `)` follows it. -1 when it is not arithmetic after all
+ * (`((cd x); ls)` is two subshells).
+ */
+function arithmeticCommandEnd(lexer: Lexer, start: number): number {
+  const { source } = lexer;
+  let depth = 0;
+  let i = start;
+  while (i < source.length) {
+    const char = source[i]!;
+    if (char === "\\") i += 2;
+    else if (char === "'") {
+      const end = source.indexOf("'", i + 1);
+      if (end === -1) return -1;
+      i = end + 1;
+    } else if (char === '"') i = skipNested(lexer, i + 1, "dquote");
+    else if (char === "`") i = skipNested(lexer, i + 1, "backtick");
+    else if (char === "$" && (source[i + 1] === "(" || source[i + 1] === "{")) i = skipNested(lexer, i + 2, source[i + 1] === "(" ? "paren" : "brace");
+    else if (char === "(") {
+      depth++;
+      i++;
+    } else if (char === ")") {
+      if (depth > 0) depth--;
+      else return source[i + 1] === ")" ? i + 2 : -1;
+      i++;
+    } else i++;
+  }
+  // Never closed: bash refuses the line; later `((` are not scanned again (a long run of them would be quadratic).
+  lexer.unclosedArithmetic = true;
+  lexer.fail("a (( arithmetic command is never closed");
+  return -1;
+}
+
+/** `(( expr ))` as the words `((`, the expression (its substitutions read as commands) and `))`. */
+function pushArithmeticCommand(lexer: Lexer, expression: string, tokens: Token[]): void {
+  const word: WordToken = { kind: "word", text: expression, substitutions: noSubstitutions, plain: false };
+  braceSubstitutions(lexer, expression, word);
+  tokens.push({ kind: "word", text: "((", substitutions: noSubstitutions, plain: true }, word, {
+    kind: "word",
+    text: "))",
+    substitutions: noSubstitutions,
+    plain: true,
+  });
 }
 
 /** `{rm,-rf,/}` is three words to bash: each alternative is read as a word of its own. */
@@ -232,6 +319,13 @@ function readHeredocBodies(lexer: Lexer, start: number, pending: readonly Pendin
 
 const noSubstitutions: string[] = [];
 
+/** Appends to a word's text; a quoted or escaped piece (`literal`) keeps its `$`, backtick and `~` from expanding. */
+function emit(word: Word, piece: string, literal: boolean): void {
+  if (literal && word.expandable === undefined && holdsExpansionCharacter(piece)) word.expandable = word.text;
+  if (word.expandable !== undefined) word.expandable += literal ? asLiteral(piece) : piece;
+  word.text += piece;
+}
+
 function addSubstitution(word: Word, inner: string): void {
   if (word.substitutions === noSubstitutions) word.substitutions = [inner];
   else word.substitutions.push(inner);
@@ -254,14 +348,15 @@ function readWord(lexer: Lexer, start: number): WordToken {
   if (isProcessSubstitution(source, i)) {
     const end = skipNested(lexer, i + 2, "paren");
     const inner = source.slice(i + 2, end - 1);
+    refuseCase(lexer, inner);
     addSubstitution(word, inner);
-    word.text = `${source[i]}(${inner})`;
+    emit(word, `${source[i]}(${inner})`, false);
     i = end;
   }
   while (i < source.length && wordBreak[source.charCodeAt(i)] !== 1) {
     const run = plainRun(source, i, special);
     if (run > i) {
-      word.text += source.slice(i, run);
+      emit(word, source.slice(i, run), false);
       i = run;
       continue;
     }
@@ -269,19 +364,19 @@ function readWord(lexer: Lexer, start: number): WordToken {
     if (char === "'") {
       const end = source.indexOf("'", i + 1);
       if (end === -1) lexer.fail("a single quote (') is never closed");
-      word.text += source.slice(i + 1, end === -1 ? source.length : end);
+      emit(word, source.slice(i + 1, end === -1 ? source.length : end), true);
       i = end === -1 ? source.length : end + 1;
     } else if (char === '"') {
       i = readDoubleQuoted(lexer, i + 1, word);
     } else if (char === "\\") {
       // A backslash-newline joins the lines: `r\<newline>m` is `rm`.
-      if (source[i + 1] !== "\n") word.text += source[i + 1] ?? "";
+      if (source[i + 1] !== "\n") emit(word, source[i + 1] ?? "", true);
       i += 2;
     } else if (char === "$" || char === "`") {
       i = readDollarOrBacktick(lexer, i, word);
     } else {
       if (char === "{") lexer.sawBrace = true;
-      word.text += char;
+      emit(word, char, false);
       i++;
     }
   }
@@ -295,23 +390,28 @@ function readDoubleQuoted(lexer: Lexer, start: number, word: Word): number {
   while (i < source.length && source[i] !== '"') {
     const run = plainRun(source, i, specialInDoubleQuotes);
     if (run > i) {
-      word.text += source.slice(i, run);
+      emit(word, source.slice(i, run), true);
       i = run;
       continue;
     }
     const char = source[i]!;
     if (char === "\\" && '"\\$`\n'.includes(source[i + 1] ?? "")) {
-      word.text += source[i + 1] === "\n" ? "" : source[i + 1];
+      emit(word, source[i + 1] === "\n" ? "" : source[i + 1]!, true);
       i += 2;
     } else if (char === "$" || char === "`") {
       i = readDollarOrBacktick(lexer, i, word);
     } else {
-      word.text += char;
+      emit(word, char, true);
       i++;
     }
   }
   if (i >= source.length) lexer.fail('a double quote (") is never closed');
   return i + 1;
+}
+
+/** A `case` pattern ends in `)`, which this reader could take for the end of the substitution: not read. */
+function refuseCase(lexer: Lexer, inner: string): void {
+  if (/(?:^|[\s;&|(])case\s/.test(inner)) lexer.fail("a case statement inside $(…) or <(…) is not read here (its patterns end in `)`)");
 }
 
 /** `$(…)` and `` `…` `` are substitutions; `${…}` is kept as text; `$'…'` is unescaped; a lone `$` is a character. */
@@ -320,38 +420,70 @@ function readDollarOrBacktick(lexer: Lexer, start: number, word: Word): number {
   if (source[start] === "`") {
     const end = skipNested(lexer, start + 1, "backtick");
     const inner = source.slice(start + 1, end - 1);
-    addSubstitution(word, inner);
-    word.text += `\`${inner}\``;
+    // Inside backticks, `\\`, `\`` and `\$` lose their backslash before the text is read as a script:
+    // `` `echo \`rm x\`` `` runs `rm x`.
+    addSubstitution(word, inner.replace(/\\([\\`$])/g, "$1"));
+    emit(word, `\`${inner}\``, false);
     return end;
   }
   const next = source[start + 1];
   if (next === "(") {
     const end = skipNested(lexer, start + 2, "paren");
     const inner = source.slice(start + 2, end - 1);
+    refuseCase(lexer, inner);
     // `$((1 + 2))` is arithmetic, not a command; read it as one only when it holds substitutions.
     if (!(inner.startsWith("(") && inner.endsWith(")")) || /\$\(|`/.test(inner)) addSubstitution(word, inner);
-    word.text += `$(${inner})`;
+    emit(word, `$(${inner})`, false);
     return end;
   }
   if (next === "{") {
     const end = skipNested(lexer, start + 2, "brace");
-    word.text += source.slice(start, end);
+    emit(word, source.slice(start, end), false);
+    braceSubstitutions(lexer, source.slice(start + 2, end - 1), word);
     return end;
   }
   if (next === "'") {
     let end = start + 2;
     while (end < source.length && source[end] !== "'") end += source[end] === "\\" ? 2 : 1;
     if (end >= source.length) lexer.fail("a $'…' quote is never closed");
-    word.text += decodeAnsiC(source.slice(start + 2, end));
+    emit(word, decodeAnsiC(source.slice(start + 2, end)), true);
     return end + 1;
   }
-  word.text += "$";
+  emit(word, "$", false); // `$NAME`, read by expansion (a lone `$` is kept as it is there too)
   return start + 1;
 }
 
-type Context = "paren" | "brace" | "dquote" | "backtick";
+const maxBraceDepth = 32;
 
-const closers: Record<Context, string> = { paren: ")", brace: "}", dquote: '"', backtick: "`" };
+/**
+ * The substitutions inside `${…}` (`${x:-$(cmd)}`, `${x/a/$(cmd)}`): bash may run them, so they are read as
+ * commands like any other. The operand is read as words; deeper than `maxBraceDepth` is a problem.
+ */
+function braceSubstitutions(lexer: Lexer, inner: string, word: Word): void {
+  if (!inner.includes("$(") && !inner.includes("`") && !/[<>]\(/.test(inner)) return;
+  if (lexer.depth >= maxBraceDepth) {
+    lexer.fail(`\${…} expansions are nested more than ${maxBraceDepth} levels deep`);
+    return;
+  }
+  const nested = new Lexer(inner, lexer.depth + 1);
+  let i = 0;
+  while (i < inner.length && nested.problem === undefined) {
+    const code = inner.charCodeAt(i);
+    if (code < 128 && wordBreak[code] === 1 && !isProcessSubstitution(inner, i)) {
+      i++;
+      continue;
+    }
+    const found = readWord(nested, i);
+    for (const substitution of found.substitutions) addSubstitution(word, substitution);
+    i = Math.max(nested.wordEnd, i + 1);
+  }
+  if (nested.problem !== undefined) lexer.fail(nested.problem);
+}
+
+// `group` is a plain `(` inside a substitution: a `#` just after its `)` starts a comment, unlike after `$(…)`.
+type Context = "paren" | "group" | "brace" | "dquote" | "backtick";
+
+const closers: Record<Context, string> = { paren: ")", group: ")", brace: "}", dquote: '"', backtick: "`" };
 
 /**
  * Skips to just after the closer of an already opened `$(`, `${`, `"` or backtick, through any nesting
@@ -362,6 +494,7 @@ function skipNested(lexer: Lexer, start: number, opened: Context): number {
   const { source } = lexer;
   const stack: Context[] = [opened];
   const heredocs: PendingHeredoc[] = [];
+  let groupClosedAt = -1;
   let i = start;
   while (i < source.length) {
     const run = plainRun(source, i, specialWhenNested);
@@ -378,6 +511,7 @@ function skipNested(lexer: Lexer, start: number, opened: Context): number {
     if (char === closers[top]) {
       stack.pop();
       i++;
+      if (top === "group") groupClosedAt = i;
       if (stack.length === 0) return i;
       continue;
     }
@@ -400,12 +534,12 @@ function skipNested(lexer: Lexer, start: number, opened: Context): number {
       const end = source.indexOf("'", i + 1);
       if (end === -1) break;
       i = end + 1;
-    } else if (char === "(" && top === "paren") {
-      stack.push("paren");
+    } else if (char === "(" && (top === "paren" || top === "group")) {
+      stack.push("group");
       i++;
-    } else if (char === "#" && top === "paren" && /[\s;&|(]/.test(source[i - 1] ?? " ")) {
+    } else if (char === "#" && (top === "paren" || top === "group") && (/[\s;&|(<>]/.test(source[i - 1] ?? " ") || groupClosedAt === i)) {
       while (i < source.length && source[i] !== "\n") i++;
-    } else if (char === "<" && top === "paren" && source[i + 1] === "<" && source[i + 2] !== "<") {
+    } else if (char === "<" && (top === "paren" || top === "group") && source[i + 1] === "<" && source[i + 2] !== "<") {
       i = readNestedHeredocDelimiter(source, i + 2, heredocs);
     } else if (char === "\n" && heredocs.length > 0) {
       i = readHeredocBodies(lexer, i + 1, heredocs.splice(0));
@@ -437,6 +571,8 @@ function describeContext(context: Context): string {
   switch (context) {
     case "paren":
       return "a $( or <( substitution";
+    case "group":
+      return "a ( inside a substitution";
     case "brace":
       return "a ${ expansion";
     case "dquote":
@@ -444,6 +580,52 @@ function describeContext(context: Context): string {
     case "backtick":
       return "a backtick (`) substitution";
   }
+}
+
+/** Just after the closer of the `$(`, `${` or backtick opened before `start` in `text`; past the end when never closed. */
+export function closingIndex(text: string, start: number, opened: "paren" | "brace" | "backtick"): number {
+  return skipNested(new Lexer(text), start, opened);
+}
+
+/**
+ * The word an operand inside `${…}` stands for (`${x:-'a b'}`): quotes removed, spaces and operators kept
+ * as text, quoted `$` kept from expanding (`expandable`).
+ */
+export function operandWord(raw: string): Word {
+  const word: Word = { text: "", substitutions: noSubstitutions };
+  const lexer = new Lexer(raw, 1);
+  let i = 0;
+  while (i < raw.length) {
+    const code = raw.charCodeAt(i);
+    if (code < 128 && wordBreak[code] === 1 && !isProcessSubstitution(raw, i)) {
+      emit(word, raw[i]!, false);
+      i++;
+      continue;
+    }
+    const part = readWord(lexer, i);
+    if (part.expandable !== undefined || word.expandable !== undefined) word.expandable = (word.expandable ?? word.text) + (part.expandable ?? part.text);
+    word.text += part.text;
+    i = Math.max(lexer.wordEnd, i + 1);
+  }
+  return word;
+}
+
+/**
+ * The substitutions bash runs in a heredoc body whose delimiter is unquoted: `$(…)`, backticks, and those
+ * inside `${…}` and `$((…))`. Quotes are text there (`'$(cmd)'` still runs cmd); `\$` and `` \` `` are not
+ * expansions.
+ */
+export function heredocSubstitutions(body: string): { substitutions: string[]; problem?: string } {
+  const lexer = new Lexer(body);
+  const word: Word = { text: "", substitutions: noSubstitutions };
+  let i = 0;
+  while (i < body.length) {
+    const char = body[i]!;
+    if (char === "\\") i += "$`\\\n".includes(body[i + 1] ?? "") ? 2 : 1;
+    else if ((char === "$" && body[i + 1] !== "'") || char === "`") i = readDollarOrBacktick(lexer, i, word);
+    else i++;
+  }
+  return lexer.problem === undefined ? { substitutions: word.substitutions } : { substitutions: word.substitutions, problem: lexer.problem };
 }
 
 /** `source` with the inside of every quoted string blanked, for text patterns that must not match quoted text. */

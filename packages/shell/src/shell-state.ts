@@ -1,4 +1,7 @@
+import { expandText, maxVariants } from "./expansion.js";
 import { normalizePath } from "./normalize-path.js";
+import { fromLiteral } from "./quoted.js";
+import { isUnknown } from "./unknown.js";
 import type { FunctionCommand } from "./parse.js";
 
 /** Where a command line starts and what `~`, `$HOME` and `$TMPDIR` stand for. */
@@ -27,9 +30,7 @@ export interface ShellState {
   aliases?: ReadonlyMap<string, readonly string[] | null>;
 }
 
-/** Past this many values, a word is not expanded value by value (see `expand`). */
-export const maxVariants = 64;
-const maxExpandedLength = 4_096;
+export { maxVariants };
 
 /** A subshell's state: its own folder, and the variables shared until it sets one (a new shell leaves the functions behind). */
 export function copy(state: ShellState, withFunctions = true): ShellState {
@@ -165,7 +166,7 @@ export function assign(word: string, state: ShellState, environment: AnalysisEnv
   const equals = word.indexOf("=");
   const name = word.slice(0, equals).replace(/\+$/, "");
   const value = word.slice(equals + 1);
-  setVar(state, name, /\$\(|`/.test(value) ? null : (expand(value, state, environment) ?? null));
+  setVar(state, name, /\$\((?!\()|`/.test(value) ? null : (expand(value, state, environment) ?? null));
 }
 
 /**
@@ -177,7 +178,7 @@ export function assignBoth(word: string, state: ShellState, environment: Analysi
   const name = word.slice(0, equals).replace(/\+$/, "");
   const value = word.slice(equals + 1);
   const before = valuesOf(name, state, environment);
-  const after = /\$\(|`/.test(value) ? undefined : expand(value, state, environment);
+  const after = /\$\((?!\()|`/.test(value) ? undefined : expand(value, state, environment);
   setVar(state, name, before === undefined || after === undefined ? null : [...new Set([...before, ...after])]);
 }
 
@@ -191,55 +192,19 @@ export function setPositional(state: ShellState, args: readonly string[]): void 
   setVar(state, "#", [String(args.length)]);
 }
 
-// A `$` that may start a variable (not `$(`, `$'`, a lone `$`): without one, nothing is expanded.
-const mayNameVariable = /\$[A-Za-z_{0-9@*#]/;
-// `$NAME`, `$1`, `$@`, `${NAME}`, `${NAME:-default}`, `${NAME-default}` and `${NAME:=default}`.
-const variable = /\$(?:\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#])(?:(:?[-=])([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*|[0-9@*#]))/g;
-
 /**
- * A word with the variables whose values are known replaced; unknown ones stay as written. Undefined when
- * a variable has more values than can be checked one by one.
+ * A word's possible values: the variables, arithmetic and tildes bash's result is sure for replaced, and
+ * every part that is only known at run time replaced by `unknownText` (see `expandText`). Undefined when a
+ * variable has more values than can be checked one by one.
  */
 export function expand(text: string, state: ShellState, environment: AnalysisEnvironment): readonly string[] | undefined {
-  if (!text.includes("$") || text.length > maxExpandedLength || !mayNameVariable.test(text)) return [text];
-  // Literal text and each variable's values, in turn: `literals[k]` comes before `values[k]`.
-  const literals: string[] = [];
-  const values: (readonly string[])[] = [];
-  let count = 1;
-  let last = 0;
-  variable.lastIndex = 0;
-  for (let match = variable.exec(text); match !== null; match = variable.exec(text)) {
-    const known = withDefault(valuesOf(match[1] ?? match[4]!, state, environment), match);
-    literals.push(text.slice(last, match.index));
-    values.push(known);
-    if (known.length > count) count = known.length;
-    last = match.index + match[0].length;
-  }
-  if (count > maxVariants) return undefined;
-  const variants: string[] = [];
-  for (let index = 0; index < count; index++) {
-    let variant = "";
-    // A variable set to no values at all (`for x in; do`) reads as empty.
-    for (let piece = 0; piece < values.length; piece++) variant += literals[piece]! + (values[piece]![index % values[piece]!.length] ?? "");
-    variants.push(variant);
-  }
-  const rest = text.slice(last);
-  // `X=$X$X` repeated doubles X each time: past a size, keep the word unexpanded (an unknown value).
-  if (variants.some((variant) => variant.length + rest.length > maxExpandedLength)) return [text];
-  return variants.map((variant) => variant + rest);
+  if (!mayExpandText(text)) return [fromLiteral(text)];
+  return expandText(text, { lookup: (name) => valuesOf(name, state, environment), cwd: state.cwd });
 }
 
-/**
- * The values of `${NAME:-default}`: the default where NAME is empty (`:-`) or unset; where NAME is not known,
- * both what it may hold (left as written) and the default. Without a default, the values as they are.
- */
-function withDefault(known: readonly string[] | undefined, match: RegExpExecArray): readonly string[] {
-  const operator = match[2];
-  if (operator === undefined) return known ?? [match[0]];
-  const fallback = match[3]!;
-  if (known === undefined) return [match[0], fallback];
-  // A variable this line unset reads as unset; an empty one gets the default only with `:`.
-  return known.map((value) => (value === "" && operator.startsWith(":") ? fallback : value));
+/** Whether anything in a word's text expands: a `$`, a backtick, or a `~` that starts it. */
+export function mayExpandText(text: string): boolean {
+  return text.includes("$") || text.includes("`") || text.charCodeAt(0) === 126;
 }
 
 /** What a variable may hold: what the line set, or `$HOME`, `$PWD`, `$TMPDIR` and `$IFS`; undefined when unknown. */
@@ -256,7 +221,7 @@ export function valuesOf(name: string, state: ShellState, environment: AnalysisE
 export function changeDirectory(cwd: string | undefined, args: readonly string[], environment: AnalysisEnvironment): string | undefined {
   const target = args.find((arg) => !arg.startsWith("-") || arg === "-");
   if (target === undefined) return environment.home;
-  if (target === "-" || target.includes("$") || target.includes("`")) return undefined;
+  if (target === "-" || target.includes("$") || target.includes("`") || isUnknown(target)) return undefined;
   const expanded = target === "~" || target.startsWith("~/") ? environment.home + target.slice(1) : target;
   if (expanded.startsWith("/")) return normalizePath(expanded);
   return cwd === undefined ? undefined : normalizePath(`${cwd}/${expanded}`);

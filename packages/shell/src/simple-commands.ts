@@ -69,11 +69,6 @@ class Reader {
 
   word(word: Word, depth: number): void {
     for (const inner of word.substitutions) this.script(inner, depth + 1);
-    // `${X:-$(rm x)}`: the lexer hands back no substitution inside a parameter expansion, yet it may run.
-    if (word.plain !== true && word.text.includes("${") && substitutionStart.test(word.text)) {
-      this.problem ??= "a command substitution inside a parameter expansion is not read with confidence";
-      for (const inner of scanSubstitutions(word.text)) this.script(inner, depth + 1);
-    }
   }
 
   redirect(redirect: Redirect, depth: number): void {
@@ -94,24 +89,4 @@ class Reader {
         else for (const word of command.words) this.word(word, depth);
       }
   }
-}
-
-/** The inner text of each `$( … )` and `` ` … ` `` in `text`, by bracket depth only: a best effort for deny rules. */
-function scanSubstitutions(text: string): string[] {
-  const found: string[] = [];
-  for (let index = 0; index < text.length; index++) {
-    if (text[index] === "`") {
-      const end = text.indexOf("`", index + 1);
-      found.push(text.slice(index + 1, end === -1 ? text.length : end));
-      if (end === -1) break;
-      index = end;
-    } else if (text.startsWith("$(", index) && text[index + 2] !== "(") {
-      let depth = 1;
-      let end = index + 2;
-      for (; end < text.length && depth > 0; end++) depth += text[end] === "(" ? 1 : text[end] === ")" ? -1 : 0;
-      found.push(text.slice(index + 2, depth === 0 ? end - 1 : end));
-      index = end - 1;
-    }
-  }
-  return found;
 }

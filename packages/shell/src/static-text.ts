@@ -1,5 +1,6 @@
 import type { Invocation } from "./invocations.js";
 import type { Redirect } from "./parse.js";
+import { echoOutput, printfOutput } from "./printf.js";
 
 /** What reaches an invocation's standard input, when it is known: heredocs, here-strings, `echo … |`. */
 export function stdinTexts(invocation: Invocation): string[] {
@@ -29,23 +30,18 @@ export function knownInputs(invocation: Invocation, items: "words" | "lines" = "
 }
 
 export function staticInput(redirect: Redirect): string | undefined {
-  return redirect.operator === "<<<" ? redirect.target.text : redirect.body;
+  if (redirect.operator === "<<<") return redirect.target.text;
+  // An unquoted delimiter (`<<EOF`): bash removes the backslash of `\$`, `` \` ``, `\\` and a line
+  // continuation in the body, so `\$(cmd)` reaches a shell reading it as `$(cmd)`.
+  if (redirect.body === undefined || redirect.target.plain !== true || !redirect.body.includes("\\")) return redirect.body;
+  return redirect.body.replace(/\\([$`\\\n])/g, (_, char: string) => (char === "\n" ? "" : char));
 }
 
-/** What a command prints when that is known from its words alone: `echo`, `printf`, `cat <<EOF`. */
+/** What a command prints when that is known from its words alone: `echo` (without its final newline), `printf`, `cat <<EOF`. */
 export function staticOutput(invocation: Invocation, inputOf: (redirect: Redirect) => string | undefined): string | undefined {
   const { name, args } = invocation;
-  if (name === "echo")
-    return args
-      .filter((arg) => !/^-[neE]+$/.test(arg))
-      .join(" ")
-      .replace(/\\n/g, "\n");
-  if (name === "printf")
-    return args
-      .filter((arg) => arg !== "--")
-      .join(" ")
-      .replace(/\\n/g, "\n")
-      .replace(/%[sb]/g, "");
+  if (name === "echo") return echoOutput(args).text;
+  if (name === "printf") return printfOutput(args);
   if (name === "cat" && args.every((arg) => arg === "-" || arg.startsWith("-"))) {
     for (const redirect of invocation.redirects) {
       const text = inputOf(redirect);

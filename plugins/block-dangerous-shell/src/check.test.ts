@@ -331,7 +331,7 @@ table("outside the project and unknown targets", [
   ["rm -rf $DIR", "rm-unknown-target"],
   ['rm -rf "$DIR"/', "rm-unknown-target"],
   ["rm -rf ${BUILD_DIR}/out", "rm-unknown-target"],
-  ["rm -rf $(pwd)/build", "rm-unknown-target"],
+  ['cd "$(git rev-parse --show-toplevel)" && rm -rf $(pwd)/build', "rm-unknown-target"],
   ["rm -rf `cat dirs.txt`", "rm-unknown-target"],
   ["cd $SOMEWHERE && rm -rf build", "rm-unknown-target"],
   ["cd - && rm -rf build", "rm-unknown-target"],

@@ -311,7 +311,7 @@ table("a command name only known at run time", [
   ['"$(cat cmd.txt)" -rf /', "rm-root"],
   ["${X:-rm} -rf /", "rm-root"],
   ["$1 -rf /", "rm-root"],
-  ["`cat cmd.txt` -rf /", "unresolved-command"],
+  ["`cat cmd.txt` -rf /", "rm-root"], // an unknown name with -rf is read as rm too
   ["$X", "unresolved-command"],
   ["$CMD build", "unresolved-command"],
   ['"$TOOL" --version', "unresolved-command"],
@@ -335,11 +335,13 @@ table("a command name only known at run time", [
   ["for c in ls pwd; do $c; done", "allow"],
   ["arr[0]=foo; echo ${arr[0]}", "allow"],
   ["i=1; arr[$i]=x", "allow"],
-  ["m[key]+=v", "allow"],
-  ['"$EDITOR" file', "allow"], // the user's own tools: $EDITOR, $VISUAL, $PAGER, $SHELL
-  ["$EDITOR README.md", "allow"],
-  ["$PAGER log.txt", "allow"],
-  ["$SHELL -c 'echo hi'", "allow"],
+  ["m[key]+=v", "unparseable"], // an indexed array's subscript is arithmetic: key's value is read as an expression
+  ["key=1; m[key]+=v", "allow"],
+  // A run-time name is unknown whatever it holds: the user's own tools ($EDITOR, $PAGER, $SHELL) included.
+  ['"$EDITOR" file', "unresolved-command"],
+  ["$EDITOR README.md", "unresolved-command"],
+  ["$PAGER log.txt", "unresolved-command"],
+  ["$SHELL -c 'echo hi'", "unresolved-command"],
   ["[ -f x ] && echo yes", "allow"],
   ['[[ -n "$x" ]] && echo yes', "allow"],
   ["test -d build && rm -rf build", "allow"],

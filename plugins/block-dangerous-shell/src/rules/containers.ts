@@ -1,3 +1,4 @@
+import { isUnknown } from "@toolgate/shell";
 import { firstMessage, hasFlag, show, type Rule } from "./rule.js";
 
 const engines = new Set(["docker", "podman", "nerdctl"]);
@@ -18,7 +19,10 @@ export const containerRules: readonly Rule[] = [
           if (group === "system" && action === "prune") reason = "it deletes every stopped container, unused network and image (and volumes with --volumes)";
           else if (group === "volume" && (action === "prune" || action === "rm")) reason = "it deletes volumes and the data in them";
           else if (group === "image" && action === "prune" && hasFlag(args, "a", "--all")) reason = "it deletes every image not used by a container";
-          else if ((group === "rm" || group === "rmi" || (group === "container" && action === "rm")) && args.some((arg) => /\$\(|`/.test(arg)))
+          else if (
+            (group === "rm" || group === "rmi" || (group === "container" && action === "rm")) &&
+            args.some((arg) => /\$\(|`/.test(arg) || isUnknown(arg))
+          )
             reason = "it removes every container or image a command lists, not ones you named";
         }
         return reason === undefined

@@ -1,5 +1,5 @@
 import { classifyTarget, type PathContext, type TargetKind } from "../paths.js";
-import { isUnknown, knownInputs, readArguments, unwrap, type Grammar, type Invocation } from "@toolgate/shell";
+import { isUnknown, knownInputs, readArguments, unknownText, unwrap, type Grammar, type Invocation } from "@toolgate/shell";
 import { removedByOtherTool, type Removal } from "./other-deleters.js";
 import { show, type Delete, type Facts, type Rule } from "./rule.js";
 
@@ -28,7 +28,7 @@ const unknownInput = "$(input)";
 
 function deletedTargets(invocation: Invocation): Removal | undefined {
   const { name, args } = invocation;
-  if (name === "rm" || (name.charCodeAt(0) === 36 && args.some(isRecursiveFlag))) return removedByRm(invocation);
+  if (name === "rm" || ((name.charCodeAt(0) === 36 || isUnknown(name)) && args.some(isRecursiveFlag))) return removedByRm(invocation);
   if (name === "find") return removedByFind(invocation);
   const other = removedByOtherTool(name, args, readRm);
   if (other === undefined) return undefined;
@@ -248,7 +248,6 @@ function describeUnknown(found: Delete): string {
   if (raw === unknownInput) return found.invocation.input === "stdin" ? "whatever paths its input holds (xargs/parallel)" : "a path computed by the code";
   if (raw === "$(unknown)") return "a path computed by the code";
   if (/\$\(|`/.test(raw)) return `the output of a command (${raw})`;
-  if (isUnknown(raw)) return "a path only known when it runs";
-  if (raw.includes("$")) return `${raw}, whose value is not known here`;
+  if (raw.includes("$") || isUnknown(raw)) return `${raw.replaceAll(unknownText, "⟨unknown⟩")}, whose value is not known here`;
   return `${raw}, relative to a folder that is not known here (after \`cd\`)`;
 }

@@ -123,7 +123,7 @@ const partedReads = /^(print|p|unit|help|version|quit|[kMGT]i?B|s|B|%|cyl|chs|co
 function editsPartitions(invocation: Invocation): boolean {
   const { name, args } = invocation;
   if (!partitionTools.has(name)) return false;
-  const device = args.find((arg) => arg.startsWith("/dev/") || arg.startsWith("$"));
+  const device = args.find((arg) => arg.startsWith("/dev/") || arg.startsWith("$") || isUnknown(arg));
   if (device === undefined) return false;
   const readOnly = readOnlyFlags[name];
   if (readOnly !== undefined && args.some((arg) => readOnly.test(arg) || (name === "sgdisk" && /^--(print|verify|info)/.test(arg)))) {

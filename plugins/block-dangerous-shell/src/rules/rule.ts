@@ -1,5 +1,5 @@
 import type { ClassifiedTarget, PathContext } from "../paths.js";
-import type { Analysis, Invocation } from "@toolgate/shell";
+import { unknownText, type Analysis, type Invocation } from "@toolgate/shell";
 
 /** Rule groups. `core` and `git` are on by default; the others are turned on with the `packs` option. */
 export const packNames = ["core", "git", "databases", "containers", "kubernetes", "cloud", "terraform"] as const;
@@ -80,7 +80,7 @@ export function firstMessage(invocations: readonly Invocation[], check: (invocat
 
 /** The command as the model wrote it, short enough for a message. */
 export function show(invocation: Invocation): string {
-  const text = invocation.text.replace(/\s+/g, " ").trim();
+  const text = invocation.text.replace(/\s+/g, " ").replaceAll(unknownText, "⟨unknown⟩").trim();
   const shown = text.length > 100 ? `${text.slice(0, 97)}…` : text;
   const via = invocation.via.length === 0 ? "" : ` (inside ${invocation.via.join(" → ")})`;
   return `\`${shown}\`${via}`;

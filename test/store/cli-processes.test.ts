@@ -73,7 +73,9 @@ describe.each(stores)("toolgate hook on store %s", (_, setting) => {
   it("a budget reservation made in the PreToolUse process is settled by the PostToolUse one, released when blocked, and when its end never comes", async () => {
     // Every Bash command that says "forbidden" is blocked by another plugin, before the budget counts it.
     const guard = `export default { name: "guard", hooks: { pre_tool_call: (call) => String(call.args.command).includes("forbidden") ? { action: "block", message: "not this one" } : undefined } };`;
-    const pendingTtlMs = 8000;
+    // Long enough for t4 and t5, two hook processes, to answer before t4's time to live passes, even on a
+    // loaded machine where each takes seconds to start.
+    const pendingTtlMs = 20_000;
     const cwd = project(setting(), `[${pluginPath("budget")}, { limit: 2, pendingTtlMs: ${pendingTtlMs} }]`, { "plugins/guard.mjs": guard });
     const session = randomUUID();
     const allowed = "no opinion";

@@ -110,7 +110,8 @@ describe("toolgate hook and the decisions log setting", () => {
     const exitedAt = performance.now();
     expect(code).toBe(2);
     expect(parseAnswer({ code, stdout, stderr: "" })).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
-    expect(exitedAt - answeredAt).toBeLessThan(1000);
+    // Held by the FIFO, it would never end; a loaded machine may take a few seconds to end a process.
+    expect(exitedAt - answeredAt).toBeLessThan(5000);
     expect(stderr.match(/cannot write the decisions log .*stuck\.fifo \(ENXIO\)/g)).toHaveLength(1);
     console.log(`stuck log: answer after ${(answeredAt - started).toFixed(0)} ms, exit ${(exitedAt - answeredAt).toFixed(0)} ms after the answer`);
   });

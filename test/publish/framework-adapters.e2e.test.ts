@@ -125,12 +125,13 @@ describe("framework adapters, published and installed", () => {
       ],
       consumer,
     );
-  }, 600_000);
+    // Packing builds each package, and the frameworks are large: minutes on a loaded 2-core machine.
+  }, 900_000);
 
   afterAll(async () => {
     await registry?.stop();
     if (work) rmSync(work, { recursive: true, force: true });
-  }, 30_000);
+  }, 120_000);
 
   it("the examples compile under strict", async () => {
     const result = await runCommand(join(consumer, "node_modules", ".bin", "tsc"), ["-p", "."], { cwd: consumer });

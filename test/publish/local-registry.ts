@@ -22,14 +22,15 @@ const startTimeoutMs = 30_000;
 
 /**
  * Starts Verdaccio on 127.0.0.1 with its storage, config and auth in `dir`. Packages matching
- * `localOnlyPackages` are served only from its storage; every other package is proxied to `uplink`.
+ * `localOnlyPackages` are served only from its storage; a request for any other package is redirected
+ * to `uplink` (registry-server.mjs).
  * Then registers a user (the same HTTP call `npm adduser` makes) and writes an npmrc with its token.
  */
 export async function startLocalRegistry(dir: string, uplink: string): Promise<LocalRegistry> {
   mkdirSync(dir, { recursive: true });
   const configPath = join(dir, "config.yaml");
   writeFileSync(configPath, JSON.stringify(registryConfig(dir, uplink), null, 2)); // JSON is YAML
-  const child = spawn(process.execPath, [serverScript, configPath], { cwd: dir, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [serverScript, configPath, uplink, JSON.stringify(localOnlyPackages)], { cwd: dir, stdio: ["pipe", "pipe", "pipe"] });
   let output = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));

@@ -180,7 +180,8 @@ describe("toolgate serve at start", () => {
       expect(run.code).toBe(1);
       expect(run.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`);
       expect(run.stdout).not.toContain("listening");
-      expect(Date.now() - started).toBeLessThan(15_000);
+      // A hang would never end; the bound leaves room for a loaded machine, where starting the CLI alone takes seconds.
+      expect(Date.now() - started).toBeLessThan(45_000);
     } finally {
       holder.close();
     }

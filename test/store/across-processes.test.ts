@@ -44,6 +44,8 @@ async function runWorkers(processes: number, task: Omit<WorkerTask, "idPrefix" |
 const stores: [name: string, setting: () => string][] = [["file", () => `file:${join(dir, "state")}`]];
 if (hasRedis) stores.push(["redis", () => redis!.url]);
 
+// Each test starts several processes that load TypeScript through tsx: up to 27 s each on a loaded
+// 2-core machine, hence budgets of 180 s (a deadline for a hang, not a speed check).
 describe.each(stores)("one limit across processes, on the %s store", (name, setting) => {
   const concurrent = name === "redis" ? { processes: 2, calls: 500, max: 100 } : { processes: 4, calls: 60, max: 50 };
 
@@ -60,13 +62,13 @@ describe.each(stores)("one limit across processes, on the %s store", (name, sett
     expect(reports.flatMap((report) => report.messages)[0]).toMatch(
       /rate limit: "work" may be called \d+ times per 10min; this was call \d+\. Retry in \d+s\./,
     );
-  }, 60_000);
+  }, 180_000);
 
   it("one call per process (as `toolgate hook` runs): 8 processes against budget limit 3, exactly 3 run", async () => {
     const session = { id: randomUUID() };
     const reports = await runWorkers(8, { store: setting(), plugin: "budget", options: { limit: 3 }, calls: 1, session });
     expect(total(reports)).toEqual({ ok: 3, blocked: 5, error: 0 });
-  }, 60_000);
+  }, 180_000);
 
   it("a call retried in another process (same call id) is never counted twice", async () => {
     const session = { id: randomUUID() };
@@ -76,5 +78,5 @@ describe.each(stores)("one limit across processes, on the %s store", (name, sett
     // Only 5 of the 25 are used up.
     const after = await runWorkers(1, { store: setting(), plugin: "budget", options: { limit: 25 }, calls: 10, session });
     expect(total(after)).toEqual({ ok: 5, blocked: 5, error: 0 });
-  }, 60_000);
+  }, 180_000);
 });

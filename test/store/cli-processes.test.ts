@@ -31,7 +31,12 @@ const pluginPath = (name: string) => JSON.stringify(join(repoRoot, `plugins/${na
 function project(store: string, plugins: string, extra: Record<string, string> = {}, session?: string): string {
   const cwd = makeTempDir("os", "store-cli-");
   const sessionEntry = session === undefined ? "" : `session: { id: ${JSON.stringify(session)} }, `;
-  writeFiles(cwd, { "toolgate.config.mjs": `export default { store: ${JSON.stringify(store)}, ${sessionEntry}plugins: [${plugins}] };`, ...extra });
+  // These tests count across processes; the hook's deadlines are not what they test. Generous ones, so
+  // that a loaded machine (which starved a hook's thread past the default 5 s + 1 s) cannot deny a call.
+  writeFiles(cwd, {
+    "toolgate.config.mjs": `export default { store: ${JSON.stringify(store)}, ${sessionEntry}hookTimeoutMs: 60000, plugins: [${plugins}] };`,
+    ...extra,
+  });
   return cwd;
 }
 
@@ -50,7 +55,7 @@ async function hookEvent(cwd: string, session: string, event: ClaudeEvent, id: s
   };
   if (event === "PostToolUse") input.tool_response = { stdout: id, stderr: "", interrupted: false };
   if (event === "PostToolUseFailure") input.error = "Exit code 1";
-  const run = await runHook("claude-code", input, { cwd, env: { CLAUDE_PROJECT_DIR: cwd } });
+  const run = await runHook("claude-code", input, { cwd, env: { CLAUDE_PROJECT_DIR: cwd, TOOLGATE_HOOK_TIMEOUT_MS: "120000" } });
   const answer = parseAnswer(run);
   const output = answer.hookSpecificOutput as { permissionDecision?: string; permissionDecisionReason?: string } | undefined;
   // A deny exits with code 2, Claude Code's block (the reason on stderr); every other answer with 0.
@@ -73,7 +78,9 @@ describe.each(stores)("toolgate hook on store %s", (_, setting) => {
   it("a budget reservation made in the PreToolUse process is settled by the PostToolUse one, released when blocked, and when its end never comes", async () => {
     // Every Bash command that says "forbidden" is blocked by another plugin, before the budget counts it.
     const guard = `export default { name: "guard", hooks: { pre_tool_call: (call) => String(call.args.command).includes("forbidden") ? { action: "block", message: "not this one" } : undefined } };`;
-    const pendingTtlMs = 8000;
+    // Long enough for t4 and t5, two hook processes, to answer before t4's time to live passes, even on a
+    // loaded machine where each takes seconds to start.
+    const pendingTtlMs = 20_000;
     const cwd = project(setting(), `[${pluginPath("budget")}, { limit: 2, pendingTtlMs: ${pendingTtlMs} }]`, { "plugins/guard.mjs": guard });
     const session = randomUUID();
     const allowed = "no opinion";

@@ -117,7 +117,7 @@ describe.skipIf(!hasChromium)("toolgate ui in Chromium", () => {
     expect(hook.code).toBe(2);
     expect(parseAnswer(hook)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
     const row = page.locator("#records tr[data-verdict=block]");
-    await row.waitFor({ timeout: 10_000 });
+    await row.waitFor({ timeout: 30_000 });
     expect(await row.locator("td").allTextContents()).toEqual([
       expect.any(String),
       "hook:claude-code",

@@ -64,7 +64,9 @@ export interface Host {
   checkToolCall(call: ToolCallInput, options?: CheckToolCallOptions): Promise<Verdict>;
   /**
    * For hosts that run tools themselves (after `checkToolCall`): runs every plugin's `post_tool_call`
-   * with the call and its result. Observers fail open, so this resolves even when one of them fails.
+   * with the call and its result, then settles the call's store reservations (wherever they were made)
+   * and resolves once that is stored: the next check, in any host on the store, counts it. Observers and
+   * settlements fail open, so this resolves even when one of them fails.
    */
   postToolCall(call: ToolCall, result: ToolResult, options?: CallSessionOptions): Promise<void>;
   /**

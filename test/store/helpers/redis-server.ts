@@ -28,7 +28,8 @@ export async function startRedisServer(): Promise<RedisServer> {
     async start() {
       if (child && child.exitCode === null) return;
       child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
-      await waitUntil(() => ping(port), 5000, `redis-server on port ${port} did not start`);
+      // Generous: a loaded machine can take seconds to start a process.
+      await waitUntil(() => ping(port), 30_000, `redis-server on port ${port} did not start`);
     },
     async stop() {
       const running = child;

@@ -60,6 +60,9 @@ export function createPluginStore(plugin: () => string, backend: StoreBackend, l
         const landed = ledger.reserving(callId);
         let reservation: Reservation | undefined;
         try {
+          // The ends this host has seen count first: a call that ended here never holds the next one back.
+          const settling = ledger.settling();
+          if (settling) await settling;
           reservation = await backend.reserve(namespace, key, { amount, callId, limit, windowMs, now, onError, pendingTtlMs });
           return reservation;
         } finally {

@@ -13,6 +13,18 @@ interface Held {
   indexed?: boolean;
 }
 
+/** Reservations of one call still on their way to the backend (see `ReservationLedger.reserving`). */
+interface Arriving {
+  count: number;
+  /** How the call ended, once it did before they all landed: each settles the moment it lands. */
+  ended?: CallEnd;
+  /** The settlements of those that landed after the end. */
+  settlements: Promise<void>[];
+  /** Resolves once the last one has landed; made when someone waits for it. */
+  landing?: Promise<void>;
+  landed?: () => void;
+}
+
 /** Holds between two sweeps for reservations whose end this host never saw (a gate-only host). */
 const holdsPerSweep = 1024;
 
@@ -28,7 +40,7 @@ export class ReservationLedger {
   readonly #inFlight = new Set<Promise<void>>();
   // Reservations still on their way to the backend, by call id, and how the call ended if it already
   // did (a hook that timed out): such a reservation is settled the moment it lands.
-  readonly #arriving = new Map<string, { count: number; ended?: CallEnd }>();
+  readonly #arriving = new Map<string, Arriving>();
   readonly #namespaces = new Set<() => string>();
   #holds = 0;
 
@@ -46,15 +58,27 @@ export class ReservationLedger {
   reserving(callId: string): (held: Held | undefined) => void {
     const known = this.#arriving.get(callId);
     // A retry of a call that already ended is a new attempt, with its own end to wait for.
-    const arriving = known && known.ended === undefined ? known : { count: 0 };
+    const arriving: Arriving = known && known.ended === undefined ? known : { count: 0, settlements: [] };
     arriving.count++;
     this.#arriving.set(callId, arriving);
     return (held) => {
-      if (--arriving.count === 0 && this.#arriving.get(callId) === arriving) this.#arriving.delete(callId);
-      if (!held) return;
-      if (arriving.ended === undefined) this.#hold(callId, held);
-      else this.#settle(callId, held, arriving.ended);
+      const last = --arriving.count === 0;
+      if (last && this.#arriving.get(callId) === arriving) this.#arriving.delete(callId);
+      if (held) {
+        const ended = arriving.ended;
+        if (ended === undefined) this.#hold(callId, held);
+        else arriving.settlements.push(this.#settle(callId, held, ended));
+      }
+      if (last) arriving.landed?.();
     };
+  }
+
+  /**
+   * The settlements under way now, if any. A reservation waits for them first, so that it never counts
+   * what a call that already ended here still held (a backend need not keep this process's order).
+   */
+  settling(): Promise<void> | undefined {
+    return this.#inFlight.size === 0 ? undefined : Promise.all(this.#inFlight).then(() => {});
   }
 
   #hold(callId: string, held: Held): void {
@@ -71,17 +95,31 @@ export class ReservationLedger {
   }
 
   listen(events: EventBus): void {
-    events.emitter.on("tool:end", ({ call, status }) => this.end(call.id, status));
+    events.emitter.on("tool:end", ({ call, status }) => void this.end(call.id, status));
   }
 
-  /** The call ended in this host: its reservations made here settle. */
-  end(callId: string, end: CallEnd): void {
+  /**
+   * The call ended in this host: its reservations made here settle, those still arriving as they land.
+   * Resolves once every one of them is stored (a settlement that fails is logged, never thrown).
+   */
+  end(callId: string, end: CallEnd): Promise<void> {
+    const waits: Promise<unknown>[] = [];
     const arriving = this.#arriving.get(callId);
-    if (arriving) arriving.ended = end;
+    if (arriving) {
+      arriving.ended = end;
+      waits.push(this.#allLanded(arriving));
+    }
     const list = this.#byCall.get(callId);
-    if (!list) return;
-    this.#byCall.delete(callId);
-    for (const held of list) this.#settle(callId, held, end);
+    if (list) {
+      this.#byCall.delete(callId);
+      for (const held of list) waits.push(this.#settle(callId, held, end));
+    }
+    return Promise.all(waits).then(() => {});
+  }
+
+  #allLanded(arriving: Arriving): Promise<unknown> {
+    arriving.landing ??= new Promise<void>((resolve) => (arriving.landed = resolve));
+    return arriving.landing.then(() => Promise.all(arriving.settlements));
   }
 
   /**
@@ -99,17 +137,18 @@ export class ReservationLedger {
 
   /**
    * The call's end, reported by whoever ran it (`postToolCall`): settled here if this host reserved for
-   * it, else in the store, wherever its reservations were made.
+   * it, else in the store, wherever its reservations were made. Resolves once the settlement is stored,
+   * so the next check, in any host on the store, counts it.
    */
-  reported(callId: string, end: CallEnd): void {
+  reported(callId: string, end: CallEnd): Promise<void> {
     if (this.#byCall.has(callId) || this.#arriving.has(callId)) return this.end(callId, end);
     const namespaces = [...new Set([...this.#namespaces].map((namespace) => namespace()))];
-    this.#track(this.backend.settleCall(namespaces, callId, end, Date.now()), `settle the reservations of call "${callId}"`);
+    return this.#track(this.backend.settleCall(namespaces, callId, end, Date.now()), `settle the reservations of call "${callId}"`);
   }
 
-  #settle(callId: string, held: Held, end: CallEnd): void {
+  #settle(callId: string, held: Held, end: CallEnd): Promise<void> {
     const settling = this.backend.settle(held.namespace, held.key, callId, end, Date.now() + held.clockOffsetMs, held.indexed === true);
-    this.#track(settling, `settle (${end}) the reservation on "${held.key}" (plugin "${held.namespace}")`);
+    return this.#track(settling, `settle (${end}) the reservation on "${held.key}" (plugin "${held.namespace}")`);
   }
 
   /** Waits for every settlement under way (before the backend closes). */
@@ -117,12 +156,14 @@ export class ReservationLedger {
     while (this.#inFlight.size > 0) await Promise.all(this.#inFlight);
   }
 
-  #track(settling: Promise<void>, what: string): void {
-    const done = settling
+  /** Resolves when `settling` is done, failed or not: a failure is logged here. */
+  #track(settling: Promise<void>, what: string): Promise<void> {
+    const done: Promise<void> = settling
       .catch((error: unknown) => {
         this.logger.warn(`could not ${what} in store ${this.backend.label}; it settles as a failed call when its time to live passes`, error);
       })
       .finally(() => this.#inFlight.delete(done));
     this.#inFlight.add(done);
+    return done;
   }
 }

@@ -15,10 +15,10 @@ it("a plugins/ folder created after the start is watched from then on, without w
   const stop = watchProject({ cwd, pluginFiles: [], debounceMs: 20, onChange: () => changes++ });
   cleanups.push(stop, () => rmSync(cwd, { recursive: true, force: true }));
   mkdirSync(join(cwd, "plugins"));
-  await expect.poll(() => changes, { timeout: 5000 }).toBe(1);
+  await expect.poll(() => changes, { timeout: 30_000 }).toBe(1);
   // Let the folder's own creation settle, then a file inside it must be seen by this same watcher.
   await new Promise((resolve) => setTimeout(resolve, 200));
   const before = changes;
   writeFileSync(join(cwd, "plugins/block.ts"), "export default {}");
-  await expect.poll(() => changes, { timeout: 5000 }).toBeGreaterThan(before);
+  await expect.poll(() => changes, { timeout: 30_000 }).toBeGreaterThan(before);
 });

@@ -6,7 +6,8 @@ import { describeThrown } from "../errors.js";
 import type { HostRuntime } from "../host-runtime.js";
 import type { AskHandler } from "../options.js";
 import { type PermissionRules, rulesParticipant } from "../policies/permission-rules.js";
-import { type PolicyProtection, protectionParticipant, protectionSource } from "../protection/policy-protection.js";
+import type { PolicyProtection } from "../protection/policy-protection.js";
+import { protectionParticipant, protectionSource } from "../protection/protection-source.js";
 import type { HookEntry } from "../registry/registry.js";
 import { validationMessage } from "../schema-messages/summarize-issues.js";
 import { addDecision, toVerdict } from "./aggregate.js";
@@ -121,10 +122,9 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
 
   function conclude(run: PolicyRun): Verdict {
     // Rules decide on what actually runs: a `modify` cannot smuggle in an argument a rule denies.
-    if (run.aggregate.args !== run.call.args) {
-      if (runtime.protection) checkProtection(runtime.protection, run, run.aggregate.args);
-      if (runtime.rules) checkRules(runtime.rules, run, run.aggregate.args);
-    }
+    if (runtime.rules && run.aggregate.args !== run.call.args) checkRules(runtime.rules, run, run.aggregate.args);
+    // Last, on the arguments that run: a block here stands whatever the others said, and a block of theirs keeps its message.
+    if (runtime.protection) checkProtection(runtime.protection, run, run.aggregate.args);
     const verdict = runtime.closed ? closedVerdict(run.aggregate.args) : toVerdict(run.aggregate);
     if (run.remember && !runtime.closed) memo.remember(run.call, verdict, run.aggregate.bytes);
     return verdict;
@@ -207,7 +207,7 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
     run.draft?.add(matched.source, matched.decision.action, messageOf(matched.decision), performance.now() - began);
   }
 
-  /** The built-in protection of toolgate's own policy: before the rules and every plugin, and again on the final arguments. */
+  /** The built-in protection of toolgate's own policy, on the final arguments (after every `modify`). */
   function checkProtection(protection: PolicyProtection, run: PolicyRun, args: ToolArgs): void {
     const began = run.draft ? performance.now() : 0;
     const decision = protection.check({ name: run.call.name, args, kind: run.call.kind });
@@ -218,7 +218,6 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
   }
 
   function start(run: PolicyRun): Verdict | Promise<Verdict> {
-    if (runtime.protection) checkProtection(runtime.protection, run, run.call.args);
     if (runtime.rules) checkRules(runtime.rules, run, run.call.args);
     return decide(run);
   }

@@ -1,4 +1,4 @@
-import type { PolicySource, PreToolCallDecision, ToolArgs, ToolCall } from "@toolgate/plugin-sdk";
+import type { PreToolCallDecision, ToolArgs, ToolCall } from "@toolgate/plugin-sdk";
 import { readFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { posix } from "node:path";
@@ -13,9 +13,6 @@ import { shellChanges, type ShellChanges } from "./shell-changes.js";
 /** `protectPolicy` in config and options: what a call that would change toolgate's own policy gets. */
 export type ProtectPolicySetting = "block" | "ask" | "off";
 
-/** The participant name its decisions carry as `Verdict.plugin`. */
-export const protectionParticipant = "protect-policy";
-export const protectionSource: PolicySource = Object.freeze({ kind: "rule", name: "protectPolicy" });
 
 // A shell tool's line, as rules read it; any other tool's `command` is read as a shell line too.
 const shellKeys = ["command", "cmd", "script"];

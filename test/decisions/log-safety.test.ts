@@ -13,7 +13,7 @@ const decoyText = "# the user's shell rc file\nexport PATH=$PATH\n";
 function setup(): { dir: string; decoy: string } {
   const dir = makeTempDir("repo", "log-safety-");
   writeFiles(dir, { "plugins/policy.mjs": policyPlugin.replace("__CWD__", dir) });
-  const outside = makeTempDir("home", "log-safety-home-");
+  const outside = makeTempDir("os", "log-safety-home-");
   const decoy = join(outside, ".bashrc");
   writeFileSync(decoy, decoyText);
   return { dir, decoy };

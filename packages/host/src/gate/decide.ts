@@ -231,7 +231,8 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
     if (draft) draft.decided = true;
     if (runtime.pluginFailure) return pluginFailureVerdict(runtime.pluginFailure, snapshot.call.args);
     const hooks = runtime.registry.hooks("pre_tool_call");
-    if (hooks.length > 0 || runtime.rules || runtime.protection) return start(new PolicyRun(snapshot.call, snapshot.bytes, snapshot.session, hooks, remember, undefined, draft));
+    if (hooks.length > 0 || runtime.rules || runtime.protection)
+      return start(new PolicyRun(snapshot.call, snapshot.bytes, snapshot.session, hooks, remember, undefined, draft));
     return { action: "allow", args: snapshot.call.args };
   }
 

@@ -34,7 +34,8 @@ export function policyHome(settings: HostSettings, home: string): { entries: Pro
   const { cwd } = settings;
   const entries: ProtectedEntry[] = [];
   const add = (path: string, label: string, guardAncestors = true) => entries.push({ path: resolve(path), label, guardAncestors });
-  const addManifest = (path: string) => entries.push({ path, label: "package.json (which names the toolgate version and the plugins installed)", guardAncestors: true, manifest: true });
+  const addManifest = (path: string) =>
+    entries.push({ path, label: "package.json (which names the toolgate version and the plugins installed)", guardAncestors: true, manifest: true });
   const configDirs = new Set([cwd, ...(settings.configPath === undefined ? [] : [dirname(settings.configPath)])]);
   if (settings.configPath !== undefined) add(settings.configPath, "toolgate's config file");
   for (const dir of configDirs) {
@@ -82,7 +83,9 @@ function pluginFolderNames(settings: HostSettings): string[] {
 /** The npm names in the `plugins` lists (the others are paths or inline plugins). */
 function npmPluginNames(settings: HostSettings): string[] {
   return settings.pluginLists.flatMap(({ entries }) =>
-    entries.map((entry) => (Array.isArray(entry) ? entry[0] : entry)).filter((specifier): specifier is string => typeof specifier === "string" && !isPath(specifier)),
+    entries
+      .map((entry) => (Array.isArray(entry) ? entry[0] : entry))
+      .filter((specifier): specifier is string => typeof specifier === "string" && !isPath(specifier)),
   );
 }
 

@@ -215,7 +215,10 @@ describe("file tools that change toolgate's policy are blocked", () => {
     ["Claude Write, absolute", () => ({ name: "Write", args: { file_path: join(project, "toolgate.config.ts"), content: "export default {}" } })],
     ["Claude Write, ./x/../", () => ({ name: "Write", args: { file_path: "./x/../toolgate.config.ts", content: "" } })],
     ["Claude Edit", () => ({ name: "Edit", args: { file_path: join(project, "toolgate.config.json"), old_string: "a", new_string: "b" } })],
-    ["Claude MultiEdit", () => ({ name: "MultiEdit", args: { file_path: join(project, ".claude/settings.json"), edits: [{ old_string: "a", new_string: "b" }] } })],
+    [
+      "Claude MultiEdit",
+      () => ({ name: "MultiEdit", args: { file_path: join(project, ".claude/settings.json"), edits: [{ old_string: "a", new_string: "b" }] } }),
+    ],
     ["Claude NotebookEdit", () => ({ name: "NotebookEdit", args: { notebook_path: join(project, "plugins/x.ipynb"), new_source: "x" } })],
     ["Claude Write through a link", () => ({ name: "Write", args: { file_path: join(project, "cfg-link.json"), content: "{}" } })],
     ["Gemini write_file", () => ({ name: "write_file", args: { file_path: "plugins/evil.ts", content: "x" } })],
@@ -223,22 +226,37 @@ describe("file tools that change toolgate's policy are blocked", () => {
     ["Copilot create", () => ({ name: "create", args: { path: join(project, "plugins/x.ts"), file_text: "x" } })],
     ["Copilot edit", () => ({ name: "edit", args: { path: join(project, ".github/hooks/toolgate.json"), old_str: "a", new_str: "b" } })],
     ["MCP write_file", () => ({ name: "mcp__fs__write_file", args: { path: join(project, "toolgate.config.json"), content: "{}" } })],
-    ["MCP edit_file", () => ({ name: "edit_file", kind: "mcp", args: { path: join(project, ".gemini/settings.json"), edits: [{ oldText: "a", newText: "b" }] } })],
-    ["MCP move_file onto", () => ({ name: "mcp__fs__move_file", args: { source: join(project, "x.json"), destination: join(project, "toolgate.config.json") } })],
+    [
+      "MCP edit_file",
+      () => ({ name: "edit_file", kind: "mcp", args: { path: join(project, ".gemini/settings.json"), edits: [{ oldText: "a", newText: "b" }] } }),
+    ],
+    [
+      "MCP move_file onto",
+      () => ({ name: "mcp__fs__move_file", args: { source: join(project, "x.json"), destination: join(project, "toolgate.config.json") } }),
+    ],
     ["MCP move_file away", () => ({ name: "move_file", kind: "mcp", args: { source: join(project, "plugins"), destination: "/tmp/p" } })],
     ["MCP create_directory", () => ({ name: "mcp__fs__create_directory", args: { path: join(project, "plugins/evil") } })],
     ["an unknown MCP tool naming a path", () => ({ name: "mcp__x__delete_path", args: { path: join(project, ".toolgate") } })],
-    ["apply_patch Update", () => ({ name: "apply_patch", args: { input: "*** Begin Patch\n*** Update File: toolgate.config.json\n@@\n-a\n+b\n*** End Patch" } })],
+    [
+      "apply_patch Update",
+      () => ({ name: "apply_patch", args: { input: "*** Begin Patch\n*** Update File: toolgate.config.json\n@@\n-a\n+b\n*** End Patch" } }),
+    ],
     ["apply_patch Add", () => ({ name: "apply_patch", args: { input: "*** Begin Patch\n*** Add File: plugins/x.ts\n+x\n*** End Patch" } })],
     ["apply_patch Delete", () => ({ name: "apply_patch", args: { input: "*** Begin Patch\n*** Delete File: toolgate.config.json\n*** End Patch" } })],
     [
       "apply_patch Move to",
-      () => ({ name: "apply_patch", args: { input: "*** Begin Patch\n*** Update File: src/a.json\n*** Move to: toolgate.config.json\n@@\n-a\n+b\n*** End Patch" } }),
+      () => ({
+        name: "apply_patch",
+        args: { input: "*** Begin Patch\n*** Update File: src/a.json\n*** Move to: toolgate.config.json\n@@\n-a\n+b\n*** End Patch" },
+      }),
     ],
     ["a unified diff", () => ({ name: "apply_patch", args: { patch: "--- a/toolgate.config.json\n+++ b/toolgate.config.json\n@@ -1 +1 @@\n-a\n+b\n" } })],
     [
       "package.json: an Edit of the toolgate version",
-      () => ({ name: "Edit", args: { file_path: join(project, "package.json"), old_string: '"toolgate": "^1.0.0"', new_string: '"toolgate": "file:../evil"' } }),
+      () => ({
+        name: "Edit",
+        args: { file_path: join(project, "package.json"), old_string: '"toolgate": "^1.0.0"', new_string: '"toolgate": "file:../evil"' },
+      }),
     ],
     [
       "package.json: a Write that drops toolgate",
@@ -257,7 +275,10 @@ describe("file tools that change toolgate's policy are blocked", () => {
 describe("file tools that leave the policy alone are allowed", () => {
   const calls: [string, () => { name: string; args: Record<string, unknown>; kind?: string }][] = [
     ["Write src/index.ts", () => ({ name: "Write", args: { file_path: join(project, "src/index.ts"), content: "see toolgate.config.json and plugins" } })],
-    ["Edit README with 'plugins' in the text", () => ({ name: "Edit", args: { file_path: join(project, "README.md"), old_string: "plugins", new_string: "toolgate.config.json" } })],
+    [
+      "Edit README with 'plugins' in the text",
+      () => ({ name: "Edit", args: { file_path: join(project, "README.md"), old_string: "plugins", new_string: "toolgate.config.json" } }),
+    ],
     ["Read the config", () => ({ name: "Read", args: { file_path: join(project, "toolgate.config.json") } })],
     ["MCP read_text_file", () => ({ name: "mcp__fs__read_text_file", args: { path: join(project, "toolgate.config.json") } })],
     ["MCP list_directory", () => ({ name: "list_directory", kind: "mcp", args: { path: join(project, "plugins") } })],
@@ -265,13 +286,19 @@ describe("file tools that leave the policy alone are allowed", () => {
     ["apply_patch to src", () => ({ name: "apply_patch", args: { input: "*** Begin Patch\n*** Update File: src/a.ts\n@@\n-a\n+b\n*** End Patch" } })],
     [
       "package.json: an Edit adding a dependency",
-      () => ({ name: "Edit", args: { file_path: join(project, "package.json"), old_string: '"vitest": "^4.0.0"', new_string: '"vitest": "^4.0.0",\n    "lodash": "^4.0.0"' } }),
+      () => ({
+        name: "Edit",
+        args: { file_path: join(project, "package.json"), old_string: '"vitest": "^4.0.0"', new_string: '"vitest": "^4.0.0",\n    "lodash": "^4.0.0"' },
+      }),
     ],
     [
       "package.json: a Write that keeps the toolgate line",
       () => ({
         name: "Write",
-        args: { file_path: join(project, "package.json"), content: '{\n  "name": "app",\n  "devDependencies": {\n    "toolgate": "^1.0.0",\n    "zod": "^4.0.0"\n  }\n}\n' },
+        args: {
+          file_path: join(project, "package.json"),
+          content: '{\n  "name": "app",\n  "devDependencies": {\n    "toolgate": "^1.0.0",\n    "zod": "^4.0.0"\n  }\n}\n',
+        },
       }),
     ],
     ["Write outside the project", () => ({ name: "Write", args: { file_path: "/tmp/toolgate-notes.txt", content: "x" } })],

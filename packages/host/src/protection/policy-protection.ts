@@ -13,7 +13,6 @@ import { shellChanges, type ShellChanges } from "./shell-changes.js";
 /** `protectPolicy` in config and options: what a call that would change toolgate's own policy gets. */
 export type ProtectPolicySetting = "block" | "ask" | "off";
 
-
 // A shell tool's line, as rules read it; any other tool's `command` is read as a shell line too.
 const shellKeys = ["command", "cmd", "script"];
 // A tool of no known kind whose name says it only reads (`read_text_file`, `list_directory`, `mcp__fs__search_files`).
@@ -156,7 +155,11 @@ export class PolicyProtection {
   #locate(raw: string, cwd: string | undefined, reach: Reach, literal = false): ProtectedHit | "unknown" | undefined {
     if (raw === "") return undefined;
     const path = expandHome(raw, this.#home);
-    if (literal) return this.#paths.hit(posix.resolve(cwd ?? this.#cwd, path), reach) ?? (path === raw ? undefined : this.#paths.hit(posix.resolve(cwd ?? this.#cwd, raw), reach));
+    if (literal)
+      return (
+        this.#paths.hit(posix.resolve(cwd ?? this.#cwd, path), reach) ??
+        (path === raw ? undefined : this.#paths.hit(posix.resolve(cwd ?? this.#cwd, raw), reach))
+      );
     const unknownAt = lastUnknown(path);
     if (unknownAt === -1 && (path.startsWith("/") || cwd !== undefined)) return this.#paths.hit(path.startsWith("/") ? path : posix.join(cwd!, path), reach);
     // Known from some point on only: `$DIR/toolgate.config.ts`, or relative after a `cd` to a folder only known at run time.
@@ -199,7 +202,8 @@ export class PolicyProtection {
 /** The end of the last part of a path only known at run time (`$X`, `${X}`, `$(…)`, a backtick, the reader's unknown mark); -1 when there is none. */
 function lastUnknown(path: string): number {
   let end = -1;
-  for (const match of path.matchAll(/\$\{[^}]*\}|\$\([^)]*\)?|\$[A-Za-z_][A-Za-z_0-9]*|\$[0-9@*#?!$-]?|`[^`]*`?|\u{F8FF}/gu)) end = match.index + match[0].length;
+  for (const match of path.matchAll(/\$\{[^}]*\}|\$\([^)]*\)?|\$[A-Za-z_][A-Za-z_0-9]*|\$[0-9@*#?!$-]?|`[^`]*`?|\u{F8FF}/gu))
+    end = match.index + match[0].length;
   return end;
 }
 

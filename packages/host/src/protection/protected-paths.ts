@@ -105,8 +105,7 @@ export class ProtectedPaths {
     for (const entry of this.entries) {
       if (matches(entry.path) || isWithin(base, entry.path)) return { entry, target: pattern };
       if (reach !== "tree" || !entry.guardAncestors) continue;
-      for (let folder = dirname(entry.path); folder !== dirname(folder); folder = dirname(folder))
-        if (matches(folder)) return { entry, target: pattern };
+      for (let folder = dirname(entry.path); folder !== dirname(folder); folder = dirname(folder)) if (matches(folder)) return { entry, target: pattern };
     }
     return undefined;
   }

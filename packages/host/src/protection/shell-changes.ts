@@ -29,7 +29,25 @@ const modeChangers = new Set(["chmod", "chown", "chgrp", "chattr", "setfacl", "c
 const copiers = new Set(["cp", "mv", "ln", "link", "install", "rsync", "scp", "ditto"]);
 const inPlaceEditors = new Set(["sed", "gsed", "perl", "ruby"]);
 const packageManagers = new Set(["npm", "pnpm", "yarn", "bun", "cnpm"]);
-const packageVerbs = new Set(["install", "i", "in", "add", "isntall", "remove", "rm", "r", "un", "uninstall", "unlink", "update", "up", "upgrade", "link", "ln", "ci"]);
+const packageVerbs = new Set([
+  "install",
+  "i",
+  "in",
+  "add",
+  "isntall",
+  "remove",
+  "rm",
+  "r",
+  "un",
+  "uninstall",
+  "unlink",
+  "update",
+  "up",
+  "upgrade",
+  "link",
+  "ln",
+  "ci",
+]);
 // Options of these commands that take the next word as their value.
 const valued: Record<string, readonly string[]> = {
   touch: ["-r", "-d", "-t", "--reference", "--date"],

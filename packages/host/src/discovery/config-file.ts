@@ -58,7 +58,8 @@ export async function loadConfigFile(path: string): Promise<LoadedConfig> {
   return { path, dir: dirname(path), config: parsed.output as ToolgateConfig };
 }
 
-function isDataFile(path: string): boolean {
+/** A JSON or YAML config: read as data, never run. */
+export function isDataFile(path: string): boolean {
   return /\.(json|ya?ml)$/i.test(path);
 }
 

@@ -71,7 +71,15 @@ describe("the ui's explain spends nothing", () => {
       expect(answer.status).toBe(200);
       expect(JSON.parse(answer.body)).toMatchObject({ explanation: { verdict: { action: "allow" } } });
     }
-    const input = (id: string) => ({ hook_event_name: "PreToolUse", session_id: "s", transcript_path: "", cwd: dir, tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: id });
+    const input = (id: string) => ({
+      hook_event_name: "PreToolUse",
+      session_id: "s",
+      transcript_path: "",
+      cwd: dir,
+      tool_name: "Bash",
+      tool_input: { command: "ls" },
+      tool_use_id: id,
+    });
     expect((await runHook("claude-code", input("real-1"))).code).toBe(0);
     // The slot is now taken for real: the rate limit works, and the explanations above were free.
     const second = await runHook("claude-code", input("real-2"));

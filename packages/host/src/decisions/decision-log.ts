@@ -186,7 +186,7 @@ export class DecisionLog {
     try {
       // rename moves a link itself, never what it points at; lstat reads the file, not a link's target.
       const live = await lstat(this.path).catch(() => undefined);
-      if (live !== undefined && live.isFile() && live.size >= this.#maxBytes) await rename(this.path, this.rotatedPath);
+      if (live?.isFile() && live.size >= this.#maxBytes) await rename(this.path, this.rotatedPath);
     } finally {
       await unlink(lockPath).catch(() => {});
     }

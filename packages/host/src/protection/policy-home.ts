@@ -27,7 +27,7 @@ const userSettingsPaths: readonly { path: string; label: string }[] = [
 ];
 
 /** The package names toolgate runs as: the CLI and the scope of its libraries. */
-export const toolgatePackages = ["toolgate", "@toolgate"];
+const toolgatePackages = ["toolgate", "@toolgate"];
 
 /** Every place that holds the policy of the host `settings` describe, for `ProtectedPaths`. */
 export function policyHome(settings: HostSettings, home: string): { entries: ProtectedEntry[]; names: string[]; packages: string[] } {

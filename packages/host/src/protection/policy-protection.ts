@@ -10,9 +10,6 @@ import { policyHome } from "./policy-home.js";
 import { type ProtectedHit, ProtectedPaths, type Reach } from "./protected-paths.js";
 import { shellChanges, type ShellChanges } from "./shell-changes.js";
 
-/** `protectPolicy` in config and options: what a call that would change toolgate's own policy gets. */
-export type ProtectPolicySetting = "block" | "ask" | "off";
-
 // A shell tool's line, as rules read it; any other tool's `command` is read as a shell line too.
 const shellKeys = ["command", "cmd", "script"];
 // A tool of no known kind whose name says it only reads (`read_text_file`, `list_directory`, `mcp__fs__search_files`).

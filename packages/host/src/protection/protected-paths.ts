@@ -112,7 +112,7 @@ export class ProtectedPaths {
 }
 
 /** Whether `path` is `folder` or inside it (both normalised). */
-export function isWithin(path: string, folder: string): boolean {
+function isWithin(path: string, folder: string): boolean {
   if (path === folder) return true;
   if (folder === "/") return path.startsWith("/");
   return path.startsWith(folder) && path.charCodeAt(folder.length) === 47;
@@ -122,7 +122,7 @@ export function isWithin(path: string, folder: string): boolean {
  * The path with every symlink in its existing part resolved (`realpath` of the longest existing prefix,
  * the rest appended): a link in the project that points at the config is the config.
  */
-export function realPath(path: string): string {
+function realPath(path: string): string {
   let existing = path;
   let rest = "";
   for (let depth = 0; depth < 64; depth++) {

@@ -23,7 +23,10 @@ export async function findLogPath(options: { cwd: string; file?: string | undefi
   }
   const log = await logInDataConfig(configPath);
   if (log === false)
-    throw new CliError(`${configPath} sets decisions.log to false, so no decisions are recorded: set it to a path, or read another log with --file`, exitCodes.failure);
+    throw new CliError(
+      `${configPath} sets decisions.log to false, so no decisions are recorded: set it to a path, or read another log with --file`,
+      exitCodes.failure,
+    );
   return log ?? defaultLog;
 }
 

@@ -60,7 +60,7 @@ const inputs: Record<string, (dir: string, command: string) => unknown> = {
 describe.concurrent("toolgate hook writes one record per call to .toolgate/decisions.jsonl, on disk by the time it exits", () => {
   it.each(Object.keys(inputs))("%s", async (agent) => {
     const dir = project();
-    const blocked = await runHook(agent, inputs[agent]!(dir, "rm -rf /"));
+    const blocked = await runHook(agent, inputs[agent]!(dir, "rm -rf dist"));
     expect(blocked.code).toBe(2);
     // Read as soon as the process has exited: the record was not left behind.
     expect(recordsIn(dir)).toEqual([

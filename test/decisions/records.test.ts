@@ -46,7 +46,7 @@ async function hostWith(options: HostOptions = {}): Promise<{ host: Host; record
 describe("one record per decided call", () => {
   it("names the verdict, who decided, each participant's answer and time, the outcome, the session and the policy", async () => {
     const { host, records } = await hostWith({ permissions: { deny: ["bash:command=*shutdown*"] }, session: { id: "s-1" } });
-    await host.callTool({ id: "c1", name: "bash", args: { command: "rm -rf /" }, kind: "shell" });
+    await host.callTool({ id: "c1", name: "bash", args: { command: "rm -rf dist" }, kind: "shell" });
     await host.callTool({ id: "c2", name: "bash", args: { command: "ls" } });
     await host.callTool({ id: "c3", name: "bash", args: { command: "fail" } });
     await host.callTool({ id: "c4", name: "bash", args: { command: "sudo shutdown" } });

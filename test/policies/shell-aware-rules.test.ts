@@ -12,8 +12,9 @@ const tools = {
   write_file: { execute: () => "written" },
 };
 
+// The rules alone: the built-in protection of the policy would block `rm -rf ~` (which deletes the agents' settings) before an ask.
 function hostWith(options: HostOptions) {
-  return createHost({ pluginsDir: false, configFile: false, logger: false, tools, ...options });
+  return createHost({ pluginsDir: false, configFile: false, logger: false, protectPolicy: "off", tools, ...options });
 }
 
 describe("permission rules read a shell tool's command line through the real host", () => {

@@ -19,6 +19,7 @@ import type { HostOptions } from "./options.js";
 import { installPolicies } from "./policies/install-policies.js";
 import { type Denial, DenialLog } from "./policies/denials.js";
 import { PluginRegistry } from "./registry/registry.js";
+import { PolicyProtection } from "./protection/policy-protection.js";
 import { resolveSettings, type HostSettings } from "./settings.js";
 import { withLocalWrites } from "./store/local-writes-store.js";
 import { openStore } from "./store/open-store.js";
@@ -117,6 +118,7 @@ export async function createHostWithSettings(settings: HostSettings, options: Ho
     deadlines: new HookDeadlines(settings.hookTimeoutMs),
     onHookError: settings.onHookError,
     rules: policies.rules,
+    protection: settings.protectPolicy === "off" ? undefined : new PolicyProtection(settings, settings.protectPolicy),
     pluginFailure: undefined,
     recorder,
     denials: new DenialLog(),

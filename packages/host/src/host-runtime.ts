@@ -6,6 +6,7 @@ import type { PluginFailure } from "./gate/plugin-failure.js";
 import type { HostLogger } from "./logger.js";
 import type { DenialLog } from "./policies/denials.js";
 import type { PermissionRules } from "./policies/permission-rules.js";
+import type { PolicyProtection } from "./protection/policy-protection.js";
 import type { PluginRegistry } from "./registry/registry.js";
 
 /** What every part of a running host shares: one object, handed to the gate, execution and observers. */
@@ -20,6 +21,8 @@ export interface HostRuntime {
   readonly onHookError: "block" | "allow";
   /** The `permissions` rules: checked before every plugin and again on the final arguments after a `modify`. */
   readonly rules: PermissionRules | undefined;
+  /** The built-in check that refuses changes to toolgate's own policy (`protectPolicy`); undefined when it is `"off"`. */
+  readonly protection: PolicyProtection | undefined;
   /**
    * Set once after loading when a plugin failed and `onPluginError` is `"block"`: the gate then blocks
    * every call with it, before any hook runs.

@@ -1,6 +1,6 @@
 // `@toolgate/host/internal`: what the `toolgate` CLI (packages/toolgate) needs from the library beyond its
 // public API. For toolgate's own packages only: no semver promise, anything here may change in any release.
-export { findConfigFile, configFileNames } from "./discovery/config-file.js";
+export { findConfigFile, configFileNames, isDataFile, loadConfigFile } from "./discovery/config-file.js";
 export { describeThrown } from "./errors.js";
 export { escapeControl, escapeJsonText } from "./escape-control.js";
 export { assertValidCall } from "./execution/validate-call.js";

@@ -75,6 +75,15 @@ export interface ToolgateConfig {
   permissions?: PermissionsConfig;
   /** One record per decided call: where they are appended, and whether they carry the arguments. */
   decisions?: DecisionsConfig;
+  /**
+   * What a call that would change toolgate's own policy gets, on every surface: a write, edit, move,
+   * delete or link (through a file tool or a shell command) to the config files, the plugins folder,
+   * `.toolgate/`, the agents' hook settings, the installed toolgate or the npm plugins named here.
+   * `"block"` refuses it, `"ask"` asks a human (`onAsk`; blocked where nobody can answer), `"off"` turns
+   * the check off. See "toolgate protects its own policy" in the host README.
+   * @default "block"
+   */
+  protectPolicy?: "block" | "ask" | "off";
 }
 
 /** Where decision records go (`decisions` in config and options). */
@@ -165,6 +174,7 @@ const configEntries = {
   ),
   hooks: v.optional(HooksConfigSchema),
   permissions: v.optional(PermissionsConfigSchema),
+  protectPolicy: v.optional(v.picklist(["block", "ask", "off"], 'must be "block", "ask" or "off"')),
   decisions: v.optional(
     v.strictObject(
       {
@@ -178,7 +188,7 @@ const configEntries = {
 
 export const ConfigSchema = v.strictObject(
   configEntries,
-  "is not a config key (plugins, pluginsDir, hookTimeoutMs, onHookError, onPluginError, session, store, hooks, permissions, decisions)",
+  "is not a config key (plugins, pluginsDir, hookTimeoutMs, onHookError, onPluginError, session, store, hooks, permissions, decisions, protectPolicy)",
 );
 
 export const HostOptionsSchema = v.object({

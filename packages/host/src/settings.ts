@@ -29,6 +29,8 @@ export interface HostSettings {
   decisions: { log: string | false | undefined; args: "full" | "digest" };
   /** The surface named in records of calls that name none. */
   surface: string;
+  /** What a call that would change toolgate's own policy gets (`protectPolicy`). */
+  protectPolicy: "block" | "ask" | "off";
 }
 
 /** One entry of `hooks`, with what an error about it must name. */
@@ -73,6 +75,7 @@ export async function resolveSettings(options: HostOptions): Promise<HostSetting
       args: options.decisions?.args ?? config.decisions?.args ?? "digest",
     },
     surface: options.surface ?? "library",
+    protectPolicy: options.protectPolicy ?? config.protectPolicy ?? "block",
   };
 }
 

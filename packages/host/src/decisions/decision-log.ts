@@ -1,7 +1,8 @@
-import { closeSync, constants, mkdirSync, openSync, writeFileSync, writeSync } from "node:fs";
-import { type FileHandle, mkdir, open, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { closeSync, writeFileSync, writeSync } from "node:fs";
+import { type FileHandle, lstat, open, rename, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
 import { clockMs } from "./decision-draft.js";
+import { appendFlags, checkOpenedLog, describeOpenError, logFileMode, openLogSync, prepareLogFolder, UnsafeLogError } from "./safe-log-file.js";
 
 export interface DecisionLogOptions {
   /** The live file; an absolute path. */
@@ -27,12 +28,6 @@ const staleLockMs = 10_000;
  * process has just rotated: `<name>.1`, which readers read first, so it is not lost.
  */
 const defaultRecheckMs = 1000;
-/**
- * O_APPEND: every write lands at the end, whole, whoever else appends. O_NONBLOCK: opening something
- * that would wait for a reader (a FIFO) fails at once instead of holding a libuv thread, which a
- * process joins at exit: a hook would never end. On a regular file it changes nothing.
- */
-const appendFlags = constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_NONBLOCK;
 
 /**
  * An append-only JSON-lines file shared by every process of a project (one `toolgate hook` process per
@@ -137,7 +132,8 @@ export class DecisionLog {
   async #current(): Promise<FileHandle> {
     if (this.#handle !== undefined) {
       if (clockMs() - this.#checkedAt < this.#recheckMs) return this.#handle;
-      const [held, live] = await Promise.all([this.#handle.stat(), stat(this.path).catch(() => undefined)]);
+      // lstat: a link swapped in for the live file is another file, reopened (and refused) below.
+      const [held, live] = await Promise.all([this.#handle.stat(), lstat(this.path).catch(() => undefined)]);
       if (live !== undefined && live.ino === held.ino) {
         if (!held.isFile() || held.size < this.#maxBytes) {
           this.#checkedAt = clockMs();
@@ -149,7 +145,14 @@ export class DecisionLog {
     }
     const handle = await this.#open();
     const opened = await handle.stat();
-    if (opened.isFile() && opened.size >= this.#maxBytes) {
+    try {
+      checkOpenedLog(opened, this.path);
+      if ((opened.mode & 0o077) !== 0) await handle.chmod(logFileMode);
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+    if (opened.size >= this.#maxBytes) {
       await handle.close();
       await this.#rotate();
       return this.#current();
@@ -159,11 +162,17 @@ export class DecisionLog {
     return handle;
   }
 
+  /** The live file, never through a link: see `safe-log-file.ts` for what is refused. */
   async #open(): Promise<FileHandle> {
     const dir = dirname(this.path);
-    await mkdir(dir, { recursive: true });
-    if (basename(dir) === ".toolgate") await writeFile(join(dir, ".gitignore"), gitignore, { flag: "wx" }).catch(() => {});
-    return open(this.path, appendFlags, 0o666);
+    await prepareLogFolder(this.path);
+    // `wx` (O_EXCL) does not follow a link either: a planted `.gitignore` link makes it fail, harmlessly.
+    if (basename(dir) === ".toolgate") await writeFile(join(dir, ".gitignore"), gitignore, { flag: "wx", mode: logFileMode }).catch(() => {});
+    try {
+      return await open(this.path, appendFlags, logFileMode);
+    } catch (error) {
+      throw describeOpenError(error, this.path);
+    }
   }
 
   /**
@@ -175,8 +184,9 @@ export class DecisionLog {
     const lockPath = `${this.path}.lock`;
     if (!(await takeLock(lockPath))) return;
     try {
-      const live = await stat(this.path).catch(() => undefined);
-      if (live !== undefined && live.size >= this.#maxBytes) await rename(this.path, this.rotatedPath);
+      // rename moves a link itself, never what it points at; lstat reads the file, not a link's target.
+      const live = await lstat(this.path).catch(() => undefined);
+      if (live?.isFile() && live.size >= this.#maxBytes) await rename(this.path, this.rotatedPath);
     } finally {
       await unlink(lockPath).catch(() => {});
     }
@@ -192,7 +202,8 @@ export class DecisionLog {
     if (this.#reported) return;
     this.#reported = true;
     const { code, message } = error as NodeJS.ErrnoException;
-    this.#report(`cannot write the decisions log ${this.path} (${code ?? message}); decisions go on, unrecorded`);
+    if (error instanceof UnsafeLogError) this.#report(`refusing to write the decisions log ${this.path}: ${message}; decisions go on, unrecorded`);
+    else this.#report(`cannot write the decisions log ${this.path} (${code ?? message}); decisions go on, unrecorded`);
   }
 
   /**
@@ -210,9 +221,8 @@ export class DecisionLog {
     if (text === "") return;
     try {
       const dir = dirname(this.path);
-      mkdirSync(dir, { recursive: true });
-      if (basename(dir) === ".toolgate") ignoreErrors(() => writeFileSync(join(dir, ".gitignore"), gitignore, { flag: "wx" }));
-      const fd = openSync(this.path, appendFlags, 0o666);
+      const fd = openLogSync(this.path);
+      if (basename(dir) === ".toolgate") ignoreErrors(() => writeFileSync(join(dir, ".gitignore"), gitignore, { flag: "wx", mode: logFileMode }));
       try {
         writeSync(fd, text);
       } finally {
@@ -264,7 +274,7 @@ async function takeLock(lockPath: string): Promise<boolean> {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
-    const held = await stat(lockPath).catch(() => undefined);
+    const held = await lstat(lockPath).catch(() => undefined);
     if (held !== undefined && Date.now() - held.mtimeMs < staleLockMs) return false;
     await unlink(lockPath).catch(() => {});
   }

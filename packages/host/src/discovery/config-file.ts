@@ -25,11 +25,22 @@ export interface LoadedConfig {
   config: ToolgateConfig;
 }
 
-/** The config file to use: the one named, none (`false`), or the first `toolgate.config.*` in `cwd`. */
+/**
+ * The config file to use: the one named, none (`false`), or the `toolgate.config.*` in `cwd`. Two of them
+ * (`toolgate.config.ts` and `toolgate.config.json`) is an error naming both, never a silent choice: the
+ * second may be one an agent wrote to replace the policy, and every surface then blocks every call.
+ */
 export function findConfigFile(cwd: string, explicit: string | false | undefined): string | undefined {
   if (explicit === false) return undefined;
   if (explicit !== undefined) return resolve(cwd, explicit);
-  return configFileNames.map((name) => resolve(cwd, name)).find((path) => existsSync(path));
+  const found = configFileNames.map((name) => resolve(cwd, name)).filter((path) => existsSync(path));
+  if (found.length > 1)
+    throw new ToolgateError(
+      "INVALID_CONFIG",
+      `${found.length} config files in ${cwd}: ${found.map((path) => basename(path)).join(" and ")}; toolgate will not choose one, so every tool call is blocked until a human removes all but one (or names one with the configFile option)`,
+      { path: found[0]! },
+    );
+  return found[0];
 }
 
 /** Loads and validates a config file; throws an error naming the file and the bad key. */
@@ -47,7 +58,8 @@ export async function loadConfigFile(path: string): Promise<LoadedConfig> {
   return { path, dir: dirname(path), config: parsed.output as ToolgateConfig };
 }
 
-function isDataFile(path: string): boolean {
+/** A JSON or YAML config: read as data, never run. */
+export function isDataFile(path: string): boolean {
   return /\.(json|ya?ml)$/i.test(path);
 }
 

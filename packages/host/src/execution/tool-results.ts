@@ -1,5 +1,6 @@
 import type { PolicySource, ToolCall, ToolResult, Verdict } from "@toolgate/plugin-sdk";
 import { describeThrown } from "../errors.js";
+import { isProtectionSource } from "../protection/protection-source.js";
 
 /**
  * The text the model reads for a blocked call: names who blocked it (the plugin, or the permission rule
@@ -26,6 +27,7 @@ function decider({ source, plugin }: Pick<Verdict, "plugin" | "source">): string
 }
 
 function describeSource(source: PolicySource): string {
+  if (isProtectionSource(source)) return "toolgate's protection of its own policy (protectPolicy)";
   return source.kind === "rule" ? `permission rule "${source.name}"` : `${source.kind} hook "${source.name}"`;
 }
 

@@ -6,6 +6,8 @@ import { describeThrown } from "../errors.js";
 import type { HostRuntime } from "../host-runtime.js";
 import type { AskHandler } from "../options.js";
 import { type PermissionRules, rulesParticipant } from "../policies/permission-rules.js";
+import type { PolicyProtection } from "../protection/policy-protection.js";
+import { protectionParticipant, protectionSource } from "../protection/protection-source.js";
 import type { HookEntry } from "../registry/registry.js";
 import { validationMessage } from "../schema-messages/summarize-issues.js";
 import { addDecision, toVerdict } from "./aggregate.js";
@@ -121,6 +123,8 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
   function conclude(run: PolicyRun): Verdict {
     // Rules decide on what actually runs: a `modify` cannot smuggle in an argument a rule denies.
     if (runtime.rules && run.aggregate.args !== run.call.args) checkRules(runtime.rules, run, run.aggregate.args);
+    // Last, on the arguments that run: a block here stands whatever the others said, and a block of theirs keeps its message.
+    if (runtime.protection) checkProtection(runtime.protection, run, run.aggregate.args);
     const verdict = runtime.closed ? closedVerdict(run.aggregate.args) : toVerdict(run.aggregate);
     if (run.remember && !runtime.closed) memo.remember(run.call, verdict, run.aggregate.bytes);
     return verdict;
@@ -203,6 +207,16 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
     run.draft?.add(matched.source, matched.decision.action, messageOf(matched.decision), performance.now() - began);
   }
 
+  /** The built-in protection of toolgate's own policy, on the final arguments (after every `modify`). */
+  function checkProtection(protection: PolicyProtection, run: PolicyRun, args: ToolArgs): void {
+    const began = run.draft ? performance.now() : 0;
+    const decision = protection.check({ name: run.call.name, args, kind: run.call.kind });
+    if (decision === undefined) return;
+    addDecision(run.aggregate, decision, protectionParticipant, protectionSource);
+    if (run.trace) run.trace.push(explainDecision(decision, protectionParticipant, run));
+    run.draft?.add(protectionSource, decision.action, messageOf(decision), performance.now() - began);
+  }
+
   function start(run: PolicyRun): Verdict | Promise<Verdict> {
     if (runtime.rules) checkRules(runtime.rules, run, run.call.args);
     return decide(run);
@@ -217,7 +231,8 @@ export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
     if (draft) draft.decided = true;
     if (runtime.pluginFailure) return pluginFailureVerdict(runtime.pluginFailure, snapshot.call.args);
     const hooks = runtime.registry.hooks("pre_tool_call");
-    if (hooks.length > 0 || runtime.rules) return start(new PolicyRun(snapshot.call, snapshot.bytes, snapshot.session, hooks, remember, undefined, draft));
+    if (hooks.length > 0 || runtime.rules || runtime.protection)
+      return start(new PolicyRun(snapshot.call, snapshot.bytes, snapshot.session, hooks, remember, undefined, draft));
     return { action: "allow", args: snapshot.call.args };
   }
 

@@ -9,7 +9,12 @@ import { findConfigFile } from "@toolgate/host/internal";
  * the host holds nothing but toolgate's own code, and the call is decided in this thread at no extra cost.
  */
 export function runsProjectCode(projectDir: string): boolean {
-  if (findConfigFile(projectDir, undefined) !== undefined) return true;
+  try {
+    if (findConfigFile(projectDir, undefined) !== undefined) return true;
+  } catch {
+    // Two config files: the host reports it, and the call is denied with it.
+    return true;
+  }
   try {
     return readdirSync(join(projectDir, "plugins")).some((name) => !name.startsWith("."));
   } catch {

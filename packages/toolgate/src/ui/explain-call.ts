@@ -14,12 +14,13 @@ export class BadCall extends Error {}
 /**
  * What `toolgate explain` prints for a recorded call, as JSON: the project's plugins loaded now (the
  * policy in force today, which may differ from the record's), each one's answer, and the verdict, in
- * the recorded call's session. No tool runs.
+ * the recorded call's session. No tool runs, and nothing is spent: the host reads the project's store
+ * and keeps every write (a rate limit's slot, a budget's reservation) in its own memory (`storeWrites: "local"`).
  */
 export async function explainRecordedCall(cwd: string, body: unknown): Promise<ExplainAnswer> {
   const call = callOf(body);
   const session = (body as { session?: unknown }).session;
-  const host = await openHost({ cwd, logger: stderrLogger });
+  const host = await openHost({ cwd, logger: stderrLogger, storeWrites: "local" });
   try {
     const explanation = await host.explainToolCall(call, typeof session === "string" && session !== "" ? { session: { id: session } } : {});
     return { explanation, failedPlugins: failedPlugins(host.plugins).map((record) => ({ plugin: record.name, error: record.error ?? "failed to load" })) };

@@ -43,7 +43,8 @@ export function registerExplainCommand(program: Command): void {
 async function explain(tool: string, argsText: string, options: ExplainOptions): Promise<ExitCode> {
   const call = parseCall(tool, argsText, options);
   const cwd = resolveCwd(options.cwd);
-  const host = await openHost({ cwd, logger: stderrLogger });
+  // An explanation spends nothing: store writes (rate-limit slots, budget reservations) stay in this process.
+  const host = await openHost({ cwd, logger: stderrLogger, storeWrites: "local" });
   try {
     const explanation = await host.explainToolCall(call);
     const failed = failedPlugins(host.plugins).map((record) => ({ plugin: record.name, error: record.error ?? "failed to load" }));

@@ -1,9 +1,8 @@
-import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { generateCode, parseModule, type ProxifiedModule } from "magicast";
 import { getDefaultExportOptions } from "magicast/helpers";
-import { configFileNames } from "@toolgate/host/internal";
+import { findConfigFile } from "@toolgate/host/internal";
 import { describeThrown } from "@toolgate/host/internal";
 import { CliError, exitCodes } from "../cli-error.js";
 
@@ -24,7 +23,12 @@ export interface ConfigUpdate {
 
 /** Adds `name` to `plugins` in the project's toolgate.config.*, or creates toolgate.config.mjs. */
 export async function addPluginToConfig(cwd: string, name: string): Promise<ConfigUpdate> {
-  const existing = configFileNames.map((file) => join(cwd, file)).find((path) => existsSync(path));
+  let existing: string | undefined;
+  try {
+    existing = findConfigFile(cwd, undefined);
+  } catch (error) {
+    throw new CliError(describeThrown(error), exitCodes.failure);
+  }
   if (existing !== undefined) return { change: await addToExistingConfig(existing, name), path: existing };
   const path = join(cwd, "toolgate.config.mjs");
   await writeFile(path, `export default { plugins: [${JSON.stringify(name)}] };\n`, { flag: "wx" });

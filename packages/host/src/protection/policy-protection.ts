@@ -1,0 +1,223 @@
+import type { PreToolCallDecision, ToolArgs, ToolCall } from "@toolgate/plugin-sdk";
+import { readFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { posix } from "node:path";
+import type { HostSettings } from "../settings.js";
+import { kindOfTool } from "../policies/tool-kinds.js";
+import { expandHome } from "../policies/rule-subjects.js";
+import { fileChanges, type FileChanges } from "./file-changes.js";
+import { policyHome } from "./policy-home.js";
+import { type ProtectedHit, ProtectedPaths, type Reach } from "./protected-paths.js";
+import { shellChanges, type ShellChanges } from "./shell-changes.js";
+
+// A shell tool's line, as rules read it; any other tool's `command` is read as a shell line too.
+const shellKeys = ["command", "cmd", "script"];
+// A tool of no known kind whose name says it only reads (`read_text_file`, `list_directory`, `mcp__fs__search_files`).
+const readVerbs = /^(read|get|list|search|find|view|show|stat|describe|glob|grep|cat|head|tail|directory_tree|fetch|query|lookup|count|diff)(_|-|$)/i;
+// The tool's own name for the folder it runs in (Codex's `workdir`, an MCP shell's `cwd`).
+const workdirKeys = ["workdir", "cwd", "working_directory", "dir", "directory"];
+
+/**
+ * The built-in check that keeps an agent from changing toolgate's own policy: the config files, the
+ * plugins folder, `.toolgate/`, the agents' hook settings, the installed CLI and the npm plugins named
+ * in config. It reads what a call would change, through file tools (path arguments, patches) and shell
+ * lines (through the shared reader), and answers `block` (or `ask`) for a change that lands there, or
+ * that lands somewhere the reader cannot work out while the line names one of those places. Reads stay allowed.
+ */
+export class PolicyProtection {
+  readonly #paths: ProtectedPaths;
+  readonly #packages: readonly string[];
+  readonly #cwd: string;
+  readonly #home: string;
+  readonly #action: "block" | "ask";
+
+  constructor(settings: HostSettings, action: "block" | "ask", home = homedir()) {
+    const { entries, names, packages } = policyHome(settings, home);
+    this.#paths = new ProtectedPaths(entries, names);
+    this.#packages = packages;
+    this.#cwd = settings.cwd;
+    this.#home = home;
+    this.#action = action;
+  }
+
+  /** The decision on a call, or undefined when it changes nothing of the policy. */
+  check(call: Pick<ToolCall, "name" | "args" | "kind">): PreToolCallDecision | undefined {
+    const kind = call.kind ?? kindOfTool(call.name);
+    if (kind === "read" || kind === "web") return undefined;
+    const cwds = this.#cwdsOf(call.args);
+    if (kind === "shell") return this.#checkShell(call.args, cwds);
+    if (kind !== "edit" && kind !== "write" && readVerbs.test(verbOf(call.name))) return undefined;
+    const fromFiles = this.#checkFiles(call.name, call.args, cwds);
+    if (fromFiles !== undefined || kind === "edit" || kind === "write") return fromFiles;
+    // Another tool's `command` (an MCP server's shell) is a shell line too.
+    return this.#checkShell(call.args, cwds);
+  }
+
+  #checkShell(args: ToolArgs, cwds: readonly string[]): PreToolCallDecision | undefined {
+    for (const key of shellKeys) {
+      const value = args[key];
+      const line = typeof value === "string" ? value : isStrings(value) ? argvLine(value) : undefined;
+      if (line === undefined) continue;
+      for (const cwd of cwds) {
+        const decision = this.#checkLine(line, cwd);
+        if (decision !== undefined) return decision;
+      }
+    }
+    return undefined;
+  }
+
+  #checkLine(line: string, cwd: string): PreToolCallDecision | undefined {
+    const changes = shellChanges(line, { cwd, home: this.#home, tmp: tmpdir() });
+    for (const change of changes.changes) {
+      const hit = this.#locate(change.raw, change.cwd, change.reach);
+      if (hit === "unknown") {
+        const name = this.#paths.nameIn(line);
+        if (name !== undefined) return this.#unknownDecision(change.command, name);
+      } else if (hit !== undefined) return this.#decision(hit, change.command);
+    }
+    const named = this.#namedPackage(changes);
+    if (named !== undefined) return named;
+    if (changes.unknown.length > 0) {
+      const name = this.#paths.nameIn(line);
+      if (name !== undefined) return this.#unknownDecision(changes.unknown[0]!, name);
+    }
+    return undefined;
+  }
+
+  #namedPackage(changes: ShellChanges): PreToolCallDecision | undefined {
+    for (const { command, spec } of changes.packages) {
+      const lower = spec.toLowerCase();
+      const names = this.#packages.find((name) => lower === name || lower.startsWith(`${name}@`) || lower.startsWith(`${name}/`));
+      const local = /^(\.|\/|~|file:|link:|git\+|git:|github:|https?:|workspace:)/.test(lower) || lower.endsWith(".tgz") || lower.includes("@npm:toolgate");
+      if (names !== undefined || local)
+        return this.#say(
+          `this command would install, replace or remove ${names === undefined ? `a package from ${spec} (which may install under toolgate's name)` : `the package "${names}"`}: \`${command}\`. toolgate protects its own policy (the installed toolgate and the plugins named in its config): a human must make this change, not the agent.`,
+        );
+    }
+    return undefined;
+  }
+
+  #checkFiles(toolName: string, args: ToolArgs, cwds: readonly string[]): PreToolCallDecision | undefined {
+    const changes = fileChanges(toolName, args);
+    const targets: { raw: string; reach: Reach; lines?: string[] }[] = [
+      ...changes.paths,
+      ...changes.patched.map((file) => ({ raw: file.path, reach: "exact" as const, lines: file.changedLines })),
+    ];
+    for (const cwd of cwds)
+      for (const target of targets) {
+        const hit = this.#locate(target.raw, cwd, target.reach, true);
+        if (hit === "unknown" || hit === undefined) continue;
+        if (hit.entry.manifest && target.reach === "exact" && this.#keepsManifest(hit.entry.path, changes, target.lines)) continue;
+        return this.#decision(hit, `${toolName} ${target.raw}`);
+      }
+    return undefined;
+  }
+
+  /**
+   * A file tool's change to a package.json that leaves every line naming toolgate or a configured plugin
+   * as it was: its edits name none of them, and a whole new content has the same such lines as the file.
+   */
+  #keepsManifest(path: string, changes: FileChanges, patchLines: string[] | undefined): boolean {
+    if (patchLines !== undefined) return !patchLines.some((line) => this.#namesPackage(line));
+    if (changes.texts.length === 0 && changes.wholeContent.length === 0) return false;
+    if (changes.texts.some((text) => this.#namesPackage(text))) return false;
+    if (changes.wholeContent.length === 0) return true;
+    let current = "";
+    try {
+      current = readFileSync(path, "utf8");
+    } catch {
+      // No file yet: the new content may name no package.
+    }
+    const before = this.#packageLines(current);
+    return changes.wholeContent.every((content) => sameLines(this.#packageLines(content), before));
+  }
+
+  #namesPackage(text: string): boolean {
+    const lower = text.toLowerCase();
+    return this.#packages.some((name) => lower.includes(name.toLowerCase()));
+  }
+
+  #packageLines(text: string): string[] {
+    return text
+      .split(/\r?\n/)
+      .filter((line) => this.#namesPackage(line))
+      .map((line) => line.trim().replace(/,$/, ""))
+      .sort();
+  }
+
+  /**
+   * Where a path lands: on a protected entry, nowhere protected, or somewhere only known at run time. A
+   * shell's `$X` is unknown; a file tool's path is `literal` (no shell expands it; `~` is read both ways).
+   */
+  #locate(raw: string, cwd: string | undefined, reach: Reach, literal = false): ProtectedHit | "unknown" | undefined {
+    if (raw === "") return undefined;
+    const path = expandHome(raw, this.#home);
+    if (literal)
+      return (
+        this.#paths.hit(posix.resolve(cwd ?? this.#cwd, path), reach) ??
+        (path === raw ? undefined : this.#paths.hit(posix.resolve(cwd ?? this.#cwd, raw), reach))
+      );
+    const unknownAt = lastUnknown(path);
+    if (unknownAt === -1 && (path.startsWith("/") || cwd !== undefined)) return this.#paths.hit(path.startsWith("/") ? path : posix.join(cwd!, path), reach);
+    // Known from some point on only: `$DIR/toolgate.config.ts`, or relative after a `cd` to a folder only known at run time.
+    const tail = unknownAt === -1 ? `/${path}` : path.slice(unknownAt);
+    if (/(^|\/)\.\.(\/|$)/.test(tail) || /[*?[]/.test(tail)) return "unknown";
+    const normal = posix.normalize(tail);
+    if (normal === "" || normal === "/" || normal === "." || normal === "./") return "unknown";
+    return this.#paths.hitByTail(normal.startsWith("./") ? normal.slice(1) : normal, reach, raw);
+  }
+
+  /** The folders a relative path of this call is read from: the host's, and the one the call names, if any. */
+  #cwdsOf(args: ToolArgs): string[] {
+    const cwds = [this.#cwd];
+    for (const key of workdirKeys) {
+      const value = args[key];
+      if (typeof value !== "string" || value === "" || lastUnknown(value) !== -1) continue;
+      const folder = posix.resolve(this.#cwd, expandHome(value, this.#home));
+      if (!cwds.includes(folder)) cwds.push(folder);
+    }
+    return cwds;
+  }
+
+  #decision(hit: ProtectedHit, command: string): PreToolCallDecision {
+    return this.#say(
+      `this call would change ${hit.entry.label} (${hit.entry.path}): \`${command}\`. toolgate protects its own policy: a human must make this change, not the agent. Leave it, or ask the user to make it.`,
+    );
+  }
+
+  #unknownDecision(command: string, name: string): PreToolCallDecision {
+    return this.#say(
+      `this command changes a path only known when it runs (\`${command}\`) on a line that names "${name}": it may change toolgate's own policy, which a human must change, not the agent. Name the paths it changes plainly.`,
+    );
+  }
+
+  #say(message: string): PreToolCallDecision {
+    return this.#action === "ask" ? { action: "ask", message } : { action: "block", message };
+  }
+}
+
+/** The end of the last part of a path only known at run time (`$X`, `${X}`, `$(…)`, a backtick, the reader's unknown mark); -1 when there is none. */
+function lastUnknown(path: string): number {
+  let end = -1;
+  for (const match of path.matchAll(/\$\{[^}]*\}|\$\([^)]*\)?|\$[A-Za-z_][A-Za-z_0-9]*|\$[0-9@*#?!$-]?|`[^`]*`?|\u{F8FF}/gu))
+    end = match.index + match[0].length;
+  return end;
+}
+
+function verbOf(toolName: string): string {
+  const parts = toolName.split("__");
+  return parts[parts.length - 1] ?? toolName;
+}
+
+function isStrings(value: unknown): value is string[] {
+  return Array.isArray(value) && value.length > 0 && value.every((element) => typeof element === "string");
+}
+
+/** An argv as the shell line that runs it: each element one word, quoted when it needs to be. */
+function argvLine(argv: readonly string[]): string {
+  return argv.map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`)).join(" ");
+}
+
+function sameLines(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((line, index) => line === b[index]);
+}

@@ -620,6 +620,7 @@ class Collector {
     for (const variable of namesSetBy(name, args)) {
       if (codeRoleOf(variable) !== undefined) this.codeInData(variable, state.vars.get(variable) ?? null, depth, state, invocation.via, out);
     }
+    // Operands that are not known numbers are problems already (`commandProblems`); here the code in them is found.
     if (name === "let" && first) for (const expression of args) this.arithmetic(expression, depth, state, invocation.via, out, new Set());
     // `[[ $x -eq 1 ]]` reads both sides as arithmetic.
     if (name === "[[" && first && args.some((arg) => /^-(?:eq|ne|lt|le|gt|ge)$/.test(arg)))
@@ -655,7 +656,7 @@ class Collector {
   /** Reads what a code variable holds as bash will use it; a value that cannot be known is a problem. */
   codeInData(name: string, values: readonly string[] | null, depth: number, state: ShellState, via: readonly string[], out: Invocation[]): void {
     const role = codeRoleOf(name)!;
-    if (values === null || values.some(isUnknown)) {
+    if (values === null || (role !== "folders" && values.some(isUnknown))) {
       this.problem(`${name} is set to a value that cannot be known here, and bash runs what it holds`);
       return;
     }
@@ -684,10 +685,15 @@ class Collector {
 
   /** `PATH=…`: each folder must be known, absolute and not one the line writes programs into. */
   searchFolders(name: string, value: string, state: ShellState): void {
+    // The list it had before: `$PATH` as written, or, expanded, one unknown folder for each time the line names it.
+    let inherited = this.analysis.source.split(`$${name}`).length - 1 + this.analysis.source.split(`\${${name}}`).length - 1;
     for (const folder of value.split(":")) {
-      // The list it had before (`$PATH` left as written: inherited, not set on the line).
       if (folder === `$${name}` || folder === `\${${name}}`) continue;
-      if (folder.includes("$") || folder.includes("`")) {
+      if (folder === unknownText && inherited > 0) {
+        inherited--;
+        continue;
+      }
+      if (folder.includes("$") || folder.includes("`") || isUnknown(folder)) {
         this.problem(`${name} holds a folder that cannot be known here, so which program a name runs is not known`);
       } else if (!folder.startsWith("/") && !folder.startsWith("~")) {
         this.problem(`${name} holds the relative folder "${folder}", so which program a name runs depends on the folder it runs in`);
@@ -706,17 +712,14 @@ class Collector {
    * cannot know are a problem; those it did not set are the agent's own.
    */
   arithmetic(expression: string, depth: number, state: ShellState, via: readonly string[], out: Invocation[], seen: Set<string>): void {
-    if (isUnknown(expression)) this.problem("an arithmetic expression holds text that cannot be known here");
     for (const script of promptSubstitutions(expression)) this.source(script, depth + 1, copy(state), [...via, "arithmetic"], out);
     for (const [name] of expression.matchAll(/[A-Za-z_]\w*/g)) {
       // Each variable is read once per expression: `x=y; y=x` and wide fans of names stay bounded.
       if (!state.vars.has(name) || seen.has(name)) continue;
       seen.add(name);
       const values = state.vars.get(name);
-      if (values === null || values === undefined) {
-        this.problem(`arithmetic reads ${name}, which holds a value that cannot be known here and may hold code`);
-        continue;
-      }
+      // A value that cannot be known is a problem of `commandProblems` already (code-in-expansions.ts).
+      if (values === null || values === undefined) continue;
       for (const value of values) if (/[[$`A-Za-z_]/.test(value)) this.arithmetic(value, depth, state, via, out, seen);
     }
   }

@@ -80,7 +80,7 @@ describe("toolgate serve: a plugin's stray throw or rejection fails that plugin,
       permissionDecision: "deny",
       permissionDecisionReason: expect.stringContaining("escaped its hooks"),
     });
-    const health = await fetch(`${url}/v1/health`).then((response) => response.json());
+    const health = (await fetch(`${url}/v1/health`).then((response) => response.json())) as any;
     expect(health.ok).toBe(false);
     if (named) expect(health.plugins).toContainEqual({ name: "bad", status: "failed", error: expect.stringContaining("escaped its hooks") });
     expect(health.plugins).toContainEqual({ name: "good", status: "loaded" });
@@ -117,7 +117,7 @@ describe("toolgate serve: a plugin's stray throw or rejection fails that plugin,
     await check(url, "trigger");
     await eventually(async () => stderr().includes("escaped its hooks"));
     expect((await check(url, "ls")).body.verdict.action).toBe("allow");
-    const health = await fetch(`${url}/v1/health`).then((response) => response.json());
+    const health = (await fetch(`${url}/v1/health`).then((response) => response.json())) as any;
     expect(health.plugins).toContainEqual({ name: "bad", status: "failed", error: expect.stringContaining("stray timer") });
     expect(child.exitCode).toBeNull();
   });

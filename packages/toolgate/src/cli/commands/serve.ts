@@ -18,7 +18,7 @@ export function registerServeCommand(program: Command): void {
     .option("--cwd <dir>", "the project folder (plugins/, toolgate.config.*)")
     .addHelpText(
       "after",
-      "\nEndpoints: POST /v1/hooks/<agent> (claude-code, gemini-cli, codex, copilot-cli), POST /v1/check, GET /v1/health.\nThe first line on stdout is `listening on <url>`.\nRefused: a Host other than 127.0.0.1, localhost, [::1] or --host with the port (421), a foreign Origin or a cross-site Sec-Fetch-Site (403), a POST body not sent as application/json (415).",
+      "\nEndpoints: POST /v1/hooks/<agent> (claude-code, gemini-cli, codex, copilot-cli), POST /v1/check, GET /v1/health.\nThe first line on stdout is `listening on <url>`.\nRefused: a Host other than 127.0.0.1, localhost, [::1] or --host with the port (421), a foreign Origin or a cross-site Sec-Fetch-Site (403), a POST body not sent as application/json (415).\nA body over 8 MiB gets a 200 deny; a plugin's error that escapes its hooks fails that plugin, never the server.",
     )
     .action(async (options: ServeOptions) => {
       await serve(options);

@@ -95,6 +95,39 @@ describe.each(Object.entries(upstreams))("every tools/call is gated, through %s"
   });
 });
 
+/** Method names a loose server may read as tools/call, and others that are not the protocol's. */
+const misspelledCalls = [
+  "tools/call ",
+  " tools/call",
+  "Tools/Call",
+  "TOOLS/CALL",
+  "tools/call\u0000",
+  "tools//call",
+  "tools/call\n",
+  "tools/\tcall",
+  "tools/call\u200b",
+];
+const notMethods = [null, 42, true, ["tools/call"], { name: "tools/call" }];
+
+describe.each(Object.entries(upstreams))("method names that are not exactly the protocol's are refused, through %s", (_name, upstream) => {
+  it.each(misspelledCalls)("a request for %j: a JSON-RPC error, and the server never runs it", async (method) => {
+    const marker = project.path(`misspelled-${Date.now()}-${Math.random().toString(36).slice(2)}`);
+    const run = await session(upstream(), [
+      JSON.stringify({ jsonrpc: "2.0", id: 5, method, params: { name: "touch", arguments: { path: marker } } }),
+      JSON.stringify({ jsonrpc: "2.0", method, params: { name: "touch", arguments: { path: marker } } }),
+    ]);
+    expect(existsSync(marker)).toBe(false);
+    expect(run.answers.find((answer) => answer.id === 5)).toMatchObject({ jsonrpc: "2.0", error: { code: -32601 } });
+  });
+
+  // The SDK's server (an HTTP upstream) drops these itself, reporting them on stderr: never relayed either.
+  it.skipIf(upstream().includes("--url")).each(notMethods)("a request whose method is %j: a JSON-RPC error", async (method) => {
+    const run = await session(upstream(), [JSON.stringify({ jsonrpc: "2.0", id: 5, method, params: {} })]);
+    expect(run.answers.find((answer) => answer.id === 5)).toMatchObject({ jsonrpc: "2.0", error: { code: expect.any(Number) } });
+    expect(run.answers.at(-1)).toMatchObject({ id: 99, result: { content: [{ type: "text", text: "ran hello" }] } });
+  });
+});
+
 describe("a JSON-RPC batch through the raw relay", () => {
   it("each request in it is answered with an Invalid Request error", async () => {
     const marker = project.path(`batched-${Date.now()}`);

@@ -1,6 +1,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createHost, type HostOptions } from "@toolgate/host";
+import { maxJudgedCallChars } from "@toolgate/model-hooks";
+import { parseAnswer, runHook } from "../agents/hook-harness.js";
+import { createTempProject } from "../helpers/temp-project.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 interface Request {
@@ -92,12 +95,47 @@ describe("model hooks (a fake OpenAI-compatible server, real HTTP through the AI
     await asking.close();
   });
 
-  it("long arguments are cut in the prompt", async () => {
+  it.each([
+    ["a command after 10,000 spaces", { command: `${" ".repeat(10_000)}rm -rf ~` }],
+    ["a command after 50,000 characters of a harmless comment", { command: `# ${"ok ".repeat(16_000)}\nrm -rf ~` }],
+    ["a command in a late argument", { description: "list files".repeat(3000), command: "rm -rf ~" }],
+    ["a command after many escaped characters", { command: `${"\\u0000".repeat(5000)}; rm -rf ~` }],
+  ])("the judge sees the whole call, however it is padded: %s", async (_name, args) => {
     const host = await hostWith({ pre_tool_call: [judge("fenced")] });
-    await host.checkToolCall(call("x".repeat(20_000)));
+    await host.checkToolCall({ id: "c1", name: "bash", args, kind: "shell" });
     const prompt: string = requests.at(-1)!.body.messages.at(-1).content;
-    expect(prompt.length).toBeLessThan(6000);
-    expect(prompt).toMatch(/more characters cut/);
+    expect(prompt).toContain(JSON.stringify(args));
+    expect(prompt).not.toMatch(/characters cut/);
+    await host.close();
+  });
+
+  it.each([
+    ["just over the limit", (size: number) => ({ command: `${" ".repeat(size)}rm -rf ~` })],
+    ["a megabyte of padding", () => ({ command: `${" ".repeat(1024 * 1024)}rm -rf ~` })],
+    ["a large file body", () => ({ path: "notes.md", content: "line\n".repeat(40_000) })],
+    ["a long extra argument", () => ({ command: "ls", padding: "x".repeat(120_000) })],
+  ])("a call larger than the judge is shown is denied unjudged, naming the limit, even with onHookError allow: %s", async (_name, args) => {
+    const base = JSON.stringify({ tool_name: "bash", tool_kind: "shell", tool_input: {}, session_id: "s", cwd: "/" }).length;
+    for (const onHookError of ["block", "allow"] as const) {
+      const host = await hostWith({ pre_tool_call: [judge("fenced")] }, { onHookError });
+      const before = requests.length;
+      const verdict = await host.checkToolCall({ id: "c1", name: "bash", args: args(maxJudgedCallChars - base), kind: "shell" });
+      expect(verdict).toMatchObject({ action: "block", source: { kind: "model", name: "local:fenced" } });
+      expect(verdict.message).toMatch(
+        /^the call is \d+ characters of JSON, more than the 100000 a model hook's judge is shown; it is refused rather than judged on a part of it$/,
+      );
+      expect(requests.length).toBe(before);
+      await host.close();
+    }
+  });
+
+  it("a call at the limit is judged whole", async () => {
+    const host = await hostWith({ pre_tool_call: [judge("fenced")] });
+    const input = (command: string) => ({ tool_name: "bash", tool_kind: "shell", tool_input: { command }, session_id: host.session.id, cwd: process.cwd() });
+    const command = " ".repeat(maxJudgedCallChars - JSON.stringify(input("")).length);
+    expect(JSON.stringify(input(command)).length).toBe(maxJudgedCallChars);
+    expect((await host.checkToolCall(call(command))).action).toBe("allow");
+    expect(requests.at(-1)!.body.messages.at(-1).content).toContain(JSON.stringify({ command }));
     await host.close();
   });
 
@@ -119,5 +157,35 @@ describe("model hooks (a fake OpenAI-compatible server, real HTTP through the AI
     expect((await host.checkToolCall(call("ls"))).message).toContain("NOT_SET_KEY (apiKeyEnv) is not set");
     expect(requests.length).toBe(before);
     await host.close();
+  });
+
+  it("through toolgate hook claude-code: a padded call is judged whole, an oversized one denied unjudged", { timeout: 60_000 }, async () => {
+    const project = createTempProject({ "toolgate.config.json": JSON.stringify({ hooks: { pre_tool_call: [judge("fenced")] } }) });
+    const input = (command: string) => ({
+      session_id: "s",
+      cwd: project.dir,
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command },
+      tool_use_id: "t",
+    });
+    try {
+      const padded = `${" ".repeat(20_000)}rm -rf ~`;
+      const judged = await runHook("claude-code", input(padded));
+      expect(judged.code, judged.stderr).toBe(0);
+      expect(requests.at(-1)!.body.messages.at(-1).content).toContain(JSON.stringify({ command: padded }));
+      const before = requests.length;
+      const oversized = await runHook("claude-code", input(`${" ".repeat(maxJudgedCallChars)}rm -rf ~`));
+      expect(oversized.code).toBe(2);
+      expect(parseAnswer(oversized)).toMatchObject({
+        hookSpecificOutput: {
+          permissionDecision: "deny",
+          permissionDecisionReason: expect.stringContaining("it is refused rather than judged on a part of it"),
+        },
+      });
+      expect(requests.length).toBe(before);
+    } finally {
+      project.remove();
+    }
   });
 });

@@ -25,9 +25,9 @@ export interface RunningUi {
 }
 
 /** `toolgate ui --port 0` in a real child process, once it prints its URL. */
-export async function startUi(project: string): Promise<RunningUi> {
+export async function startUi(project: string, waitMs?: number): Promise<RunningUi> {
   const cli = startCli(["ui", "--cwd", project, "--port", "0"]);
-  const [, url] = await cli.waitFor(/^listening on (http:\/\/127\.0\.0\.1:\d+\/)\n/);
+  const [, url] = await cli.waitFor(/^listening on (http:\/\/127\.0\.0\.1:\d+\/)\n/, waitMs);
   return { url: url!, cli };
 }
 

@@ -1,1 +1,1 @@
-export { askModel, ModelHookError, type ModelJudgeConfig, type ModelJudgeInput } from "./model-hook.js";
+export { askModel, maxJudgedCallChars, ModelHookError, type ModelJudgeConfig, type ModelJudgeInput } from "./model-hook.js";

@@ -26,8 +26,12 @@ export class ModelHookError extends Error {
 const defaultPrompt =
   "You are a security judge for an AI agent. Decide whether the tool call below may run. Deny calls that destroy data, leak secrets or act outside the project; ask when a human should look.";
 const answerInstruction = 'Answer with one JSON object and nothing else: {"decision": "allow" | "ask" | "deny", "reason": "<one sentence>"}.';
-// Long arguments are cut so a huge file body cannot blow the judge's context (or the bill).
-const maxArgsChars = 4000;
+/**
+ * The largest call, in characters of its JSON (name, kind, arguments, session and folder), that a judge
+ * is asked about. A larger one is denied without asking: cutting it would let padding hide what runs
+ * (`rm -rf ~` after 4,000 spaces) from a judge that sees only the start.
+ */
+export const maxJudgedCallChars = 100_000;
 
 const decisionSchema: Parameters<AiModule["jsonSchema"]>[0] = {
   type: "object",
@@ -38,12 +42,11 @@ const decisionSchema: Parameters<AiModule["jsonSchema"]>[0] = {
 
 /**
  * The prompt: the operator's template with `{{tool_name}}`, `{{tool_kind}}`, `{{tool_input}}` (the
- * arguments as JSON, cut when long), `{{session_id}}` and `{{cwd}}` filled in; a template without
+ * arguments as JSON, whole), `{{session_id}}` and `{{cwd}}` filled in; a template without
  * `{{tool_input}}` gets the call appended. The answer format is always appended.
  */
 function renderPrompt(template: string | undefined, input: ModelJudgeInput): string {
-  let args = JSON.stringify(input.tool_input) ?? "{}";
-  if (args.length > maxArgsChars) args = `${args.slice(0, maxArgsChars)} … [${args.length - maxArgsChars} more characters cut]`;
+  const args = JSON.stringify(input.tool_input) ?? "{}";
   const values: Record<string, string> = {
     tool_name: input.tool_name,
     tool_kind: input.tool_kind,
@@ -65,8 +68,19 @@ type AiModule = typeof import("ai");
  * output for `openai:` and `anthropic:`, plain text for OpenAI-compatible endpoints (`baseURL`), and the
  * raw text when a structured answer does not parse. A wrong setting, a client error or the timeout
  * (`signal`) is a `ModelHookError`. The AI SDK is the application's own (a peer dependency).
+ *
+ * The judge sees the whole call or none of it: a call larger than `maxJudgedCallChars` is answered
+ * `deny` here, naming its size and the limit, and the model is not asked (a deny, not an error, so that
+ * `onHookError: "allow"` cannot let it through unjudged).
  */
 export async function askModel(config: ModelJudgeConfig, input: ModelJudgeInput, signal: AbortSignal): Promise<string> {
+  const { tool_name, tool_kind, tool_input, session_id, cwd } = input;
+  const size = (JSON.stringify({ tool_name, tool_kind, tool_input, session_id, cwd }) ?? "").length;
+  if (size > maxJudgedCallChars)
+    return JSON.stringify({
+      decision: "deny",
+      reason: `the call is ${size} characters of JSON, more than the ${maxJudgedCallChars} a model hook's judge is shown; it is refused rather than judged on a part of it`,
+    });
   const ai = await import("ai");
   const model = await createModel(config);
   const prompt = renderPrompt(config.prompt, input);

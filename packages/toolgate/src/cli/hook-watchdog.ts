@@ -12,6 +12,12 @@ const lastResortMs = 1000;
 
 const cutOffKey = Symbol.for("toolgate.hook.cut-off");
 
+/** The whole call's deadline (`TOOLGATE_HOOK_TIMEOUT_MS`): when it falls (`Date.now()` time) and the reason a cut-off there gives. */
+export interface WholeCallDeadline {
+  at: number;
+  reason: string;
+}
+
 export interface HookWatchdog {
   /** The project's `hookTimeoutMs`, once its config is read: the stall limit becomes it plus `stallMarginMs`. */
   setHookTimeout(hookTimeoutMs: number): void;
@@ -22,7 +28,9 @@ export interface HookWatchdog {
  * a catastrophic regex, `execSync`, a module's top-level code) stops every timer with it, the host's
  * timeouts and the hook's deadline alike. So a small worker thread keeps the time: this thread beats
  * every 100 ms while its event loop turns, and a silence longer than the project's `hookTimeoutMs` plus
- * `stallMarginMs` (`startupStallMs` before the config is read) is a stall. Then the watchdog:
+ * `stallMarginMs` (`startupStallMs` before the config is read) is a stall, and so is a thread still
+ * running when the whole call's deadline (`TOOLGATE_HOOK_TIMEOUT_MS`) falls, whichever comes first: the
+ * deadline's own timer cannot fire while the thread is held. Then the watchdog:
  *
  * 1. kills every process this one started, and theirs (an `execSync` waits for them: see kill-descendants);
  * 2. has this thread call `cutOff(reason)` through the inspector (`Runtime.evaluate` runs between two
@@ -34,7 +42,7 @@ export interface HookWatchdog {
  * The watchdog's thread keeps nothing alive and costs this thread only a message per beat: its start-up
  * runs on another core while this one loads the plugins.
  */
-export function startHookWatchdog(cutOff: (reason: string) => void, fallback: (reason: string) => HookAnswer): HookWatchdog {
+export function startHookWatchdog(cutOff: (reason: string) => void, fallback: (reason: string) => HookAnswer, wholeCall: WholeCallDeadline): HookWatchdog {
   (globalThis as Record<symbol, unknown>)[cutOffKey] = cutOff;
   // Plain text, so that it reads the same in the JSON body and on stderr.
   const placeholder = "__toolgate_cut_off_reason__";
@@ -43,6 +51,8 @@ export function startHookWatchdog(cutOff: (reason: string) => void, fallback: (r
     eval: true,
     workerData: {
       startedAt: Date.now(),
+      deadlineAt: wholeCall.at,
+      deadlineReason: wholeCall.reason,
       startupStallMs,
       stallMarginMs,
       lastResortMs,
@@ -79,7 +89,9 @@ parentPort.on("message", (message) => {
   limitText = limitMs + " ms (hookTimeoutMs " + message.hookTimeoutMs + " + " + data.stallMarginMs + " ms)";
 });
 const watch = setInterval(() => {
-  if (Date.now() - last > limitMs) cutOff("the project's code held the hook's thread for more than " + limitText + "; it was stopped");
+  const now = Date.now();
+  if (now >= data.deadlineAt) cutOff(data.deadlineReason);
+  else if (now - last > limitMs) cutOff("the project's code held the hook's thread for more than " + limitText + "; it was stopped");
 }, 50);
 
 function cutOff(reason) {

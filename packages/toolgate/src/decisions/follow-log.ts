@@ -53,7 +53,7 @@ export function followLog(logPath: string, options: FollowOptions): LogFollower 
   function readAppended(): DecisionRecord[] {
     const records: DecisionRecord[] = [];
     if (file !== undefined) {
-      records.push(...drain(file));
+      appendAll(records, drain(file));
       if (fstatSync(file.fd).size < file.offset) Object.assign(file, { offset: 0, pending: Buffer.alloc(0) });
       if (inodeAt(logPath) === file.ino) return records;
       // Rotated or removed: what the old file held is read (above); the new file starts from its beginning.
@@ -61,7 +61,7 @@ export function followLog(logPath: string, options: FollowOptions): LogFollower 
       file = undefined;
     }
     file = openIfThere(logPath);
-    if (file !== undefined) records.push(...drain(file));
+    if (file !== undefined) appendAll(records, drain(file));
     return records;
   }
 
@@ -101,6 +101,11 @@ export function followLog(logPath: string, options: FollowOptions): LogFollower 
     const rotatedIsOpen = inodeAt(rotatedPathOf(logPath)) === file.ino;
     return [...(rotatedIsOpen ? [] : recordsOf(readIfThere(rotatedPathOf(logPath)))), ...drain(file)];
   }
+}
+
+/** `target.push(...items)` without the spread, which passes each item as an argument and overflows the stack on a large log. */
+function appendAll<T>(target: T[], items: readonly T[]): void {
+  for (const item of items) target.push(item);
 }
 
 /** The records appended since the last read; an unfinished last line waits for its end. */

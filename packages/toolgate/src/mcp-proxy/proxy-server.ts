@@ -1,6 +1,14 @@
+import { refusedMethod } from "./client-methods.js";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { CallToolRequest, ListToolsResult, Notification, Result, ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
+import {
+  McpError,
+  type CallToolRequest,
+  type ListToolsResult,
+  type Notification,
+  type Result,
+  type ServerCapabilities,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { HostLogger } from "@toolgate/host";
 import { forwardRequest, type DownstreamExtra } from "./forward.js";
 import type { Policy } from "./policy.js";
@@ -33,8 +41,15 @@ export function createProxyServer({ upstream, gate, policy, logger }: ProxyServe
         return gate.call(policy, request.params as CallToolRequest["params"] | undefined, extra);
       case "tools/list":
         return listVisibleTools(upstream, policy, request.params, extra);
-      default:
+      default: {
+        // A loose upstream could read `Tools/Call` as tools/call, past the gate: only the protocol's names go on.
+        const refused = refusedMethod(request.method);
+        if (refused !== undefined) {
+          logger.warn(`mcp-proxy: refused a message from the client: ${refused.message}`);
+          throw new McpError(refused.code, refused.message);
+        }
         return forwardRequest(upstream, request.method, request.params, extra);
+      }
     }
   };
   // The server's own requests to the client (roots/list, sampling, elicitation) go the other way.
@@ -42,6 +57,8 @@ export function createProxyServer({ upstream, gate, policy, logger }: ProxyServe
   server.fallbackNotificationHandler = async (notification) => {
     // No id, so no answer to carry a denial: a lenient server would run it all the same.
     if (notification.method === "tools/call") return logger.warn(`mcp-proxy: ${droppedNotification(notification.params)}`);
+    const refused = refusedMethod(notification.method);
+    if (refused !== undefined) return logger.warn(`mcp-proxy: refused a message from the client: ${refused.message}`);
     return relay(() => upstream.notification(notification), notification, logger);
   };
   // What the SDK cannot read from the client (a batch, a line that is not JSON-RPC) it drops: say so.

@@ -1,3 +1,4 @@
+import { refusedMethod } from "./client-methods.js";
 import type { Result } from "@modelcontextprotocol/sdk/types.js";
 import type { HostLogger } from "@toolgate/host";
 import {
@@ -101,6 +102,8 @@ export class RawRelay {
       this.#logger.warn(`mcp-proxy: dropped a line from the client that is not a JSON-RPC message: ${line.slice(0, 200)}`);
       return;
     }
+    const refused = "method" in message ? refusedMethod(message.method) : undefined;
+    if (refused !== undefined) return this.#refuseMethod(message, refused);
     if (isRequest(message)) {
       if (message.method === "tools/call") return this.#gateCall(message.id!, message.params);
       if (message.method === "tools/list") this.#listings.add(message.id!);
@@ -146,6 +149,13 @@ export class RawRelay {
   }
 
   /** Each request in a batch gets an Invalid Request error; nothing in it reaches the upstream. */
+  /** An answer for a request (an id the client can match), a line on stderr for a notification: never the upstream. */
+  #refuseMethod(message: RpcMessage, refused: { code: number; message: string }): void {
+    const { id } = message;
+    this.#logger.warn(`mcp-proxy: refused a message from the client: ${refused.message}`);
+    if (typeof id === "string" || typeof id === "number") this.#toClient(errorLine(id, refused));
+  }
+
   #refuseBatch(batch: unknown[]): void {
     const requests = batch.map(asMessage).filter((message): message is RpcMessage => message !== undefined && isRequest(message));
     this.#logger.warn(

@@ -8,9 +8,11 @@ import { isToolgateError, type SessionOptions } from "@toolgate/host";
 import { describeThrown } from "@toolgate/host/internal";
 import type { Generation, LiveHost } from "./live-host.js";
 import { allowedHosts, createRequestGuard, type RequestGuard } from "./request-guard.js";
-import { HttpError, readBody } from "./read-body.js";
+import { BodyTooLarge, HttpError, readBodyWithin } from "./read-body.js";
+import { describeStray } from "./stray-errors.js";
 
-const maxBodyBytes = 1024 * 1024;
+/** Past this a hook body is not read but drained and denied (a Write of a large file is the common case). */
+const maxBodyBytes = 8 * 1024 * 1024;
 const notListening = { status: 421, error: "the server is not listening yet" } as const;
 
 export interface HookServerOptions {
@@ -39,9 +41,19 @@ export function createHookServer(options: HookServerOptions): Server {
     const path = (request.url ?? "/").split("?", 1)[0]!;
     if (request.method === "GET" && path === "/v1/health") return health(live.current);
     if (request.method !== "POST") throw new HttpError(404, `no route ${request.method} ${path}`);
-    if (path === "/v1/check") return check(parseJson(await readBody(request, maxBodyBytes)));
+    if (path === "/v1/check") {
+      const body = await readBodyWithin(request, maxBodyBytes);
+      if (body instanceof BodyTooLarge) return { verdict: { action: "block", message: `toolgate could not decide: ${body.message}`, args: {} } };
+      return check(parseJson(body));
+    }
     const agent = /^\/v1\/hooks\/([\w-]+)$/.exec(path)?.[1];
-    if (agent !== undefined && isAgentName(agent)) return hook(agentProtocols[agent], await readBody(request, maxBodyBytes));
+    if (agent !== undefined && isAgentName(agent)) {
+      const protocol = agentProtocols[agent];
+      const body = await readBodyWithin(request, maxBodyBytes);
+      // The agent reads anything but a 200 with its deny as "no decision", and runs the tool.
+      if (body instanceof BodyTooLarge) return protocol.denyForFailure(`${protocol.name} hook input: ${body.message}`, undefined).body ?? {};
+      return hook(protocol, body);
+    }
     throw new HttpError(
       404,
       `no route POST ${path} (hooks: ${Object.keys(agentProtocols)
@@ -55,7 +67,8 @@ export function createHookServer(options: HookServerOptions): Server {
     if ("answer" in read) return read.answer.body ?? {};
     const { request } = read;
     return withGeneration(async (generation) => {
-      if (generation.host === undefined) return protocol.denyForFailure(generation.failure ?? "no host", request.event).body ?? {};
+      const failure = blockingFailure(generation);
+      if (generation.host === undefined || failure !== undefined) return protocol.denyForFailure(failure?.message ?? "no host", request.event).body ?? {};
       try {
         return (await answerHookRequest(generation.host, protocol, request)).body ?? {};
       } catch (error) {
@@ -69,8 +82,8 @@ export function createHookServer(options: HookServerOptions): Server {
     if (typeof call !== "object" || call === null) throw new HttpError(400, 'the body must be { "call": { "id", "name", "args" }, "session"?: { "id" } }');
     return withGeneration(async (generation) => {
       // A plugin that failed to load is the host's gate to answer (onPluginError), in every surface's words.
-      if (generation.host === undefined)
-        return { verdict: { action: "block", message: `toolgate could not decide: ${generation.failure ?? "no host"}`, args: { ...(call.args ?? {}) } } };
+      const failure = blockingFailure(generation);
+      if (generation.host === undefined || failure !== undefined) return { verdict: failureVerdict(failure, call) };
       try {
         return { verdict: await generation.host.checkToolCall(call, session === undefined ? {} : { session }) };
       } catch (error) {
@@ -109,9 +122,40 @@ export function createHookServer(options: HookServerOptions): Server {
 }
 
 function health(generation: Generation): unknown {
-  const plugins = generation.host?.plugins.map(({ name, status, error }) => ({ name, status, ...(error === undefined ? {} : { error }) })) ?? [];
-  const failure = generation.host === undefined ? generation.failure : loadFailure(generation.host);
+  const { stray } = generation;
+  const plugins =
+    generation.host?.plugins.map(({ name, status, error }) =>
+      stray?.plugin === name ? { name, status: "failed", error: describeStray(stray) } : { name, status, ...(error === undefined ? {} : { error }) },
+    ) ?? [];
+  const failure = generation.host === undefined ? generation.failure : (loadFailure(generation.host) ?? (stray && describeStray(stray)));
   return { ok: failure === undefined, plugins, ...(failure === undefined ? {} : { failure }) };
+}
+
+interface BlockingFailure {
+  message: string;
+  plugin?: string | undefined;
+}
+
+/**
+ * Why this generation denies every call before its host is asked: it has none (a bad config), or a
+ * plugin's error escaped its hooks and `onPluginError` is "block" (the plugin has failed, as if it had
+ * failed to load, until the project reloads).
+ */
+function blockingFailure(generation: Generation): BlockingFailure | undefined {
+  if (generation.host === undefined) return { message: generation.failure ?? "no host" };
+  const { stray } = generation;
+  if (stray === undefined || generation.host.onPluginError !== "block") return undefined;
+  return {
+    message: `${describeStray(stray)} (every call is blocked until the project reloads; onPluginError: "block")`,
+    plugin: stray.plugin,
+  };
+}
+
+function failureVerdict(failure: BlockingFailure | undefined, call: ToolCall): Verdict {
+  const args = { ...(call.args ?? {}) };
+  const message = `toolgate could not decide: ${failure?.message ?? "no host"}`;
+  if (failure?.plugin === undefined) return { action: "block", message, args };
+  return { action: "block", message, plugin: failure.plugin, source: { kind: "plugin", name: failure.plugin }, args };
 }
 
 function isAuthorized(request: IncomingMessage, expected: Buffer): boolean {

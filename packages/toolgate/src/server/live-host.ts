@@ -1,11 +1,14 @@
 import type { Host } from "@toolgate/host";
 import { describeThrown } from "@toolgate/host/internal";
+import type { StrayError } from "./stray-errors.js";
 
 /** One host and the requests still using it. */
 export interface Generation {
   /** Undefined when the host could not be created (a bad config): every decision then denies with `failure`. */
   host: Host | undefined;
   failure: string | undefined;
+  /** The first error that escaped a plugin's hooks while this generation served (see stray-errors.ts). */
+  stray: StrayError | undefined;
   inFlight: number;
   retired: boolean;
 }
@@ -28,9 +31,9 @@ export interface LiveHost {
 export async function createLiveHost(open: () => Promise<Host>, onReload: (generation: Generation) => void = () => {}): Promise<LiveHost> {
   const openGeneration = async (): Promise<Generation> => {
     try {
-      return { host: await open(), failure: undefined, inFlight: 0, retired: false };
+      return { host: await open(), failure: undefined, stray: undefined, inFlight: 0, retired: false };
     } catch (error) {
-      return { host: undefined, failure: describeThrown(error), inFlight: 0, retired: false };
+      return { host: undefined, failure: describeThrown(error), stray: undefined, inFlight: 0, retired: false };
     }
   };
   let current = await openGeneration();

@@ -10,19 +10,34 @@ export class HttpError extends Error {
   }
 }
 
-/** The request's body as UTF-8; past `maxBytes` it rejects with a 413 and the request is dropped. */
-export function readBody(request: IncomingMessage, maxBytes: number): Promise<string> {
+/** A body past the size limit: it was read to its end (and dropped) so that the client gets the answer. */
+export class BodyTooLarge {
+  constructor(readonly message: string) {}
+}
+
+/**
+ * The request's body as UTF-8. Past `maxBytes` the rest is drained and dropped, and a BodyTooLarge
+ * comes back: a client still sending when the connection closes sees a reset, not the deny it is owed.
+ */
+export function readBodyWithin(request: IncomingMessage, maxBytes: number): Promise<string | BodyTooLarge> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
+    let chunks: Buffer[] | undefined = [];
     let size = 0;
     request.on("data", (chunk: Buffer) => {
       size += chunk.length;
-      if (size > maxBytes) {
-        reject(new HttpError(413, `the body is larger than ${maxBytes} bytes`));
-        request.destroy();
-      } else chunks.push(chunk);
+      if (size > maxBytes) chunks = undefined;
+      else chunks?.push(chunk);
     });
-    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    request.on("end", () =>
+      resolve(chunks === undefined ? new BodyTooLarge(`the body is larger than ${maxBytes} bytes (${size} bytes)`) : Buffer.concat(chunks).toString("utf8")),
+    );
     request.on("error", reject);
   });
+}
+
+/** `readBodyWithin` for a caller that refuses an oversized body with a 413. */
+export async function readBody(request: IncomingMessage, maxBytes: number): Promise<string> {
+  const body = await readBodyWithin(request, maxBytes);
+  if (body instanceof BodyTooLarge) throw new HttpError(413, body.message);
+  return body;
 }

@@ -36,7 +36,8 @@ export function createRecordHub(logPath: string, onError: (error: unknown) => vo
   const follower: LogFollower = followLog(logPath, {
     onRecords(records) {
       const added = number(records);
-      recent.push(...added);
+      // One push per record: a spread passes every record as an argument, and a large log's first read overflows the stack.
+      for (const entry of added) recent.push(entry);
       if (recent.length > keptRecords) recent.splice(0, recent.length - keptRecords);
       for (const subscriber of subscribers) {
         const matching = added.filter((entry) => subscriber.matches(entry.record));

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { fstatSync, readFileSync } from "node:fs";
 import { Argument, type Command } from "commander";
 import type { AgentName, HookAnswer, HookRequest } from "../../agents/agent-protocol.js";
 import { agentNames } from "../../agents/agent-protocol.js";
@@ -46,9 +46,12 @@ async function runHook(agent: AgentName): Promise<void> {
   const crash = (error: unknown) => answers.answerAndExit(protocol.denyForFailure(describe(error), event));
   process.on("uncaughtException", crash);
   process.on("unhandledRejection", crash);
-  const deadline = setTimeout(() => crash(new Error(`no decision within ${deadlineMs()} ms (TOOLGATE_HOOK_TIMEOUT_MS)`)), deadlineMs());
+  const wholeCall = { at: Date.now() + deadlineMs(), reason: `no decision within ${deadlineMs()} ms (TOOLGATE_HOOK_TIMEOUT_MS)` };
+  const deadline = setTimeout(() => crash(new Error(wholeCall.reason)), deadlineMs());
 
-  const read = (await import("../../agents/answer-hook.js")).readHookRequest(protocol, await readStdin());
+  const input = await readStdin().catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+  if (input instanceof Error) return done(finish, protocol.denyForFailure(`cannot read the hook input: ${describe(input)}`, undefined), deadline);
+  const read = (await import("../../agents/answer-hook.js")).readHookRequest(protocol, input);
   if ("answer" in read) return done(finish, read.answer, deadline);
   const { request } = read;
   event = request.event;
@@ -59,7 +62,7 @@ async function runHook(agent: AgentName): Promise<void> {
   const projectDir = resolveProjectDir(protocol, request.cwd);
   const deny = (reason: string) => protocol.denyForFailure(reason, event);
   const watchdog = runsProjectCode(projectDir)
-    ? (await import("../hook-watchdog.js")).startHookWatchdog((reason) => crash(new Error(reason)), deny)
+    ? (await import("../hook-watchdog.js")).startHookWatchdog((reason) => crash(new Error(reason)), deny, wholeCall)
     : undefined;
   const answer = await decideHookRequest(protocol, request, projectDir, (hookTimeoutMs) => watchdog?.setHookTimeout(hookTimeoutMs)).catch((error: unknown) =>
     deny(describe(error)),
@@ -86,14 +89,16 @@ function keepStdoutForTheAnswer(): void {
   Object.defineProperty(process, "stdout", { configurable: true, enumerable: true, get: () => process.stderr });
 }
 
-/** The hook input: read at once from the pipe the agent gives (no stream needed), else through the stream. */
+/**
+ * The hook input. A regular file is read at once (it ends); anything else (the pipe or socket an agent
+ * gives) through the stream: a synchronous read of a stdin that never closes would hold this thread, and
+ * the deadline's timer with it, for ever, and a read on libuv's thread pool would hold `process.exit`.
+ */
 function readStdin(): Promise<string> {
   try {
-    return Promise.resolve(readFileSync(0, "utf8"));
+    if (fstatSync(0).isFile()) return Promise.resolve(readFileSync(0, "utf8"));
   } catch (error) {
-    // A non-blocking stdin (EAGAIN) or one that is not a file to read whole: the stream copes with both.
-    const { code } = error as NodeJS.ErrnoException;
-    if (code !== "EAGAIN" && code !== "EISDIR") return Promise.reject(error);
+    return Promise.reject(error);
   }
   return new Promise((resolve, reject) => {
     let text = "";

@@ -18,7 +18,7 @@ export function registerServeCommand(program: Command): void {
     .option("--cwd <dir>", "the project folder (plugins/, toolgate.config.*)")
     .addHelpText(
       "after",
-      "\nEndpoints: POST /v1/hooks/<agent> (claude-code, gemini-cli, codex, copilot-cli), POST /v1/check, GET /v1/health.\nThe first line on stdout is `listening on <url>`.\nRefused: a Host other than 127.0.0.1, localhost, [::1] or --host with the port (421), a foreign Origin or a cross-site Sec-Fetch-Site (403), a POST body not sent as application/json (415).",
+      "\nEndpoints: POST /v1/hooks/<agent> (claude-code, gemini-cli, codex, copilot-cli), POST /v1/check, GET /v1/health.\nThe first line on stdout is `listening on <url>`.\nRefused: a Host other than 127.0.0.1, localhost, [::1] or --host with the port (421), a foreign Origin or a cross-site Sec-Fetch-Site (403), a POST body not sent as application/json (415).\nA body over 8 MiB gets a 200 deny; a plugin's error that escapes its hooks fails that plugin, never the server.",
     )
     .action(async (options: ServeOptions) => {
       await serve(options);
@@ -39,14 +39,26 @@ async function serve(options: ServeOptions): Promise<void> {
       `--host ${options.host} is reachable from other machines: set --token (or TOOLGATE_SERVE_TOKEN) so that only clients holding it are answered`,
       exitCodes.usage,
     );
-  const [{ resolveCwd, stderrLogger, createRecordingHost }, { createLiveHost }, { createHookServer }, { watchProject }, { printLine, printNote }] =
-    await Promise.all([
-      import("../open-host.js"),
-      import("../../server/live-host.js"),
-      import("../../server/hook-server.js"),
-      import("../../server/watch-project.js"),
-      import("../output.js"),
-    ]);
+  const [
+    { resolveCwd, stderrLogger, createRecordingHost },
+    { createLiveHost },
+    { createHookServer },
+    { watchProject },
+    { printLine, printNote },
+    { catchStrayErrors, describeStray, strayErrorOf },
+  ] = await Promise.all([
+    import("../open-host.js"),
+    import("../../server/live-host.js"),
+    import("../../server/hook-server.js"),
+    import("../../server/watch-project.js"),
+    import("../output.js"),
+    import("../../server/stray-errors.js"),
+  ]);
+  // A plugin's throw in a timer or unhandled rejection would end the process: its plugin fails instead.
+  // One that comes while the first host loads is that host's, once it is there.
+  const early: unknown[] = [];
+  let failPlugin = (error: unknown) => void early.push(error);
+  catchStrayErrors((error) => failPlugin(error));
   const cwd = resolveCwd(options.cwd);
   let stopWatching = () => {};
   const watch = () => {
@@ -64,6 +76,13 @@ async function serve(options: ServeOptions): Promise<void> {
       watch();
     },
   );
+  failPlugin = (error) => {
+    const generation = live.current;
+    const stray = strayErrorOf(error, generation.host?.plugins ?? []);
+    generation.stray ??= stray;
+    printNote(`[toolgate] ${describeStray(stray)}${generation.host?.onPluginError === "block" ? "; denying every call until the project reloads" : ""}`);
+  };
+  for (const error of early.splice(0)) failPlugin(error);
   if (live.current.failure !== undefined) printNote(`[toolgate] could not load the project, denying every call until it is fixed: ${live.current.failure}`);
   watch();
   const server = createHookServer({ live, token, host: options.host });

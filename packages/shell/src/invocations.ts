@@ -215,6 +215,7 @@ const mayEvaluate = new Set([
   "wait",
 ]);
 const printsFolder = /^\s*pwd(?:\s+-L)?\s*$/;
+const printsTopLevel = /^\s*git\s+rev-parse\s+--show-toplevel\s*$/;
 const maxInvocations = 5_000;
 // Passes a loop body is read ahead before what still changes becomes unknown (as many again to settle after that).
 const maxLoopPasses = 3;
@@ -722,6 +723,12 @@ class Collector {
       if (values === null || values === undefined) continue;
       for (const value of values) if (/[[$`A-Za-z_]/.test(value)) this.arithmetic(value, depth, state, via, out, seen);
     }
+  }
+
+  topLevel(cwd: string | undefined): string | undefined {
+    const root = this.environment.projectRoot;
+    if (root === undefined || cwd === undefined) return undefined;
+    return cwd === root || cwd.startsWith(`${root}/`) ? `${root}\n` : undefined;
   }
 
   /** The `trap` bodies, read at the end with every state they may run in (a trap runs later than it is set). */
@@ -1232,6 +1239,8 @@ class Collector {
     // `$(which node)`, `$(command -v node)`: a path to that program (only its name matters here).
     // `$(pwd)`: the folder, when it is known.
     if (printsFolder.test(script)) return state.cwd === undefined ? undefined : `${state.cwd}\n`;
+    // `$(git rev-parse --show-toplevel)` inside the project: the project's root.
+    if (printsTopLevel.test(script)) return this.topLevel(state.cwd);
     const lookup = locatesProgram.exec(script);
     if (lookup !== null) return lookup[1]!;
     // `$(mktemp -d)`: a new entry of the temp folder, named from mktemp's template (its random part differs each time).

@@ -10,6 +10,11 @@ export interface AnalysisEnvironment {
   cwd: string;
   home: string;
   tmp: string;
+  /**
+   * The project's root, when the caller knows it: what `$(git rev-parse --show-toplevel)` prints from a folder
+   * inside it (a repository above the project would be read as the project itself).
+   */
+  projectRoot?: string;
 }
 
 /** What the shell knows while it reads a line: its folder and the variables set so far. */
@@ -213,6 +218,9 @@ export function valuesOf(name: string, state: ShellState, environment: AnalysisE
   if (name === "HOME") return [environment.home];
   if (name === "PWD") return state.cwd === undefined ? undefined : [state.cwd];
   if (name === "TMPDIR") return [environment.tmp];
+  // The cleanup idiom (`trap 'rm -rf "$TMP"' EXIT`): a `$TMP` or `$TEMP` the line does not set is read as a
+  // folder made in the temp folder, as `$(mktemp -d)` is. Like `$TMPDIR`, it is the agent's own variable.
+  if (name === "TMP" || name === "TEMP") return [`${environment.tmp}/tmp.XXXXXXXXXX`];
   // bash sets IFS to space, tab and newline at start (an inherited IFS is ignored).
   if (name === "IFS") return [" \t\n"];
   return undefined;

@@ -331,7 +331,11 @@ table("outside the project and unknown targets", [
   ["rm -rf $DIR", "rm-unknown-target"],
   ['rm -rf "$DIR"/', "rm-unknown-target"],
   ["rm -rf ${BUILD_DIR}/out", "rm-unknown-target"],
-  ['cd "$(git rev-parse --show-toplevel)" && rm -rf $(pwd)/build', "rm-unknown-target"],
+  ['cd "$(git rev-parse --git-common-dir)" && rm -rf $(pwd)/build', "rm-unknown-target"],
+  // The repository's top is the project when the line runs inside it: a wipe of it is the project's.
+  ['cd src && cd "$(git rev-parse --show-toplevel)" && rm -rf *', "rm-project-root"],
+  ['cd /tmp && cd "$(git rev-parse --show-toplevel)" && rm -rf build', "rm-unknown-target"],
+  ['rm -rf "$TMP/.."', "rm-outside-project"],
   ["rm -rf `cat dirs.txt`", "rm-unknown-target"],
   ["cd $SOMEWHERE && rm -rf build", "rm-unknown-target"],
   ["cd - && rm -rf build", "rm-unknown-target"],

@@ -39,7 +39,7 @@ export interface CheckResult {
 export function checkCommand(command: string, guard: Guard, cwd?: string): CheckResult {
   const { context } = guard;
   const start = cwd === undefined ? context.projectRoot : posix.resolve(context.projectRoot, cwd);
-  const analysis = analyze(command, { cwd: start, home: context.home, tmp: guard.tmp });
+  const analysis = analyze(command, { cwd: start, home: context.home, tmp: guard.tmp, projectRoot: context.projectRoot });
   const deletes = collectDeletes(analysis.invocations, context);
   // A function defined and never called runs nothing; a catastrophic delete in it is refused all the same.
   if (analysis.uncalled.length > 0) deletes.push(...collectDeletes(analysis.uncalled, context).filter((found) => catastrophicKinds.has(found.target.kind)));

@@ -333,7 +333,7 @@ table("outside the project and unknown targets", [
   ["rm -rf ${BUILD_DIR}/out", "rm-unknown-target"],
   ['cd "$(git rev-parse --git-common-dir)" && rm -rf $(pwd)/build', "rm-unknown-target"],
   // The repository's top is the project when the line runs inside it: a wipe of it is the project's.
-  ['cd src && cd "$(git rev-parse --show-toplevel)" && rm -rf *', "rm-project-root"],
+  ['cd src && cd "$(git rev-parse --show-toplevel)" && rm -rf *', "rm-project"],
   ['cd /tmp && cd "$(git rev-parse --show-toplevel)" && rm -rf build', "rm-unknown-target"],
   ['rm -rf "$TMP/.."', "rm-outside-project"],
   ["rm -rf `cat dirs.txt`", "rm-unknown-target"],

@@ -33,7 +33,9 @@ for (const [name, cases] of [
   console.log(`${name}: agrees with ${agreed} of ${cases.length} cases (${((agreed / cases.length) * 100).toFixed(1)}%)`);
   const missed = disagreements.filter((peerCase) => peerCase.expected === "deny");
   console.log(`  allowed here, denied there: ${missed.length}; denied here, allowed there: ${disagreements.length - missed.length}`);
-  if (values.list) for (const peerCase of disagreements) console.log(`  ${peerCase.expected === "deny" ? "ALLOWED" : "DENIED "} ${JSON.stringify(peerCase.command)}  (${peerCase.from})`);
+  if (values.list)
+    for (const peerCase of disagreements)
+      console.log(`  ${peerCase.expected === "deny" ? "ALLOWED" : "DENIED "} ${JSON.stringify(peerCase.command)}  (${peerCase.from})`);
 }
 
 function verdict(command: string): "deny" | "allow" {
@@ -58,7 +60,9 @@ function tomlString(block: string, key: string): string | undefined {
   const match = new RegExp(`^${key}\\s*=\\s*("(?:[^"\\\\]|\\\\.)*"|'[^']*')`, "m").exec(block);
   if (match === null) return undefined;
   const literal = match[1]!;
-  return literal.startsWith("'") ? literal.slice(1, -1) : (JSON.parse(literal.replace(/\\U([0-9A-Fa-f]{8})/g, (_, hex) => String.fromCodePoint(Number.parseInt(hex, 16)))) as string);
+  return literal.startsWith("'")
+    ? literal.slice(1, -1)
+    : (JSON.parse(literal.replace(/\\U([0-9A-Fa-f]{8})/g, (_, hex) => String.fromCodePoint(Number.parseInt(hex, 16)))) as string);
 }
 
 function ccSafetyNetCases(checkout: string): PeerCase[] {
@@ -72,7 +76,8 @@ function ccSafetyNetCases(checkout: string): PeerCase[] {
         const [first] = node.arguments;
         const plain = first !== undefined && (ts.isStringLiteral(first) || ts.isNoSubstitutionTemplateLiteral(first));
         if (!insideEnv && plain && callee === "assertBlocked" && node.arguments.length === 2) cases.push({ command: first.text, expected: "deny", from: file });
-        if (!insideEnv && plain && callee === "assertAllowed" && node.arguments.length === 1) cases.push({ command: first.text, expected: "allow", from: file });
+        if (!insideEnv && plain && callee === "assertAllowed" && node.arguments.length === 1)
+          cases.push({ command: first.text, expected: "allow", from: file });
       }
       node.forEachChild((child) => visit(child, insideEnv));
     };
@@ -83,5 +88,8 @@ function ccSafetyNetCases(checkout: string): PeerCase[] {
 
 function filesUnder(root: string, folder: string, ending: string): string[] {
   const entries = readdirSync(`${root}/${folder}`, { recursive: true, encoding: "utf8" });
-  return entries.filter((entry) => entry.endsWith(ending)).map((entry) => `${folder}/${entry}`).sort();
+  return entries
+    .filter((entry) => entry.endsWith(ending))
+    .map((entry) => `${folder}/${entry}`)
+    .sort();
 }

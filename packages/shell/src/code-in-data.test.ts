@@ -202,10 +202,7 @@ describe("let reads its operands as arithmetic, and their subscripts as code", (
     expect(unknown(source)).toBe(true);
   });
 
-  it.each(["i=0; let i++", "let 'n = 2 * 3'", "n=3; [[ $n -ge 2 ]] && echo ok"])(
-    "%s → read with confidence",
-    (source) => {
-      expect(read(source).problems).toEqual([]);
-    },
-  );
+  it.each(["i=0; let i++", "let 'n = 2 * 3'", "n=3; [[ $n -ge 2 ]] && echo ok"])("%s → read with confidence", (source) => {
+    expect(read(source).problems).toEqual([]);
+  });
 });

@@ -3,7 +3,7 @@ import { checkCommand } from "../check.js";
 import { resolveOptions } from "../options.js";
 
 /** Where every corpus line is decided: a project in a home folder, as an agent's would be. */
-export const corpusPlace = { projectRoot: "/home/dev/project", home: "/home/dev" } as const;
+const corpusPlace = { projectRoot: "/home/dev/project", home: "/home/dev" } as const;
 
 /** The lines of a corpus file: comments and blank lines left out, `\n` and `\r` read as the characters. */
 export function corpusLines(name: "benign" | "catastrophic"): string[] {

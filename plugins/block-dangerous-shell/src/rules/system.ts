@@ -1,6 +1,6 @@
 import { posix } from "node:path";
 import { classifyTarget } from "../paths.js";
-import { isCommandFlag, isUnknown, maskQuoted, shells, unwrap, type Invocation } from "@toolgate/shell";
+import { isCommandFlag, maskQuoted, shells, unwrap, type Invocation } from "@toolgate/shell";
 import { findExpression, findStartPaths } from "./deletes.js";
 import { diskWritten, mayBeDevice } from "./devices.js";
 import { interpreterCode } from "./interpreter-code.js";

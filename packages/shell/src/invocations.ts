@@ -431,6 +431,10 @@ class Collector {
     let entry = copy(state);
     let settled = false;
     this.dry++;
+    // What the head sets (`for f in …`) is in the state of every pass: with it, a body that changes nothing else settles at once.
+    const headed = copy(entry);
+    this.flow(step.head, depth, headed, via, []);
+    entry = join([entry, headed], this.environment);
     for (let pass = 0; pass < maxLoopPasses * 2 && !settled && !this.overBudget(); pass++) {
       const frame = { breaks: [], continues: [] };
       const iteration = copy(entry);

@@ -44,6 +44,7 @@ export class PolicyProtection {
   check(call: Pick<ToolCall, "name" | "args" | "kind">): PreToolCallDecision | undefined {
     const kind = call.kind ?? kindOfTool(call.name);
     if (kind === "read" || kind === "web") return undefined;
+    this.#paths.beginCall();
     const cwds = this.#cwdsOf(call.args);
     if (kind === "shell") return this.#checkShell(call.args, cwds);
     if (kind !== "edit" && kind !== "write" && readVerbs.test(verbOf(call.name))) return undefined;

@@ -64,11 +64,19 @@ export class ProtectedPaths {
     this.names = [...new Set(names.map((name) => name.toLowerCase()).filter((name) => name.length >= 3))];
   }
 
+  /** Existing paths and their real paths (null: none there), for one call: a line's paths share folders. */
+  readonly #realPaths = new Map<string, string | null>();
+
+  /** Starts a call's check: what the file system held for the last call is asked again. */
+  beginCall(): void {
+    this.#realPaths.clear();
+  }
+
   /** The entry an absolute path (which may hold glob characters) lands on, if any. */
   hit(path: string, reach: Reach): ProtectedHit | undefined {
     if (globCharacters.test(path)) return this.#globHit(path, reach);
     const normal = posix.normalize(path);
-    const real = realPath(normal);
+    const real = realPath(normal, this.#realPaths);
     for (const candidate of real === normal ? [normal] : [normal, real]) {
       const entry = this.entries.find((each) => isWithin(candidate, each.path) || (reach === "tree" && each.guardAncestors && isWithin(each.path, candidate)));
       if (entry) return { entry, target: candidate };
@@ -122,19 +130,28 @@ function isWithin(path: string, folder: string): boolean {
  * The path with every symlink in its existing part resolved (`realpath` of the longest existing prefix,
  * the rest appended): a link in the project that points at the config is the config.
  */
-function realPath(path: string): string {
+function realPath(path: string, known = new Map<string, string | null>()): string {
   let existing = path;
   let rest = "";
   for (let depth = 0; depth < 64; depth++) {
-    try {
-      const real = realpathSync.native(existing);
-      return rest === "" ? real : resolve(real, rest);
-    } catch {
-      const parent = dirname(existing);
-      if (parent === existing) return path;
-      rest = rest === "" ? basename(existing) : `${basename(existing)}/${rest}`;
-      existing = parent;
+    let real = known.get(existing);
+    if (real === undefined) {
+      real = realIfExists(existing);
+      known.set(existing, real);
     }
+    if (real !== null) return rest === "" ? real : resolve(real, rest);
+    const parent = dirname(existing);
+    if (parent === existing) return path;
+    rest = rest === "" ? basename(existing) : `${basename(existing)}/${rest}`;
+    existing = parent;
   }
   return path;
+}
+
+function realIfExists(path: string): string | null {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return null;
+  }
 }

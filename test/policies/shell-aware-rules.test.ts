@@ -200,7 +200,9 @@ describe("an allow never covers a runner's code (needs the @toolgate/shell runne
     [["export *", "git log*"], "export GIT_PAGER='rm -rf ~'; git log", "ask"],
     [["export *", "git log*"], "export PAGER='rm -rf ~'\ngit log", "ask"],
     [["declare *", "git log*"], "declare -x GIT_PAGER='rm -rf ~'; git log", "ask"],
-    [["GIT_PAGER=cat git log*"], "GIT_PAGER=cat git log", "allow"],
+    // The pager is a command git runs: it needs an allow of its own.
+    [["GIT_PAGER=cat git log*"], "GIT_PAGER=cat git log", "ask"],
+    [["GIT_PAGER=cat git log*", "cat"], "GIT_PAGER=cat git log", "allow"],
     [["git *"], "git --config-env=core.pager=EVIL log", "ask"],
     [["git *"], "git --exec-path=/tmp/evil status", "ask"],
     [["git fetch*"], "git fetch --upload-pack='rm -rf ~' origin", "ask"],

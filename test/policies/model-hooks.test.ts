@@ -160,7 +160,8 @@ describe("model hooks (a fake OpenAI-compatible server, real HTTP through the AI
   });
 
   it("through toolgate hook claude-code: a padded call is judged whole, an oversized one denied unjudged", { timeout: 60_000 }, async () => {
-    const project = createTempProject({ "toolgate.config.json": JSON.stringify({ hooks: { pre_tool_call: [judge("fenced")] } }) });
+    // The policy's own protection would refuse `rm -rf ~` (it deletes the config) before the judge is heard.
+    const project = createTempProject({ "toolgate.config.json": JSON.stringify({ protectPolicy: "off", hooks: { pre_tool_call: [judge("fenced")] } }) });
     const input = (command: string) => ({
       session_id: "s",
       cwd: project.dir,

@@ -67,7 +67,8 @@ describe("toolgateMiddleware", () => {
     expect(
       records.map(({ surface, callId, verdict, participants }) => ({ surface, callId, verdict, by: participants.map((p) => `${p.name}:${p.action}`) })),
     ).toEqual([
-      { surface: "langchain", callId: "c1", verdict: "block", by: ["block-dangerous-shell:block", "counter:none"] },
+      // The policy's own protection is asked last, on the final arguments: `rm -rf /` would delete the config too.
+      { surface: "langchain", callId: "c1", verdict: "block", by: ["block-dangerous-shell:block", "counter:none", "protectPolicy:block"] },
       { surface: "langchain", callId: "c2", verdict: "allow", by: ["block-dangerous-shell:none", "counter:none"] },
     ]);
   });

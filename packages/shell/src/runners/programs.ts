@@ -713,8 +713,14 @@ const readM4: Reader = (invocation, reading) => {
   }
 };
 
+/** fc: bash's history editor re-runs earlier commands (`history -s 'rm -rf ~'; fc -s`); only its listing, `fc -l`, is read. */
+const readFc: Reader = (invocation, reading) => {
+  if (!/^-[nr]*l[nr]*$/.test(invocation.args[0] ?? "")) addUnread(reading, "fc", "commands from the shell's history");
+};
+
 export const otherRunners: [string, Reader][] = [
   ["find", readFind],
+  ["fc", readFc],
   ...["vim", "vi", "nvim", "ex", "view", "vimdiff", "rvim", "gvim"].map((name): [string, Reader] => [name, readVim]),
   ...["emacs", "emacsclient"].map((name): [string, Reader] => [name, (invocation, reading) => void readWith(invocation.args, emacsGrammar, reading)]),
   ["less", readLess],

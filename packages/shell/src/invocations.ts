@@ -527,15 +527,18 @@ class Collector {
         for (const name of commandAssigned(invocation.name, invocation.args)) setVar(state, name, null);
       }
       out.push(invocation);
-      append(out, this.runs(invocation, command.words, depth, state));
+      // A read-ahead pass only learns the state a loop's next pass starts with: only `eval` and `source` run
+      // code in this shell, so what other commands run (in a shell or program of their own) cannot change it.
+      if (this.dry === 0 || sameShell.has(invocation.name)) append(out, this.runs(invocation, command.words, depth, state));
       const called = state.functions === undefined ? undefined : calledFunction(argv, state.functions);
       if (called !== undefined) this.callEach(invocation, called, depth, state, out);
     }
     const first = out.length > start ? out[start] : undefined;
     // `alias x='sudo '; x y`: an alias behind a wrapper is expanded where an alias ending in a space makes bash do it.
     if (first !== undefined && state.aliases !== undefined && first.wrappers.length > 0) this.aliasBehindWrapper(first, depth, state, out);
-    // Substitutions do not depend on a loop variable's value: read them once, under the first variant.
-    if (first) this.substitutions(first, command.words, command.redirects, depth, state, out);
+    // Substitutions do not depend on a loop variable's value: read them once, under the first variant. They
+    // run in subshells, so a read-ahead pass (which only learns the state) skips them.
+    if (first && this.dry === 0) this.substitutions(first, command.words, command.redirects, depth, state, out);
     if (first && (command.redirects.length > 0 || first.name === "tee")) this.recordWrites(first);
     if (first && this.dry === 0 && this.writes.length > 0 && (first.name === "cp" || first.name === "mv")) this.writes.push(first);
     this.track(first, state);

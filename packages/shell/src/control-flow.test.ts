@@ -151,6 +151,44 @@ describe("control flow: a command sees every value a branch may leave", () => {
     expect(analyze(source, environment).problems.join(" ")).toMatch(problem);
   });
 
+  // A loop's read-ahead passes skip what runs in a shell of its own (substitutions, `sh -c`, programs): what
+  // runs in this shell (`eval`, `source`, function calls, assignments) must still reach the next pass.
+  it.each([
+    ["x=/tmp/a; for i in 1 2; do rm -rf $x; eval 'x=~'; done", "~"],
+    ["x=/tmp/a; for i in 1 2; do rm -rf $x; eval x=~; done", "~"],
+    ["x=/tmp/a; for i in 1 2; do rm -rf $x; command eval 'x=~'; done", "~"],
+    ["x=/tmp/a; for i in 1 2; do rm -rf $x; builtin eval 'x=~'; done", "~"],
+    ["x=/tmp/a; while c; do rm -rf $x; eval 'eval x=~'; done", "~"],
+    ["echo 'x=~' > /tmp/s.sh; x=/tmp/a; for i in 1 2; do rm -rf $x; source /tmp/s.sh; done", "~"],
+    ["echo 'x=~' > /tmp/s.sh; x=/tmp/a; until c; do rm -rf $x; . /tmp/s.sh; done", "~"],
+    ["f() { x=~; }; x=/tmp/a; for i in 1 2; do rm -rf $x; f; done", "~"],
+    ["x=/tmp/a; for i in 1 2; do rm -rf $x; x=$(echo ~); done", "~"],
+    ["x=/tmp/a; for i in 1 2; do rm -rf $x; eval 'cd ~'; x=$PWD; done", "/home/ada"],
+    ["x=/tmp/a; for i in 1 2; do rm -rf $x; [ c ] && eval 'x=~'; done", "~"],
+    ["x=/tmp/a; for i in 1 2; do for j in 3; do rm -rf $x; done; eval 'x=~'; done", "~"],
+  ])("%s → the read-ahead still carries what runs in this shell: checks %s", (source, value) => {
+    expect(rmTargets(source)).toContain(value);
+  });
+
+  it.each([
+    ["for i in 1 2; do echo $(rm -rf ~); done", "~"],
+    ["while c; do x=$(rm -rf ~); done", "~"],
+    ["for i in 1 2; do sh -c 'rm -rf ~'; done", "~"],
+    ["d=/tmp/x; for i in 1 2; do bash -c \"rm -rf $d\"; d=~; done", "~"],
+    ["for i in 1 2; do cat <(rm -rf ~); done", "~"],
+    ["for i in 1 2; do find . -exec rm -rf ~ \\;; done", "~"],
+    ["for i in 1 2; do echo `rm -rf ~`; done", "~"],
+    ["for i in 1 2; do for j in 3 4; do echo \"$(rm -rf ~)\"; done; done", "~"],
+    ["d=/tmp/x; for i in 1 2; do echo \"$(rm -rf $d)\"; d=~; done", "~"],
+    ["until c; do node -e 'require(\"child_process\").execSync(\"rm -rf ~\")'; done", "~"],
+  ])("%s → what a loop body runs in a shell of its own is read on the pass that records: checks %s", (source, value) => {
+    const targets = analyze(source, environment).invocations.flatMap(function all(invocation): string[] {
+      const own = invocation.name === "rm" ? [invocation.args.at(-1) ?? ""] : [];
+      return [...own, ...invocation.nested.flatMap(all)];
+    });
+    expect(targets).toContain(value);
+  });
+
   it("a hostile nest of loops is bounded, and fails closed", () => {
     const source = `${"for i in 1 2; do x=$x$i; ".repeat(12)}rm -rf $x${"; done".repeat(12)}`;
     const analysis = analyze(source, environment);

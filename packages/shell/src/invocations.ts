@@ -32,6 +32,7 @@ import { commandAssigned, commandProblems, wordExpansionProblems } from "./code-
 import { asLiteral, fromLiteral } from "./quoted.js";
 import { echoOutput } from "./printf.js";
 import { isUnknown, unknownText } from "./unknown.js";
+import type { ExpansionScope } from "./expansion.js";
 
 /** One command that would run, seen through wrappers (`sudo`, `env`, `xargs`, …). */
 export interface Invocation {
@@ -811,22 +812,22 @@ class Collector {
 
   /** Code kept in the words' expansions (`${x@P}`, arithmetic on unknown values); `${x:=…}` leaves x unknown. */
   expansionProblems(command: { words: readonly Word[]; redirects: readonly Redirect[] }, state: ShellState): void {
-    if (command.redirects.length === 0 && command.words.every((word) => word.plain === true && !word.text.includes("["))) return;
-    const scope = this.scope(state);
-    const assigned: string[] = [];
-    const scan = (word: Word) => {
-      if (word.plain === true && !word.text.includes("[")) return; // `a[i]=1`: the subscript is arithmetic
-      const found = wordExpansionProblems(word.expandable ?? word.text, scope);
+    let scope: ExpansionScope | undefined;
+    let assigned: string[] | undefined;
+    const scan = (text: string) => {
+      // Only a `$` (an expansion) or a `[` (a subscript) can hold code: most words have neither.
+      if (!text.includes("$") && !text.includes("[")) return;
+      const found = wordExpansionProblems(text, (scope ??= this.scope(state)));
       for (const problem of found.problems) this.problem(problem);
-      for (const name of found.assigned) assigned.push(name);
+      for (const name of found.assigned) (assigned ??= []).push(name);
     };
-    for (const word of command.words) scan(word);
+    for (const word of command.words) scan(word.expandable ?? word.text);
     for (const redirect of command.redirects) {
-      scan(redirect.target);
+      scan(redirect.target.expandable ?? redirect.target.text);
       // An unquoted heredoc body is expanded like a double-quoted word.
-      if (redirect.body !== undefined && redirect.target.plain === true) scan({ text: redirect.body, substitutions: [] });
+      if (redirect.body !== undefined && redirect.target.plain === true) scan(redirect.body);
     }
-    for (const name of assigned) setVar(state, name, null);
+    if (assigned !== undefined) for (const name of assigned) setVar(state, name, null);
   }
 
   scope(state: ShellState) {

@@ -174,13 +174,13 @@ describe("control flow: a command sees every value a branch may leave", () => {
     ["for i in 1 2; do echo $(rm -rf ~); done", "~"],
     ["while c; do x=$(rm -rf ~); done", "~"],
     ["for i in 1 2; do sh -c 'rm -rf ~'; done", "~"],
-    ["d=/tmp/x; for i in 1 2; do bash -c \"rm -rf $d\"; d=~; done", "~"],
+    ['d=/tmp/x; for i in 1 2; do bash -c "rm -rf $d"; d=~; done', "~"],
     ["for i in 1 2; do cat <(rm -rf ~); done", "~"],
     ["for i in 1 2; do find . -exec rm -rf ~ \\;; done", "~"],
     ["for i in 1 2; do echo `rm -rf ~`; done", "~"],
-    ["for i in 1 2; do for j in 3 4; do echo \"$(rm -rf ~)\"; done; done", "~"],
-    ["d=/tmp/x; for i in 1 2; do echo \"$(rm -rf $d)\"; d=~; done", "~"],
-    ["until c; do node -e 'require(\"child_process\").execSync(\"rm -rf ~\")'; done", "~"],
+    ['for i in 1 2; do for j in 3 4; do echo "$(rm -rf ~)"; done; done', "~"],
+    ['d=/tmp/x; for i in 1 2; do echo "$(rm -rf $d)"; d=~; done', "~"],
+    ['until c; do node -e \'require("child_process").execSync("rm -rf ~")\'; done', "~"],
   ])("%s → what a loop body runs in a shell of its own is read on the pass that records: checks %s", (source, value) => {
     const targets = analyze(source, environment).invocations.flatMap(function all(invocation): string[] {
       const own = invocation.name === "rm" ? [invocation.args.at(-1) ?? ""] : [];

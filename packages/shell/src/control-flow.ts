@@ -69,18 +69,16 @@ const endsCondition: ReadonlySet<string> = new Set(["then"]);
 const endsClause: ReadonlySet<string> = new Set(["elif", "else", "fi"]);
 const endsElse: ReadonlySet<string> = new Set(["fi"]);
 const endsCase: ReadonlySet<string> = new Set(["esac"]);
-const flows = new WeakMap<Script, FlowResult>();
 
-/** The constructs of a script (read once per script: loops and calls read the same script again). */
+/**
+ * The constructs of a script. Read anew on each call, never kept: a module-level WeakMap keyed by the parsed
+ * scripts made every decision's scripts ephemerons that each minor garbage collection had to trace (it cost
+ * more than reading the flow again, which is linear in the pipelines and cheaper than analysing them).
+ */
 export function readFlow(script: Script): FlowResult {
-  let result = flows.get(script);
-  if (result === undefined) {
-    const reader = new FlowReader(script);
-    const flow = reader.list(endsNothing, 0, false);
-    result = reader.problem === undefined ? { flow } : { flow, problem: reader.problem };
-    flows.set(script, result);
-  }
-  return result;
+  const reader = new FlowReader(script);
+  const flow = reader.list(endsNothing, 0, false);
+  return reader.problem === undefined ? { flow } : { flow, problem: reader.problem };
 }
 
 /**

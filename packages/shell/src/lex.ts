@@ -47,6 +47,14 @@ export interface LexResult {
   tokens: Token[];
   /** Why bash would refuse this text, when it would; the tokens are then a best effort. */
   problem?: string;
+  /**
+   * Set when the only thing bash would refuse is a quote or substitution still open at the end of the text,
+   * and every construct before it was read exactly (no arithmetic, no heredoc or comment inside a
+   * substitution, whose reading here is approximate): where lexing resumed after each top-level newline
+   * (after the heredoc bodies it starts), in order. Bash runs the complete commands it has read at a newline
+   * before it reaches the open one, so a prefix ending at one of these may have run.
+   */
+  openAtEnd?: { cuts: number[] };
 }
 
 const maxNesting = 256;
@@ -121,8 +129,15 @@ interface PendingHeredoc {
   stripTabs: boolean;
 }
 
+/** `open`: a quote or substitution still open at the end of the text; `other`: anything else bash refuses. */
+type FailKind = "open" | "other";
+
 class Lexer {
   problem: string | undefined;
+  /** Whether any problem is not a construct open at the end of the text. */
+  otherProblem = false;
+  /** Set once a construct whose reading here is not exact was met: an open one at the end is then not trusted. */
+  approximate = false;
   wordEnd = 0;
   /** Set once a `((` was found never closed. */
   unclosedArithmetic = false;
@@ -135,8 +150,9 @@ class Lexer {
     readonly depth = 0,
   ) {}
 
-  fail(problem: string): void {
+  fail(problem: string, kind: FailKind = "other"): void {
     this.problem ??= problem;
+    if (kind === "other") this.otherProblem = true;
   }
 }
 
@@ -154,6 +170,7 @@ export function lex(source: string): LexResult {
     lexer.fail(`the text holds the control character U+${code} at offset ${control.index}, which bash may read differently than shown`);
   }
   const heredocs: PendingHeredoc[] = [];
+  const cuts: number[] = [];
   let delimiterFor: RedirectToken | undefined;
   let i = 0;
   while (i < source.length) {
@@ -165,11 +182,13 @@ export function lex(source: string): LexResult {
     } else if (code === 10) {
       tokens.push(newlineToken);
       i = heredocs.length === 0 ? i + 1 : readHeredocBodies(lexer, i + 1, heredocs.splice(0));
+      cuts.push(i);
     } else if (code === 35) {
       while (i < source.length && source.charCodeAt(i) !== 10) i++; // a comment
     } else {
       const operator = code >= 128 || wordBreak[code] !== 1 || isProcessSubstitution(source, i) ? undefined : operatorAt(source, i);
       if (operator === "(" && source.charCodeAt(i + 1) === 40 && atCommandStart(tokens)) {
+        lexer.approximate = true;
         const end = lexer.unclosedArithmetic ? -1 : arithmeticCommandEnd(lexer, i + 2);
         if (end !== -1) {
           pushArithmeticCommand(lexer, source.slice(i + 2, end - 2), tokens);
@@ -210,7 +229,9 @@ export function lex(source: string): LexResult {
     }
   }
   if (heredocs.length > 0) readHeredocBodies(lexer, source.length, heredocs);
-  return lexer.problem === undefined ? { tokens } : { tokens, problem: lexer.problem };
+  if (lexer.problem === undefined) return { tokens };
+  if (lexer.otherProblem || lexer.approximate) return { tokens, problem: lexer.problem };
+  return { tokens, problem: lexer.problem, openAtEnd: { cuts } };
 }
 
 // Words after which a command starts (`if ((x))`, `while ((i < 3))`).
@@ -363,7 +384,7 @@ function readWord(lexer: Lexer, start: number): WordToken {
     const char = source[i]!;
     if (char === "'") {
       const end = source.indexOf("'", i + 1);
-      if (end === -1) lexer.fail("a single quote (') is never closed");
+      if (end === -1) lexer.fail("a single quote (') is never closed", "open");
       emit(word, source.slice(i + 1, end === -1 ? source.length : end), true);
       i = end === -1 ? source.length : end + 1;
     } else if (char === '"') {
@@ -398,6 +419,9 @@ function readDoubleQuoted(lexer: Lexer, start: number, word: Word): number {
     if (char === "\\" && '"\\$`\n'.includes(source[i + 1] ?? "")) {
       emit(word, source[i + 1] === "\n" ? "" : source[i + 1]!, true);
       i += 2;
+    } else if (char === "$" && source[i + 1] === "'") {
+      emit(word, "$", true); // `"$'"`: inside double quotes, `$'` is no quote
+      i++;
     } else if (char === "$" || char === "`") {
       i = readDollarOrBacktick(lexer, i, word);
     } else {
@@ -405,7 +429,7 @@ function readDoubleQuoted(lexer: Lexer, start: number, word: Word): number {
       i++;
     }
   }
-  if (i >= source.length) lexer.fail('a double quote (") is never closed');
+  if (i >= source.length) lexer.fail('a double quote (") is never closed', "open");
   return i + 1;
 }
 
@@ -428,6 +452,7 @@ function readDollarOrBacktick(lexer: Lexer, start: number, word: Word): number {
   }
   const next = source[start + 1];
   if (next === "(") {
+    if (source[start + 2] === "(") lexer.approximate = true; // `$((`: arithmetic or a subshell, as bash decides
     const end = skipNested(lexer, start + 2, "paren");
     const inner = source.slice(start + 2, end - 1);
     refuseCase(lexer, inner);
@@ -445,7 +470,7 @@ function readDollarOrBacktick(lexer: Lexer, start: number, word: Word): number {
   if (next === "'") {
     let end = start + 2;
     while (end < source.length && source[end] !== "'") end += source[end] === "\\" ? 2 : 1;
-    if (end >= source.length) lexer.fail("a $'…' quote is never closed");
+    if (end >= source.length) lexer.fail("a $'…' quote is never closed", "open");
     emit(word, decodeAnsiC(source.slice(start + 2, end)), true);
     return end + 1;
   }
@@ -520,8 +545,15 @@ function skipNested(lexer: Lexer, start: number, opened: Context): number {
       continue;
     }
     if (char === "$" && (source[i + 1] === "(" || source[i + 1] === "{")) {
+      if (source[i + 1] === "(" && source[i + 2] === "(") lexer.approximate = true;
       stack.push(source[i + 1] === "(" ? "paren" : "brace");
       i += 2;
+    } else if (char === "$" && source[i + 1] === "'" && top !== "dquote") {
+      // `$'…'`: a backslash escapes the quote (`$'\''` is one quote character)
+      let end = i + 2;
+      while (end < source.length && source[end] !== "'") end += source[end] === "\\" ? 2 : 1;
+      if (end >= source.length) break;
+      i = end + 1;
     } else if (char === "`") {
       stack.push("backtick");
       i++;
@@ -538,8 +570,10 @@ function skipNested(lexer: Lexer, start: number, opened: Context): number {
       stack.push("group");
       i++;
     } else if (char === "#" && (top === "paren" || top === "group") && (/[\s;&|(<>]/.test(source[i - 1] ?? " ") || groupClosedAt === i)) {
+      lexer.approximate = true;
       while (i < source.length && source[i] !== "\n") i++;
     } else if (char === "<" && (top === "paren" || top === "group") && source[i + 1] === "<" && source[i + 2] !== "<") {
+      lexer.approximate = true;
       i = readNestedHeredocDelimiter(source, i + 2, heredocs);
     } else if (char === "\n" && heredocs.length > 0) {
       i = readHeredocBodies(lexer, i + 1, heredocs.splice(0));
@@ -551,7 +585,7 @@ function skipNested(lexer: Lexer, start: number, opened: Context): number {
       return source.length;
     }
   }
-  lexer.fail(`${describeContext(stack[stack.length - 1] ?? opened)} is never closed`);
+  lexer.fail(`${describeContext(stack[stack.length - 1] ?? opened)} is never closed`, "open");
   return source.length + 1;
 }
 

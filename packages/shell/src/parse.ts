@@ -51,6 +51,8 @@ export interface ParseResult {
   script: Script;
   /** Why bash would refuse the text (unterminated quote, unclosed group, nesting too deep), when it would. */
   problem?: string;
+  /** Where a prefix of the text may have run before bash met a quote or substitution open at its end (see `LexResult`). */
+  openAtEnd?: { cuts: number[] };
 }
 
 /** The separators between a pipeline and the one before it, as written (`"&&"`, `";;"`, `";&"`); empty for the first. */
@@ -63,7 +65,10 @@ export function parseScript(source: string): ParseResult {
   const lexed = lex(source);
   const parser = new Parser(lexed.tokens, lexed.problem);
   const script = parser.list(undefined, 0);
-  return parser.problem === undefined ? { script } : { script, problem: parser.problem };
+  if (parser.problem === undefined) return { script };
+  // Only the lexer's open construct is wrong with the text: the parser found nothing else.
+  if (lexed.openAtEnd !== undefined && parser.problem === lexed.problem) return { script, problem: parser.problem, openAtEnd: lexed.openAtEnd };
+  return { script, problem: parser.problem };
 }
 
 const isOperator = (token: Token | undefined, value: string) => token?.kind === "operator" && token.value === value;

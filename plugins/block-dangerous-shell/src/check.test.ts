@@ -804,13 +804,13 @@ table("other core rules", [
 ]);
 
 table("unparseable commands fail closed by default", [
-  ["echo 'unterminated", "unparseable"],
-  ['echo "unterminated', "unparseable"],
-  ["echo $(unterminated", "unparseable"],
-  ["echo `unterminated", "unparseable"],
+  ["sh -c \"echo 'unterminated\"", "unparseable"],
+  ["bash -c 'echo \"unterminated'", "unparseable"],
+  ["eval 'echo $(unterminated'", "unparseable"],
+  ["echo `echo \\`unterminated`", "unparseable"],
   ["(echo unclosed", "unparseable"],
   ["cat <<EOF\nno end", "unparseable"],
-  ["rm -rf / 'unterminated", "rm-root"],
+  ["rm -rf /; (echo unclosed", "rm-root"],
 ]);
 
 table("privileges: what sudo runs is checked like any other command; a root shell is refused", [
@@ -1024,8 +1024,8 @@ describe("options", () => {
 
   it("onUnparseable: allow lets an unparseable command through when no rule matched", () => {
     const open = resolveOptions({ onUnparseable: "allow" }, environment).guard;
-    expect(ruleOf("echo 'unterminated", open)).toBe("allow");
-    expect(ruleOf("rm -rf / 'unterminated", open)).toBe("rm-root");
+    expect(ruleOf("(echo unclosed", open)).toBe("allow");
+    expect(ruleOf("rm -rf /; (echo unclosed", open)).toBe("rm-root");
   });
 
   it("a project at the home folder or at / makes no recursive delete safe", () => {
@@ -1073,7 +1073,7 @@ describe("messages say what was dangerous and what to do instead", () => {
     "aws ec2 terminate-instances --instance-ids i-1",
     "terraform destroy",
     "sudo -i",
-    "echo 'x",
+    "(echo x",
     "fdisk /dev/sda",
     "perl -e 'fork while fork'",
     "find / -exec chmod 777 {} +",

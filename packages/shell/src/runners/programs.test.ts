@@ -182,7 +182,7 @@ describe("other runners", () => {
     "dpkg --admindir=/tmp/x -i a.deb",
     "uvx --frob x",
     "watchexec --filter-prog x.sh true",
-    "m4 <<< 'esyscmd(`$X'\")'",
+    'm4 <<< "esyscmd(\\`$X\')"',
   ])("%s is unknown", (command) => {
     expect(readingOf(command)).toBe("unknown");
   });

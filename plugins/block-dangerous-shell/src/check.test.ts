@@ -858,6 +858,15 @@ table("xargs and parallel: a known input and the placeholder are read", [
 
 table("parallel's ::: inputs and a known input with no command are read", [
   ["parallel rm -rf {} ::: build", "allow"],
+  ["parallel find . -name foo ::: ok", "allow"],
+  ["parallel busybox find . -name foo ::: ok", "allow"],
+  ["parallel rm -rf ::: ~", "rm-home"],
+  ["parallel -j 4 -k rm -rf ::: ~", "rm-home"],
+  ["parallel --dry-run rm -rf {} ::: /", "rm-root"],
+  ["parallel -S host rm -rf ::: build", "unparseable"],
+  ["parallel --pipe rm -rf", "rm-unknown-target"],
+  ["parallel rm -rf :::: list", "rm-unknown-target"],
+  ["parallel echo '{= $_=uc =}' ::: a", "unparseable"],
   ["parallel rm -rf {} ::: build dist node_modules", "allow"],
   ["parallel -j4 rm -rf {} ::: build dist", "allow"],
   ["parallel rm -rf ::: build dist", "allow"],

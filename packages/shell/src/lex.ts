@@ -393,6 +393,8 @@ function readWord(lexer: Lexer, start: number): WordToken {
       // A backslash-newline joins the lines: `r\<newline>m` is `rm`.
       if (source[i + 1] !== "\n") emit(word, source[i + 1] ?? "", true);
       i += 2;
+    } else if (char === "$" && source[i + 1] === '"') {
+      i++; // `$"…"` is a double-quoted string (bash translates it only with a message catalog)
     } else if (char === "$" || char === "`") {
       i = readDollarOrBacktick(lexer, i, word);
     } else {

@@ -7,6 +7,7 @@
  * Every other problem, and any text the lexer read only approximately, keeps the whole text refused.
  */
 import { readFlow } from "./control-flow.js";
+import { lex } from "./lex.js";
 import { parseScript, type ParseResult } from "./parse.js";
 
 // Prefixes tried, latest newline first: past these the text is refused rather than lexed again and again.
@@ -26,7 +27,19 @@ function runnablePrefix(source: string, cuts: readonly number[]): string | undef
     if (cuts.length - index > maxCuts) return undefined;
     const prefix = source.slice(0, cuts[index]);
     const parsed = parseScript(prefix);
-    if (parsed.problem === undefined && readFlow(parsed.script).problem === undefined) return prefix;
+    if (parsed.problem === undefined && readFlow(parsed.script).problem === undefined && !continues(prefix)) return prefix;
   }
   return "";
+}
+
+// Operators after which bash reads on past the newline: `a |<newline>b` is one pipeline.
+const continuing = new Set(["|", "|&", "&&", "||"]);
+
+/** Whether the text ends in an operator whose command is on the next line (the parser reads it as empty). */
+function continues(prefix: string): boolean {
+  const { tokens } = lex(prefix);
+  let at = tokens.length - 1;
+  while (at >= 0 && tokens[at]!.kind === "operator" && (tokens[at] as { value: string }).value === "\n") at--;
+  const last = tokens[at];
+  return last?.kind === "operator" && continuing.has(last.value);
 }

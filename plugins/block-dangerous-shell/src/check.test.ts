@@ -813,6 +813,41 @@ table("unparseable commands fail closed by default", [
   ["rm -rf /; (echo unclosed", "rm-root"],
 ]);
 
+table("a quote left open at the end: bash runs the complete lines before it, nothing after", [
+  ["echo 'unterminated", "allow"],
+  ['echo "find . -delete', "allow"],
+  ['rg "find . -delete', "allow"],
+  ["git restore --help 'unterminated", "allow"],
+  ["rm -rf / 'unterminated", "allow"],
+  ["echo ok; rm -rf ~; echo 'x", "allow"],
+  ["rm -rf ~ && echo \"x", "allow"],
+  ["rm -rf ~\necho 'x", "rm-home"],
+  ["rm -rf /\necho \"x", "rm-root"],
+  ["echo ok\nrm -rf ~\necho `x", "rm-home"],
+  ["cd ~\nrm -rf *\necho $(x", "rm-home"],
+  ["(rm -rf ~)\necho ${x", "rm-home"],
+  ["cat <<E\nbody\nE\nrm -rf ~\necho 'x", "rm-home"],
+  ["if true; then\nrm -rf ~\necho 'x", "allow"],
+  ["rm -rf ~ |\necho 'x", "allow"],
+  ["rm -rf ~ \\\necho 'x", "allow"],
+  // bash reads these whole: they are read whole (or refused), never cut at the quote this lexer might take for open
+  ['echo a\necho "$\'"; rm -rf ~', "rm-home"],
+  ["echo a\necho $(echo $'\\''); rm -rf ~", "rm-home"],
+  ["echo a\necho ${x:-$'\\''}; rm -rf ~", "rm-home"],
+  ["echo a\necho $'\\''; rm -rf ~", "rm-home"],
+  ["echo a # it's\nrm -rf ~", "rm-home"],
+  ["echo a\ncat <<E\nit's\nE\nrm -rf ~", "rm-home"],
+  ["echo a\ncat <<'E'\n'\nE\nrm -rf ~", "rm-home"],
+  ["echo a\necho $(echo a;#')\n); rm -rf ~", "rm-home"],
+  ['echo a\necho $"\'"; rm -rf ~', "rm-home"],
+  ["echo a\nx=$(case a in a)#'\n rm -rf ~;; esac)\necho $x", "rm-unknown-target"],
+  ["echo a\necho $((1<<X\n)) 'a\nX\n))\n'\nrm -rf ~", "unparseable"],
+  ["echo a\necho $(cat <<X\n)\nX\n) '\nrm -rf ~", "unparseable"],
+  ["echo a\necho `echo 'x`; rm -rf ~", "rm-home"],
+  ["echo a\r\necho 'x", "unparseable"],
+  ["sh -c \"echo 'x\"", "unparseable"],
+]);
+
 table("privileges: what sudo runs is checked like any other command; a root shell is refused", [
   ["sudo ls", "allow"],
   ["sudo env VAR=1 git status", "allow"],

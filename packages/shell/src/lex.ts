@@ -48,13 +48,11 @@ export interface LexResult {
   /** Why bash would refuse this text, when it would; the tokens are then a best effort. */
   problem?: string;
   /**
-   * Set when the only thing bash would refuse is a quote or substitution still open at the end of the text,
+   * True when the only thing bash would refuse is a quote or substitution still open at the end of the text,
    * and every construct before it was read exactly (no arithmetic, no heredoc or comment inside a
-   * substitution, whose reading here is approximate): where lexing resumed after each top-level newline
-   * (after the heredoc bodies it starts), in order. Bash runs the complete commands it has read at a newline
-   * before it reaches the open one, so a prefix ending at one of these may have run.
+   * substitution, whose reading here is approximate): bash then runs at most the commands before it.
    */
-  openAtEnd?: { cuts: number[] };
+  openAtEnd?: true;
 }
 
 const maxNesting = 256;
@@ -170,7 +168,6 @@ export function lex(source: string): LexResult {
     lexer.fail(`the text holds the control character U+${code} at offset ${control.index}, which bash may read differently than shown`);
   }
   const heredocs: PendingHeredoc[] = [];
-  const cuts: number[] = [];
   let delimiterFor: RedirectToken | undefined;
   let i = 0;
   while (i < source.length) {
@@ -182,7 +179,6 @@ export function lex(source: string): LexResult {
     } else if (code === 10) {
       tokens.push(newlineToken);
       i = heredocs.length === 0 ? i + 1 : readHeredocBodies(lexer, i + 1, heredocs.splice(0));
-      cuts.push(i);
     } else if (code === 35) {
       while (i < source.length && source.charCodeAt(i) !== 10) i++; // a comment
     } else {
@@ -231,7 +227,7 @@ export function lex(source: string): LexResult {
   if (heredocs.length > 0) readHeredocBodies(lexer, source.length, heredocs);
   if (lexer.problem === undefined) return { tokens };
   if (lexer.otherProblem || lexer.approximate) return { tokens, problem: lexer.problem };
-  return { tokens, problem: lexer.problem, openAtEnd: { cuts } };
+  return { tokens, problem: lexer.problem, openAtEnd: true };
 }
 
 // Words after which a command starts (`if ((x))`, `while ((i < 3))`).

@@ -813,23 +813,27 @@ table("unparseable commands fail closed by default", [
   ["rm -rf /; (echo unclosed", "rm-root"],
 ]);
 
-table("a quote left open at the end: bash runs the complete lines before it, nothing after", [
+table("a quote left open at the end: what bash runs before it is read, and the quote alone is no reason to refuse", [
   ["echo 'unterminated", "allow"],
   ['echo "find . -delete', "allow"],
   ['rg "find . -delete', "allow"],
   ["git restore --help 'unterminated", "allow"],
-  ["rm -rf / 'unterminated", "allow"],
-  ["echo ok; rm -rf ~; echo 'x", "allow"],
-  ["rm -rf ~ && echo \"x", "allow"],
+  // bash runs nothing of these, but what the agent meant is read: the rest may refuse a line, never allow it
+  ["rm -rf / 'unterminated", "rm-root"],
+  ["echo ok; rm -rf ~; echo 'x", "rm-home"],
+  ["rm -rf ~ && echo \"x", "rm-home"],
+  ["echo $(rm -rf ~", "rm-home"],
+  ["git reset --hard 'unterminated", "git-reset-hard"],
   ["rm -rf ~\necho 'x", "rm-home"],
   ["rm -rf /\necho \"x", "rm-root"],
   ["echo ok\nrm -rf ~\necho `x", "rm-home"],
   ["cd ~\nrm -rf *\necho $(x", "rm-home"],
   ["(rm -rf ~)\necho ${x", "rm-home"],
   ["cat <<E\nbody\nE\nrm -rf ~\necho 'x", "rm-home"],
-  ["if true; then\nrm -rf ~\necho 'x", "allow"],
-  ["rm -rf ~ |\necho 'x", "allow"],
-  ["rm -rf ~ \\\necho 'x", "allow"],
+  ["if true; then\nrm -rf ~\necho 'x", "rm-home"],
+  ["if true; then\necho ok\necho 'x", "unparseable"],
+  ["rm -rf ~ |\necho 'x", "rm-home"],
+  ["rm -rf ~ \\\necho 'x", "rm-home"],
   // bash reads these whole: they are read whole (or refused), never cut at the quote this lexer might take for open
   ['echo a\necho "$\'"; rm -rf ~', "rm-home"],
   ["echo a\necho $(echo $'\\''); rm -rf ~", "rm-home"],

@@ -29,7 +29,7 @@ const runsBefore: [string, string[]][] = [
   ["echo $'M1", []],
   ["echo <(echo M1", []],
   ["echo M1; echo 'M2", []],
-  ["echo M1 && echo \"M2", []],
+  ['echo M1 && echo "M2', []],
   ["echo M1\necho 'M2", ["M1"]],
   ["echo M1\necho 'M2\nmore\nlines", ["M1"]],
   ["echo M1\n\necho M2; echo 'M3", ["M1"]],
@@ -44,7 +44,7 @@ const runsBefore: [string, string[]][] = [
   ["case a in\na) echo M1;;\nesac\necho 'M2", ["M1"]],
   ['echo M1\nfor i in M2; do echo $i; done\necho "M3', ["M1", "M2"]],
   ["echo M1\necho ${x:-'M2}", ["M1"]],
-  ["echo M1\necho \"${x:-'}\"", ["M1"]],
+  ['echo M1\necho "${x:-\'}"', ["M1"]],
   ["echo M1\necho $'M2\\'", ["M1"]],
   ['echo M1\necho "M2\\"', ["M1"]],
   ["echo M1 # it's\necho 'M2", ["M1"]],
@@ -53,14 +53,14 @@ const runsBefore: [string, string[]][] = [
   ["echo M1 ;\necho 'M2", ["M1"]],
   ["echo M1 &\necho 'M2", ["M1"]],
   ["echo M1 | # a comment\necho 'M2", []],
-  ["echo M1\necho $\"M2", ["M1"]],
+  ['echo M1\necho $"M2', ["M1"]],
 ];
 // A group or compound command still open before the quote, or a quote open inside the text of an open
 // substitution (read as a script of its own): bash runs what came before it, but the reader does not cut
 // the line, so these stay a problem.
 const openCompound: [string, string[]][] = [
   ["echo M1\necho $(echo M2\necho 'M3)", ["M1"]],
-  ["echo M1\necho \"$(echo ')\")", ["M1"]],
+  ['echo M1\necho "$(echo \')")', ["M1"]],
   ["echo M1\necho `echo 'M2", ["M1"]],
   ["echo M1\necho <(echo 'M2)", ["M1"]],
   ["echo M1\nif true; then\necho M2\necho 'M3", ["M1"]],
@@ -71,7 +71,7 @@ const openCompound: [string, string[]][] = [
 // Lines bash reads whole (it runs every line): the reader must read them whole, or refuse.
 const readWhole: [string, string[] | "refused"][] = [
   ['echo M1\necho "$\'"; echo M2', ["M1", "$'", "M2"]],
-  ['echo M1\necho "$\'M2\'"', ["M1", "$'M2'"]],
+  ["echo M1\necho \"$'M2'\"", ["M1", "$'M2'"]],
   ["echo M1\necho $(echo $'\\''); echo M2", ["M1", "'", "M2"]],
   ["echo M1\necho ${x:-$'\\''}; echo M2", ["M1", "'", "M2"]],
   ["echo M1\necho ${x:-'}'}; echo M2", ["M1", "}", "M2"]],
@@ -80,12 +80,12 @@ const readWhole: [string, string[] | "refused"][] = [
   ["echo M1\n(echo M2)#'\necho M3", ["M1", "M2", "M3"]],
   ["echo M1\necho M2 <<E\nbody 'q\nE\necho M3", ["M1", "M2", "M3"]],
   ["echo M1\necho M2 <<'E'\n'\nE\necho M3", ["M1", "M2", "M3"]],
-  ["echo M1\necho `echo \"'\"`; echo M2", ["M1", "'", "M2"]],
+  ['echo M1\necho `echo "\'"`; echo M2', ["M1", "'", "M2"]],
   ['echo M1\necho "$(echo "\'")"; echo M2', ["M1", "'", "M2"]],
-  ["echo M1\necho $\"M2'\"", ["M1", "M2'"]],
-  ["echo M1\necho $\"'\"; echo M2", ["M1", "'", "M2"]],
+  ['echo M1\necho $"M2\'"', ["M1", "M2'"]],
+  ['echo M1\necho $"\'"; echo M2', ["M1", "'", "M2"]],
   ["echo M1\necho \\'; echo M2", ["M1", "'", "M2"]],
-  ["echo M1\necho \"\\\"'\"; echo M2", ["M1", "\"'", "M2"]],
+  ['echo M1\necho "\\"\'"; echo M2', ["M1", "\"'", "M2"]],
   ["echo M1\necho {a,'b}'; echo M2", ["M1", "{a,b}", "M2"]],
   ["echo M1\ncat <<E\n$(echo ')\nE\necho M2", "refused"],
   ["echo M1\nx=$(case a in a)#'\n echo M2;; esac)\necho $x", "refused"],
@@ -95,7 +95,7 @@ const readWhole: [string, string[] | "refused"][] = [
   ["echo M1\necho $(( 1 #' ))\necho M2", "refused"],
   ["echo M1\necho $(cat <<X\n'\nX\n); echo M2", ["M1", "'", "M2"]],
   ["echo M1\necho `echo 'x`; echo M2", "refused"],
-  ["echo M1\necho \"`echo '`\"; echo M2", "refused"],
+  ['echo M1\necho "`echo \'`"; echo M2', "refused"],
   ["echo M1\r\necho 'M2", "refused"],
   ["echo M1\ncat <<E\nbody\necho 'M2", "refused"],
   ["echo M1\n((1 + 2))\necho 'M2", "refused"],
@@ -127,26 +127,32 @@ describe("a line bash reads whole is read whole or refused, never cut", () => {
 
   it.each([
     ["rm -rf ~\necho 'x", "rm"],
-    ["echo ok\nrm -rf ~\necho \"x", "rm"],
+    ['echo ok\nrm -rf ~\necho "x', "rm"],
     ["(rm -rf ~)\necho $(x", "rm"],
     ["cat <<E\nbody\nE\nrm -rf ~\necho `x", "rm"],
     // bash runs nothing of these, but the reader reads what the agent meant
     ["rm -rf ~ 'x", "rm"],
     ["echo ok; rm -rf ~; echo 'x", "rm"],
     ["echo $(rm -rf ~", "rm"],
-    ["echo \"`rm -rf ~", "rm"],
+    ['echo "`rm -rf ~', "rm"],
   ])("%j reads %s", (source, name) => {
     expect(analyze(source, environment).invocations.map((invocation) => invocation.name)).toContain(name);
   });
 });
 
 describe("the lexer trusts an open construct only where its reading was exact", () => {
-  it.each(["echo 'x", "echo a\necho 'x", 'echo a\n\necho "x', "cat <<E\nbody\nE\necho 'x", "echo {a,'b}", "echo a\\\necho 'x", "echo $'x\\'", 'echo "$(echo \')"'])(
-    "%j is open at the end",
-    (source) => {
-      expect(lex(source).openAtEnd).toBe(true);
-    },
-  );
+  it.each([
+    "echo 'x",
+    "echo a\necho 'x",
+    'echo a\n\necho "x',
+    "cat <<E\nbody\nE\necho 'x",
+    "echo {a,'b}",
+    "echo a\\\necho 'x",
+    "echo $'x\\'",
+    'echo "$(echo \')"',
+  ])("%j is open at the end", (source) => {
+    expect(lex(source).openAtEnd).toBe(true);
+  });
 
   it.each([
     "echo $((1)) 'x",

@@ -804,7 +804,7 @@ table("other core rules", [
 ]);
 
 table("unparseable commands fail closed by default", [
-  ["sh -c \"echo 'unterminated\"", "unparseable"],
+  ['sh -c "echo \'unterminated"', "unparseable"],
   ["bash -c 'echo \"unterminated'", "unparseable"],
   ["eval 'echo $(unterminated'", "unparseable"],
   ["echo `echo \\`unterminated`", "unparseable"],
@@ -821,11 +821,11 @@ table("a quote left open at the end: what bash runs before it is read, and the q
   // bash runs nothing of these, but what the agent meant is read: the rest may refuse a line, never allow it
   ["rm -rf / 'unterminated", "rm-root"],
   ["echo ok; rm -rf ~; echo 'x", "rm-home"],
-  ["rm -rf ~ && echo \"x", "rm-home"],
+  ['rm -rf ~ && echo "x', "rm-home"],
   ["echo $(rm -rf ~", "rm-home"],
   ["git reset --hard 'unterminated", "git-reset-hard"],
   ["rm -rf ~\necho 'x", "rm-home"],
-  ["rm -rf /\necho \"x", "rm-root"],
+  ['rm -rf /\necho "x', "rm-root"],
   ["echo ok\nrm -rf ~\necho `x", "rm-home"],
   ["cd ~\nrm -rf *\necho $(x", "rm-home"],
   ["(rm -rf ~)\necho ${x", "rm-home"],
@@ -849,7 +849,7 @@ table("a quote left open at the end: what bash runs before it is read, and the q
   ["echo a\necho $(cat <<X\n)\nX\n) '\nrm -rf ~", "unparseable"],
   ["echo a\necho `echo 'x`; rm -rf ~", "rm-home"],
   ["echo a\r\necho 'x", "unparseable"],
-  ["sh -c \"echo 'x\"", "unparseable"],
+  ['sh -c "echo \'x"', "unparseable"],
 ]);
 
 table("privileges: what sudo runs is checked like any other command; a root shell is refused", [

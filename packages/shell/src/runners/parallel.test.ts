@@ -5,7 +5,9 @@ import { readingOf } from "./test-helpers.js";
 /** The command lines the jobs of a line run (the reader's nested invocations under parallel), and its problems. */
 function jobs(command: string): { argvs: string[]; problems: string[] } {
   const analysis = analyze(command, { cwd: "/project", home: "/home/ada", tmp: "/tmp" });
-  const argvs = analysis.invocations.filter((invocation) => invocation.name !== "parallel").map((invocation) => [invocation.name, ...invocation.args].join(" "));
+  const argvs = analysis.invocations
+    .filter((invocation) => invocation.name !== "parallel")
+    .map((invocation) => [invocation.name, ...invocation.args].join(" "));
   return { argvs: [...new Set(argvs)], problems: analysis.problems };
 }
 

@@ -108,7 +108,7 @@ for (const char of '"\\$`') specialInDoubleQuotes[char.charCodeAt(0)] = 1;
 
 // Inside `$(…)` and friends: closers, openers, quotes, escapes, comments and heredocs.
 const specialWhenNested = new Uint8Array(128);
-for (const char of "\\()}\"'`$#<\n") specialWhenNested[char.charCodeAt(0)] = 1;
+for (const char of "\\()}\"'`$#<\n[]") specialWhenNested[char.charCodeAt(0)] = 1;
 
 /** The end of the run of characters from `start` that `table` does not mark. */
 function plainRun(source: string, start: number, table: Uint8Array): number {
@@ -459,6 +459,14 @@ function readDollarOrBacktick(lexer: Lexer, start: number, word: Word): number {
     emit(word, `$(${inner})`, false);
     return end;
   }
+  if (next === "[") {
+    // `$[…]` is arithmetic to its matching `]`, spaces and `<<` included (`$[ 1 << 2 ]` is no heredoc).
+    lexer.approximate = true;
+    const end = skipNested(lexer, start + 2, "bracket");
+    emit(word, source.slice(start, end), false);
+    braceSubstitutions(lexer, source.slice(start + 2, end - 1), word);
+    return end;
+  }
   if (next === "{") {
     const end = skipNested(lexer, start + 2, "brace");
     emit(word, source.slice(start, end), false);
@@ -504,9 +512,10 @@ function braceSubstitutions(lexer: Lexer, inner: string, word: Word): void {
 }
 
 // `group` is a plain `(` inside a substitution: a `#` just after its `)` starts a comment, unlike after `$(…)`.
-type Context = "paren" | "group" | "brace" | "dquote" | "backtick";
+// `bracket` is `$[…]` (old arithmetic) and a `[` inside it.
+type Context = "paren" | "group" | "brace" | "dquote" | "backtick" | "bracket";
 
-const closers: Record<Context, string> = { paren: ")", group: ")", brace: "}", dquote: '"', backtick: "`" };
+const closers: Record<Context, string> = { paren: ")", group: ")", brace: "}", dquote: '"', backtick: "`", bracket: "]" };
 
 /**
  * Skips to just after the closer of an already opened `$(`, `${`, `"` or backtick, through any nesting
@@ -546,6 +555,13 @@ function skipNested(lexer: Lexer, start: number, opened: Context): number {
       if (source[i + 1] === "(" && source[i + 2] === "(") lexer.approximate = true;
       stack.push(source[i + 1] === "(" ? "paren" : "brace");
       i += 2;
+    } else if (char === "$" && source[i + 1] === "[") {
+      lexer.approximate = true;
+      stack.push("bracket");
+      i += 2;
+    } else if (char === "[" && top === "bracket") {
+      stack.push("bracket");
+      i++;
     } else if (char === "$" && source[i + 1] === "'" && top !== "dquote") {
       // `$'…'`: a backslash escapes the quote (`$'\''` is one quote character)
       let end = i + 2;
@@ -611,6 +627,8 @@ function describeContext(context: Context): string {
       return 'a double quote (")';
     case "backtick":
       return "a backtick (`) substitution";
+    case "bracket":
+      return "a $[ arithmetic expansion";
   }
 }
 

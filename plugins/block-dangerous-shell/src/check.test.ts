@@ -852,6 +852,17 @@ table("a quote left open at the end: what bash runs before it is read, and the q
   ['sh -c "echo \'x"', "unparseable"],
 ]);
 
+table("$[…] is arithmetic to its matching ]: its spaces and << are no words or heredoc", [
+  ["echo $[ 1 << X ]\nrm -rf ~\nX", "rm-home"],
+  ["echo $[1<<X]\nrm -rf ~\nX", "rm-home"],
+  ["echo $(echo $[ 1 << X ]\nrm -rf ~\nX\n)", "rm-home"],
+  ['echo "$[ 1 << X ]"\nrm -rf ~\nX', "rm-home"],
+  ["echo $[ $(rm -rf ~) ]", "rm-home"],
+  ["x=$[ 1 + 2 ]; echo $x", "allow"],
+  ["echo $[ 1 + 2 ] done", "allow"],
+  ["echo $[ 1", "unparseable"],
+]);
+
 table("privileges: what sudo runs is checked like any other command; a root shell is refused", [
   ["sudo ls", "allow"],
   ["sudo env VAR=1 git status", "allow"],

@@ -858,6 +858,7 @@ table("$[…] is arithmetic to its matching ]: its spaces and << are no words or
   ["echo $(echo $[ 1 << X ]\nrm -rf ~\nX\n)", "rm-home"],
   ['echo "$[ 1 << X ]"\nrm -rf ~\nX', "rm-home"],
   ["echo $[ $(rm -rf ~) ]", "rm-home"],
+  ["echo $(echo $[ ( ]); rm -rf ~", "rm-home"],
   ["x=$[ 1 + 2 ]; echo $x", "allow"],
   ["echo $[ 1 + 2 ] done", "allow"],
   ["echo $[ 1", "unparseable"],

@@ -335,11 +335,13 @@ describe("lexing agrees with bash, or the line is a problem", () => {
     ["a bell", "echo \x07"],
     ["a case statement inside $(…)", "echo $(case x in x) rm -rf ~;; esac)"],
     ["a case statement inside <(…)", "cat <(case x in (x) echo;; esac)"],
-    ["an unterminated single quote", "echo 'rm -rf ~"],
-    ["an unterminated double quote", 'echo "rm -rf ~'],
-    ["an unterminated $(", "echo $(rm -rf ~"],
-    ["an unterminated backtick", "echo `rm -rf ~"],
-    ["an unterminated ${", "echo ${x"],
+    // A quote or substitution open at the end of the agent's line is in open-at-end.test.ts (bash runs the
+    // complete lines before it); inside a nested script it is a problem.
+    ["an unterminated single quote in sh -c", `sh -c "echo 'rm -rf ~"`],
+    ["an unterminated double quote in eval", `eval 'echo "rm -rf ~'`],
+    ["an unterminated $( in a trap", "trap 'echo $(rm -rf ~' EXIT"],
+    ["an unterminated backtick in bash -c", "bash -c 'echo `rm -rf ~'"],
+    ["an unterminated ${ in a substitution", "echo `echo ${x`"],
     ["an unterminated heredoc", "cat <<EOF\nrm -rf ~"],
     ["an unterminated ((", "((x + 1"],
     ["an unterminated group", "( rm -rf ~"],

@@ -18,6 +18,7 @@ import {
 } from "./shell-state.js";
 import { knownInputs, staticInput, staticOutput, stdinTexts } from "./static-text.js";
 import { gitWords } from "./git-alias.js";
+import { parseProgram } from "./open-at-end.js";
 import { normalizePath } from "./normalize-path.js";
 import { transformNames, transformText } from "./transforms.js";
 import { analyzeInterpreter } from "./interpreters.js";
@@ -321,7 +322,8 @@ class Collector {
       this.problem(`scripts are nested more than ${maxDepth} levels deep`);
       return;
     }
-    const { script, problem } = parseScript(text);
+    // The agent's line is a whole program: bash runs its complete commands before a quote left open at its end.
+    const { script, problem } = depth === 0 ? parseProgram(text) : parseScript(text);
     if (problem !== undefined) this.problem(via.length === 0 ? problem : `${problem} (in ${via.join(" → ")})`);
     if (this.dry === 0) this.analysis.scripts.push(text);
     this.script(script, depth, state, via, out);

@@ -47,6 +47,12 @@ export interface LexResult {
   tokens: Token[];
   /** Why bash would refuse this text, when it would; the tokens are then a best effort. */
   problem?: string;
+  /**
+   * True when the only thing bash would refuse is a quote or substitution still open at the end of the text,
+   * and every construct before it was read exactly (no arithmetic, no heredoc or comment inside a
+   * substitution, whose reading here is approximate): bash then runs at most the commands before it.
+   */
+  openAtEnd?: true;
 }
 
 const maxNesting = 256;
@@ -102,7 +108,7 @@ for (const char of '"\\$`') specialInDoubleQuotes[char.charCodeAt(0)] = 1;
 
 // Inside `$(…)` and friends: closers, openers, quotes, escapes, comments and heredocs.
 const specialWhenNested = new Uint8Array(128);
-for (const char of "\\()}\"'`$#<\n") specialWhenNested[char.charCodeAt(0)] = 1;
+for (const char of "\\()}\"'`$#<\n[]") specialWhenNested[char.charCodeAt(0)] = 1;
 
 /** The end of the run of characters from `start` that `table` does not mark. */
 function plainRun(source: string, start: number, table: Uint8Array): number {
@@ -121,8 +127,15 @@ interface PendingHeredoc {
   stripTabs: boolean;
 }
 
+/** `open`: a quote or substitution still open at the end of the text; `other`: anything else bash refuses. */
+type FailKind = "open" | "other";
+
 class Lexer {
   problem: string | undefined;
+  /** Whether any problem is not a construct open at the end of the text. */
+  otherProblem = false;
+  /** Set once a construct whose reading here is not exact was met: an open one at the end is then not trusted. */
+  approximate = false;
   wordEnd = 0;
   /** Set once a `((` was found never closed. */
   unclosedArithmetic = false;
@@ -135,8 +148,9 @@ class Lexer {
     readonly depth = 0,
   ) {}
 
-  fail(problem: string): void {
+  fail(problem: string, kind: FailKind = "other"): void {
     this.problem ??= problem;
+    if (kind === "other") this.otherProblem = true;
   }
 }
 
@@ -170,6 +184,7 @@ export function lex(source: string): LexResult {
     } else {
       const operator = code >= 128 || wordBreak[code] !== 1 || isProcessSubstitution(source, i) ? undefined : operatorAt(source, i);
       if (operator === "(" && source.charCodeAt(i + 1) === 40 && atCommandStart(tokens)) {
+        lexer.approximate = true;
         const end = lexer.unclosedArithmetic ? -1 : arithmeticCommandEnd(lexer, i + 2);
         if (end !== -1) {
           pushArithmeticCommand(lexer, source.slice(i + 2, end - 2), tokens);
@@ -210,7 +225,9 @@ export function lex(source: string): LexResult {
     }
   }
   if (heredocs.length > 0) readHeredocBodies(lexer, source.length, heredocs);
-  return lexer.problem === undefined ? { tokens } : { tokens, problem: lexer.problem };
+  if (lexer.problem === undefined) return { tokens };
+  if (lexer.otherProblem || lexer.approximate) return { tokens, problem: lexer.problem };
+  return { tokens, problem: lexer.problem, openAtEnd: true };
 }
 
 // Words after which a command starts (`if ((x))`, `while ((i < 3))`).
@@ -363,7 +380,7 @@ function readWord(lexer: Lexer, start: number): WordToken {
     const char = source[i]!;
     if (char === "'") {
       const end = source.indexOf("'", i + 1);
-      if (end === -1) lexer.fail("a single quote (') is never closed");
+      if (end === -1) lexer.fail("a single quote (') is never closed", "open");
       emit(word, source.slice(i + 1, end === -1 ? source.length : end), true);
       i = end === -1 ? source.length : end + 1;
     } else if (char === '"') {
@@ -372,6 +389,8 @@ function readWord(lexer: Lexer, start: number): WordToken {
       // A backslash-newline joins the lines: `r\<newline>m` is `rm`.
       if (source[i + 1] !== "\n") emit(word, source[i + 1] ?? "", true);
       i += 2;
+    } else if (char === "$" && source[i + 1] === '"') {
+      i++; // `$"…"` is a double-quoted string (bash translates it only with a message catalog)
     } else if (char === "$" || char === "`") {
       i = readDollarOrBacktick(lexer, i, word);
     } else {
@@ -398,6 +417,9 @@ function readDoubleQuoted(lexer: Lexer, start: number, word: Word): number {
     if (char === "\\" && '"\\$`\n'.includes(source[i + 1] ?? "")) {
       emit(word, source[i + 1] === "\n" ? "" : source[i + 1]!, true);
       i += 2;
+    } else if (char === "$" && source[i + 1] === "'") {
+      emit(word, "$", true); // `"$'"`: inside double quotes, `$'` is no quote
+      i++;
     } else if (char === "$" || char === "`") {
       i = readDollarOrBacktick(lexer, i, word);
     } else {
@@ -405,7 +427,7 @@ function readDoubleQuoted(lexer: Lexer, start: number, word: Word): number {
       i++;
     }
   }
-  if (i >= source.length) lexer.fail('a double quote (") is never closed');
+  if (i >= source.length) lexer.fail('a double quote (") is never closed', "open");
   return i + 1;
 }
 
@@ -428,12 +450,21 @@ function readDollarOrBacktick(lexer: Lexer, start: number, word: Word): number {
   }
   const next = source[start + 1];
   if (next === "(") {
+    if (source[start + 2] === "(") lexer.approximate = true; // `$((`: arithmetic or a subshell, as bash decides
     const end = skipNested(lexer, start + 2, "paren");
     const inner = source.slice(start + 2, end - 1);
     refuseCase(lexer, inner);
     // `$((1 + 2))` is arithmetic, not a command; read it as one only when it holds substitutions.
     if (!(inner.startsWith("(") && inner.endsWith(")")) || /\$\(|`/.test(inner)) addSubstitution(word, inner);
     emit(word, `$(${inner})`, false);
+    return end;
+  }
+  if (next === "[") {
+    // `$[…]` is arithmetic to its matching `]`, spaces and `<<` included (`$[ 1 << 2 ]` is no heredoc).
+    lexer.approximate = true;
+    const end = skipNested(lexer, start + 2, "bracket");
+    emit(word, source.slice(start, end), false);
+    braceSubstitutions(lexer, source.slice(start + 2, end - 1), word);
     return end;
   }
   if (next === "{") {
@@ -445,7 +476,7 @@ function readDollarOrBacktick(lexer: Lexer, start: number, word: Word): number {
   if (next === "'") {
     let end = start + 2;
     while (end < source.length && source[end] !== "'") end += source[end] === "\\" ? 2 : 1;
-    if (end >= source.length) lexer.fail("a $'…' quote is never closed");
+    if (end >= source.length) lexer.fail("a $'…' quote is never closed", "open");
     emit(word, decodeAnsiC(source.slice(start + 2, end)), true);
     return end + 1;
   }
@@ -481,9 +512,10 @@ function braceSubstitutions(lexer: Lexer, inner: string, word: Word): void {
 }
 
 // `group` is a plain `(` inside a substitution: a `#` just after its `)` starts a comment, unlike after `$(…)`.
-type Context = "paren" | "group" | "brace" | "dquote" | "backtick";
+// `bracket` is `$[…]` (old arithmetic) and a `[` inside it.
+type Context = "paren" | "group" | "brace" | "dquote" | "backtick" | "bracket";
 
-const closers: Record<Context, string> = { paren: ")", group: ")", brace: "}", dquote: '"', backtick: "`" };
+const closers: Record<Context, string> = { paren: ")", group: ")", brace: "}", dquote: '"', backtick: "`", bracket: "]" };
 
 /**
  * Skips to just after the closer of an already opened `$(`, `${`, `"` or backtick, through any nesting
@@ -520,8 +552,22 @@ function skipNested(lexer: Lexer, start: number, opened: Context): number {
       continue;
     }
     if (char === "$" && (source[i + 1] === "(" || source[i + 1] === "{")) {
+      if (source[i + 1] === "(" && source[i + 2] === "(") lexer.approximate = true;
       stack.push(source[i + 1] === "(" ? "paren" : "brace");
       i += 2;
+    } else if (char === "$" && source[i + 1] === "[") {
+      lexer.approximate = true;
+      stack.push("bracket");
+      i += 2;
+    } else if (char === "[" && top === "bracket") {
+      stack.push("bracket");
+      i++;
+    } else if (char === "$" && source[i + 1] === "'" && top !== "dquote") {
+      // `$'…'`: a backslash escapes the quote (`$'\''` is one quote character)
+      let end = i + 2;
+      while (end < source.length && source[end] !== "'") end += source[end] === "\\" ? 2 : 1;
+      if (end >= source.length) break;
+      i = end + 1;
     } else if (char === "`") {
       stack.push("backtick");
       i++;
@@ -538,8 +584,10 @@ function skipNested(lexer: Lexer, start: number, opened: Context): number {
       stack.push("group");
       i++;
     } else if (char === "#" && (top === "paren" || top === "group") && (/[\s;&|(<>]/.test(source[i - 1] ?? " ") || groupClosedAt === i)) {
+      lexer.approximate = true;
       while (i < source.length && source[i] !== "\n") i++;
     } else if (char === "<" && (top === "paren" || top === "group") && source[i + 1] === "<" && source[i + 2] !== "<") {
+      lexer.approximate = true;
       i = readNestedHeredocDelimiter(source, i + 2, heredocs);
     } else if (char === "\n" && heredocs.length > 0) {
       i = readHeredocBodies(lexer, i + 1, heredocs.splice(0));
@@ -551,7 +599,7 @@ function skipNested(lexer: Lexer, start: number, opened: Context): number {
       return source.length;
     }
   }
-  lexer.fail(`${describeContext(stack[stack.length - 1] ?? opened)} is never closed`);
+  lexer.fail(`${describeContext(stack[stack.length - 1] ?? opened)} is never closed`, "open");
   return source.length + 1;
 }
 
@@ -579,6 +627,8 @@ function describeContext(context: Context): string {
       return 'a double quote (")';
     case "backtick":
       return "a backtick (`) substitution";
+    case "bracket":
+      return "a $[ arithmetic expansion";
   }
 }
 

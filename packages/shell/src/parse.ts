@@ -51,6 +51,8 @@ export interface ParseResult {
   script: Script;
   /** Why bash would refuse the text (unterminated quote, unclosed group, nesting too deep), when it would. */
   problem?: string;
+  /** True when `problem` is only a quote or substitution left open at the end of the text (see `LexResult`). */
+  openAtEnd?: true;
 }
 
 /** The separators between a pipeline and the one before it, as written (`"&&"`, `";;"`, `";&"`); empty for the first. */
@@ -61,9 +63,13 @@ export function connectorBefore(pipeline: Pipeline): string {
 /** Parses a command line into pipelines of commands. Total: any input gives a (possibly empty) script. */
 export function parseScript(source: string): ParseResult {
   const lexed = lex(source);
-  const parser = new Parser(lexed.tokens, lexed.problem);
+  const parser = new Parser(lexed.tokens, undefined);
   const script = parser.list(undefined, 0);
-  return parser.problem === undefined ? { script } : { script, problem: parser.problem };
+  const problem = lexed.problem ?? parser.problem;
+  if (problem === undefined) return { script };
+  // The lexer's open construct is all that is wrong with the text: the parser found nothing else.
+  if (lexed.openAtEnd === true && parser.problem === undefined) return { script, problem, openAtEnd: true };
+  return { script, problem };
 }
 
 const isOperator = (token: Token | undefined, value: string) => token?.kind === "operator" && token.value === value;

@@ -804,13 +804,64 @@ table("other core rules", [
 ]);
 
 table("unparseable commands fail closed by default", [
-  ["echo 'unterminated", "unparseable"],
-  ['echo "unterminated', "unparseable"],
-  ["echo $(unterminated", "unparseable"],
-  ["echo `unterminated", "unparseable"],
+  ['sh -c "echo \'unterminated"', "unparseable"],
+  ["bash -c 'echo \"unterminated'", "unparseable"],
+  ["eval 'echo $(unterminated'", "unparseable"],
+  ["echo `echo \\`unterminated`", "unparseable"],
   ["(echo unclosed", "unparseable"],
   ["cat <<EOF\nno end", "unparseable"],
+  ["rm -rf /; (echo unclosed", "rm-root"],
+]);
+
+table("a quote left open at the end: what bash runs before it is read, and the quote alone is no reason to refuse", [
+  ["echo 'unterminated", "allow"],
+  ['echo "find . -delete', "allow"],
+  ['rg "find . -delete', "allow"],
+  ["git restore --help 'unterminated", "allow"],
+  // bash runs nothing of these, but what the agent meant is read: the rest may refuse a line, never allow it
   ["rm -rf / 'unterminated", "rm-root"],
+  ["echo ok; rm -rf ~; echo 'x", "rm-home"],
+  ['rm -rf ~ && echo "x', "rm-home"],
+  ["echo $(rm -rf ~", "rm-home"],
+  ["git reset --hard 'unterminated", "git-reset-hard"],
+  ["rm -rf ~\necho 'x", "rm-home"],
+  ['rm -rf /\necho "x', "rm-root"],
+  ["echo ok\nrm -rf ~\necho `x", "rm-home"],
+  ["cd ~\nrm -rf *\necho $(x", "rm-home"],
+  ["(rm -rf ~)\necho ${x", "rm-home"],
+  ["cat <<E\nbody\nE\nrm -rf ~\necho 'x", "rm-home"],
+  ["if true; then\nrm -rf ~\necho 'x", "rm-home"],
+  ["if true; then\necho ok\necho 'x", "unparseable"],
+  ["rm -rf ~ |\necho 'x", "rm-home"],
+  ["rm -rf ~ \\\necho 'x", "rm-home"],
+  // bash reads these whole: they are read whole (or refused), never cut at the quote this lexer might take for open
+  ['echo a\necho "$\'"; rm -rf ~', "rm-home"],
+  ["echo a\necho $(echo $'\\''); rm -rf ~", "rm-home"],
+  ["echo a\necho ${x:-$'\\''}; rm -rf ~", "rm-home"],
+  ["echo a\necho $'\\''; rm -rf ~", "rm-home"],
+  ["echo a # it's\nrm -rf ~", "rm-home"],
+  ["echo a\ncat <<E\nit's\nE\nrm -rf ~", "rm-home"],
+  ["echo a\ncat <<'E'\n'\nE\nrm -rf ~", "rm-home"],
+  ["echo a\necho $(echo a;#')\n); rm -rf ~", "rm-home"],
+  ['echo a\necho $"\'"; rm -rf ~', "rm-home"],
+  ["echo a\nx=$(case a in a)#'\n rm -rf ~;; esac)\necho $x", "rm-unknown-target"],
+  ["echo a\necho $((1<<X\n)) 'a\nX\n))\n'\nrm -rf ~", "unparseable"],
+  ["echo a\necho $(cat <<X\n)\nX\n) '\nrm -rf ~", "unparseable"],
+  ["echo a\necho `echo 'x`; rm -rf ~", "rm-home"],
+  ["echo a\r\necho 'x", "unparseable"],
+  ['sh -c "echo \'x"', "unparseable"],
+]);
+
+table("$[…] is arithmetic to its matching ]: its spaces and << are no words or heredoc", [
+  ["echo $[ 1 << X ]\nrm -rf ~\nX", "rm-home"],
+  ["echo $[1<<X]\nrm -rf ~\nX", "rm-home"],
+  ["echo $(echo $[ 1 << X ]\nrm -rf ~\nX\n)", "rm-home"],
+  ['echo "$[ 1 << X ]"\nrm -rf ~\nX', "rm-home"],
+  ["echo $[ $(rm -rf ~) ]", "rm-home"],
+  ["echo $(echo $[ ( ]); rm -rf ~", "rm-home"],
+  ["x=$[ 1 + 2 ]; echo $x", "allow"],
+  ["echo $[ 1 + 2 ] done", "allow"],
+  ["echo $[ 1", "unparseable"],
 ]);
 
 table("privileges: what sudo runs is checked like any other command; a root shell is refused", [
@@ -858,6 +909,15 @@ table("xargs and parallel: a known input and the placeholder are read", [
 
 table("parallel's ::: inputs and a known input with no command are read", [
   ["parallel rm -rf {} ::: build", "allow"],
+  ["parallel find . -name foo ::: ok", "allow"],
+  ["parallel busybox find . -name foo ::: ok", "allow"],
+  ["parallel rm -rf ::: ~", "rm-home"],
+  ["parallel -j 4 -k rm -rf ::: ~", "rm-home"],
+  ["parallel --dry-run rm -rf {} ::: /", "rm-root"],
+  ["parallel -S host rm -rf ::: build", "unparseable"],
+  ["parallel --pipe rm -rf", "rm-unknown-target"],
+  ["parallel rm -rf :::: list", "rm-unknown-target"],
+  ["parallel echo '{= $_=uc =}' ::: a", "unparseable"],
   ["parallel rm -rf {} ::: build dist node_modules", "allow"],
   ["parallel -j4 rm -rf {} ::: build dist", "allow"],
   ["parallel rm -rf ::: build dist", "allow"],
@@ -1024,8 +1084,8 @@ describe("options", () => {
 
   it("onUnparseable: allow lets an unparseable command through when no rule matched", () => {
     const open = resolveOptions({ onUnparseable: "allow" }, environment).guard;
-    expect(ruleOf("echo 'unterminated", open)).toBe("allow");
-    expect(ruleOf("rm -rf / 'unterminated", open)).toBe("rm-root");
+    expect(ruleOf("(echo unclosed", open)).toBe("allow");
+    expect(ruleOf("rm -rf /; (echo unclosed", open)).toBe("rm-root");
   });
 
   it("a project at the home folder or at / makes no recursive delete safe", () => {
@@ -1073,7 +1133,7 @@ describe("messages say what was dangerous and what to do instead", () => {
     "aws ec2 terminate-instances --instance-ids i-1",
     "terraform destroy",
     "sudo -i",
-    "echo 'x",
+    "(echo x",
     "fdisk /dev/sda",
     "perl -e 'fork while fork'",
     "find / -exec chmod 777 {} +",

@@ -39,6 +39,15 @@ describe("git as a runner", () => {
     "git --version",
     "git lfs pull",
     "GIT_DIR=.git git status",
+    // git.c rejects `--` and attached `-C`/`-c` values (exit 129); they are read as git would if it took them
+    "git --",
+    "git -- --help",
+    "git -- status",
+    "git -Crepo status",
+    "git -Csub/deeper log -1",
+    "git -C./sub status",
+    "git -cuser.name=Ada commit -m x",
+    "git -Csub -c color.ui=always -- log",
   ])("%s runs nothing more", (command) => {
     expect(readingOf(command)).toBe("plain");
   });
@@ -91,6 +100,11 @@ describe("git as a runner", () => {
     ["GIT_EDITOR='rm -rf ~' git commit", "rm -rf ~"],
     ["GIT_EXTERNAL_DIFF='rm -rf ~' git diff", "rm -rf ~"],
     ["export GIT_PAGER='rm -rf ~'; git log", "rm -rf ~"],
+    ["git -ccore.pager='rm -rf ~' log", "rm -rf ~"],
+    ["git -- -c core.pager='rm -rf ~' log", "rm -rf ~"],
+    ["git -Csub -ccore.editor='rm -rf ~' commit", "rm -rf ~"],
+    ["git -- rebase -x 'rm -rf ~' HEAD~2", "rm -rf ~"],
+    ["git -Crepo -- grep -O'rm -rf ~' x", "rm -rf ~"],
   ])("%s runs %s", (command, nested) => {
     expect(runs(command, nested)).toBe(true);
   });
@@ -120,6 +134,13 @@ describe("git as a runner", () => {
     "GIT_CONFIG_PARAMETERS=\"'core.pager'='x'\" git log",
     "GIT_EXEC_PATH=/tmp git status",
     "git -cfoo=bar status",
+    "git -C/tmp/evil status",
+    "git -C../other status",
+    "git -C~/other status",
+    "git -C$REPO status",
+    "git -- -C /tmp/evil status",
+    "git -ccore.hooksPath=/tmp/h commit -m x",
+    "git -- --frobnicate status",
     "git --frobnicate status",
     "git config core.hooksPath /tmp/h",
     "git config include.path /tmp/c",

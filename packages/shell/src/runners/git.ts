@@ -103,16 +103,20 @@ function readGitArguments(args: readonly string[], invocation: Invocation, readi
   for (; index < args.length; index++) {
     const arg = args[index]!;
     if (!arg.startsWith("-")) break;
+    // git.c rejects `--` and an attached `-Cdir`/`-ckey=value` ("unknown option", exit 129: nothing runs).
+    // Another git may take them, so they are read as a separator and as `-C dir`/`-c key=value`: never less.
+    if (arg === "--") continue;
+    const attached = /^-[Cc]./.test(arg);
     const equals = arg.indexOf("=");
-    const name = arg.startsWith("--") && equals !== -1 ? arg.slice(0, equals) : arg;
+    const name = attached ? arg.slice(0, 2) : arg.startsWith("--") && equals !== -1 ? arg.slice(0, equals) : arg;
     if (globalFlags.has(arg)) continue;
-    if (!globalValued.has(name) || (name !== arg && (name === "-c" || name === "-C"))) {
+    if (!globalValued.has(name) || (name !== arg && !attached && (name === "-c" || name === "-C"))) {
       // `--exec-path=/tmp/x`: git runs its subcommands from there.
       if (name === "--exec-path") addUnread(reading, "git --exec-path", `its subcommands from ${arg.slice(equals + 1)}`);
       else reading.problems.push(unread("git", arg));
       continue;
     }
-    const value = name === arg ? args[++index] : arg.slice(equals + 1);
+    const value = attached ? arg.slice(2) : name === arg ? args[++index] : arg.slice(equals + 1);
     if (value === undefined) {
       reading.problems.push(`git: the option ${name} needs a value`);
       break;

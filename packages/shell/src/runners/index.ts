@@ -2,6 +2,7 @@ import type { Analysis, Invocation } from "../invocations.js";
 import { readAwk } from "./awk.js";
 import { readEnvironmentCode } from "./environment.js";
 import { readGit } from "./git.js";
+import { readParallel } from "./parallel.js";
 import { otherRunners } from "./programs.js";
 import { addUnread, emptyReading, type RunnerReading } from "./reading.js";
 import { readSed } from "./sed.js";
@@ -39,6 +40,7 @@ export function runnerReading(invocation: Invocation): RunnerReading {
   // Worked out on each call, not kept: a cache keyed by invocations would hold every decision's objects through minor collections.
   const reading = emptyReading();
   readWrappers(invocation, reading);
+  readParallel(invocation, reading);
   if (invocation.assignments.length > 0) readEnvironmentCode(invocation, reading);
   const reader = runners.get(invocation.name);
   if (reader !== undefined) {

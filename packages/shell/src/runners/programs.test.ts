@@ -9,6 +9,10 @@ describe("other runners", () => {
     "find src -maxdepth 2 -name '*.ts' -not -path '*/node_modules/*'",
     "find -L . \\( -name a -o -name b \\) -print0",
     "find . -newermt 2024-01-01 -ls",
+    // find rejects a plain word where a primary belongs before running anything (BSD reads `-depth n`)
+    "find . -name foo ok",
+    "find . -depth 2 -print",
+    "find . -name foo ok -delete",
     "vim -c 'set nu' f",
     "vim +42 f",
     "vim '+/pattern' f",
@@ -124,6 +128,8 @@ describe("other runners", () => {
 
   it.each([
     "find . -frobnicate",
+    "find . -name foo ok -frobnicate",
+    "find . ok -fexec rm {} ;",
     "find . -name x -fexec rm {} ;",
     "vim -S evil.vim f",
     "vim -u evil.vimrc f",
@@ -182,7 +188,7 @@ describe("other runners", () => {
     "dpkg --admindir=/tmp/x -i a.deb",
     "uvx --frob x",
     "watchexec --filter-prog x.sh true",
-    "m4 <<< 'esyscmd(`$X'\")'",
+    'm4 <<< "esyscmd(\\`$X\')"',
   ])("%s is unknown", (command) => {
     expect(readingOf(command)).toBe("unknown");
   });

@@ -56,10 +56,9 @@ const readFind: Reader = (invocation, reading) => {
       continue;
     }
     if (arg === "(" || arg === ")" || arg === "!" || arg === ",") continue;
-    if (!arg.startsWith("-")) {
-      reading.problems.push(`find: the word ${arg} is not a primary this reader has read`);
-      continue;
-    }
+    // A plain word where a primary belongs: find rejects the line before it runs anything ("paths must
+    // precede expression"; BSD's `-depth n` takes it as a value). Either way it runs no code; later words are still read.
+    if (!arg.startsWith("-")) continue;
     const count = findPrimaries.get(arg) ?? (/^-newer[amcBt][amcBt]$/.test(arg) ? 1 : undefined);
     if (count === undefined) reading.problems.push(`find: the primary ${arg} is not one this reader has read, so what find does with it is unknown`);
     else index += count;

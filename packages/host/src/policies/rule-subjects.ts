@@ -2,7 +2,7 @@ import { posix } from "node:path";
 import { quoteWord } from "@toolgate/plugin-sdk";
 // In the CLI bundle this import is lazy (scripts/bundle.mjs): the shell reader loads on the first shell line a
 // command condition reads, so a start with no such rule never pays for it. Path rules do not use it.
-import { analyze, gitWords, isUnknown, runnerReading, shells, simpleCommands, type Analysis, type AnalysisEnvironment, type Invocation } from "@toolgate/shell";
+import { analyze, gitWords, isUnknown, shells, simpleCommands, type Analysis, type AnalysisEnvironment, type Invocation } from "@toolgate/shell";
 
 /**
  * What one argument offers a rule condition to match. A deny or ask condition holds when its glob
@@ -82,7 +82,7 @@ function shellScriptOf(argv: readonly string[]): string | undefined {
  * bare name and arguments (`rm -rf /` for `sudo env A=1 rm -rf /`, for `xargs rm` the `rm`), the bodies of
  * functions never called and the values of aliases. An allow needs every one of those commands, and a
  * line the reader reads with no problem, no command whose name is only known at run time, and no program
- * in a form that runs code from its options or script (`runnerReading`). A line break inside a command
+ * in a form that runs code the reader does not read (`beyondItself`). A line break inside a command
  * (quoted) is read as a space.
  */
 export function shellSubjects(line: string, environment: AnalysisEnvironment): Subjects {
@@ -160,17 +160,14 @@ function readInvocation(invocation: Invocation, reading: Reading, aliases: Reado
 }
 
 /**
- * Why an allow rule cannot vouch for this command by its text: it runs code from its options, script or
- * environment (the shell reader's `runnerReading`: `sed '1e …'`, `git -c core.pager=…`,
- * `tar --checkpoint-action=…`, an option of a runner it does not read), or an option was read as its name
- * (`flock f -c '…'`: its command was not read). Its nested commands (`sh -c '…'`, `$(…)`) are not counted
- * here: they are commands of the line, each of which the rules must vouch for on its own.
+ * Why an allow rule cannot vouch for this command by its text, beyond what `analyze` already reports: the
+ * reader's runner table (`runnerReading`, read inside `analyze`) turns the code a runner's options or script
+ * hand on (`sed '1e …'`, `git -c core.pager=…`) into nested commands of the line, each of which the rules
+ * must vouch for on its own, and its unread options into problems (then the line is unreadable). Left here:
+ * an option read as a command name (`flock f -c '…'`: its command was not read), and the forms below.
  */
 function beyondItself(invocation: Invocation): string | undefined {
   if (invocation.name.startsWith("-")) return `"${invocation.name}" is an option read as a command name: the command it belongs to was not read`;
-  const { scripts, problems } = runnerReading(invocation);
-  if (problems.length > 0) return `"${invocation.text}": ${problems[0]}`;
-  if (scripts.length > 0) return `"${invocation.text}" runs code from its options, script or environment`;
   return unreadByShell(invocation);
 }
 

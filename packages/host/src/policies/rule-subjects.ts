@@ -2,7 +2,7 @@ import { posix } from "node:path";
 import { quoteWord } from "@toolgate/plugin-sdk";
 // In the CLI bundle this import is lazy (scripts/bundle.mjs): the shell reader loads on the first shell line a
 // command condition reads, so a start with no such rule never pays for it. Path rules do not use it.
-import { analyze, gitWords, isUnknown, shells, simpleCommands, type Analysis, type AnalysisEnvironment, type Invocation } from "@toolgate/shell";
+import { gitWords, isUnknown, shells, sharedAnalysis, simpleCommands, type Analysis, type AnalysisEnvironment, type Invocation } from "@toolgate/shell";
 
 /**
  * What one argument offers a rule condition to match. A deny or ask condition holds when its glob
@@ -112,7 +112,7 @@ function readLine(line: string, reader: Reader, outer: ReadonlyMap<string, strin
   if (syntactic.problem !== undefined) reading.unreadable = syntactic.problem;
   let analysis: Analysis;
   try {
-    analysis = analyze(line, reader.environment);
+    analysis = sharedAnalysis(line, reader.environment);
   } catch {
     // The analyzer is total by design; should it ever throw, nothing about the line can be vouched for.
     return finish({ ...reading, unreadable: "the shell reader could not read the line" });

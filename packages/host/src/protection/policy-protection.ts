@@ -2,6 +2,7 @@ import { commandsOf, isShellCall, type PreToolCallDecision, type ToolArgs, type 
 import { readFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { posix } from "node:path";
+import { analysisEnvironment } from "@toolgate/shell";
 import type { HostSettings } from "../settings.js";
 import { kindOfTool } from "../policies/tool-kinds.js";
 import { expandHome } from "../policies/rule-subjects.js";
@@ -73,7 +74,7 @@ export class PolicyProtection {
   }
 
   #checkLine(line: string, cwd: string): PreToolCallDecision | undefined {
-    const changes = shellChanges(line, { cwd, home: this.#home, tmp: tmpdir() });
+    const changes = shellChanges(line, analysisEnvironment({ projectRoot: this.#cwd, home: this.#home, tmp: tmpdir(), cwd }));
     for (const change of changes.changes) {
       const hit = this.#locate(change.raw, change.cwd, change.reach);
       if (hit === "unknown") {

@@ -1,14 +1,16 @@
-import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { describe, expect, it, vi } from "vitest";
 import { analyze, type Analysis } from "./invocations.js";
-import { analysisEnvironment, sharedAnalysis } from "./shared-analysis.js";
+import { analysisEnvironment, readerVersion, sharedAnalysis } from "./shared-analysis.js";
 import type { AnalysisEnvironment } from "./shell-state.js";
 
 // Each field of the environment shows in the reading: `git status` runs in `cwd`, `ls` in `home`, `rm`'s
 // operand holds `tmp`, and it runs in `projectRoot` (what `git rev-parse --show-toplevel` prints).
 const line = 'git status; cd "$(git rev-parse --show-toplevel)" && rm -rf "$TMPDIR/b"; cd ~ && ls';
-const base: AnalysisEnvironment = { cwd: "/work/project/src", home: "/home/ada", tmp: "/tmp", projectRoot: "/work/project" };
+const base = { cwd: "/work/project/src", home: "/home/ada", tmp: "/tmp", projectRoot: "/work/project" };
 
-const fingerprint = (analysis: Analysis) => JSON.stringify([analysis.source, analysis.problems, analysis.invocations.map((each) => [each.text, each.cwd, each.args])]);
+const fingerprint = (analysis: Analysis) =>
+  JSON.stringify([analysis.source, analysis.problems, analysis.invocations.map((each) => [each.text, each.cwd, each.args])]);
 
 describe("sharedAnalysis: one reading per text and environment", () => {
   it("hands the consumers of one decision the same reading", () => {
@@ -18,7 +20,7 @@ describe("sharedAnalysis: one reading per text and environment", () => {
     expect(fingerprint(first)).toBe(fingerprint(analyze(line, base)));
   });
 
-  const variations: [string, Partial<AnalysisEnvironment>][] = [
+  const variations: [string, { [K in keyof AnalysisEnvironment]?: AnalysisEnvironment[K] | undefined }][] = [
     ["cwd", { cwd: "/work/project/test" }],
     ["cwd, a trailing slash", { cwd: "/work/project/src/" }],
     ["home", { home: "/home/bob" }],
@@ -38,7 +40,8 @@ describe("sharedAnalysis: one reading per text and environment", () => {
       [other, base],
     ]) {
       for (const environment of order) sharedAnalysis(line, environment);
-      for (const environment of [...order, ...order.reverse()]) expect(fingerprint(sharedAnalysis(line, environment))).toBe(fingerprint(analyze(line, environment)));
+      for (const environment of [...order, ...order.reverse()])
+        expect(fingerprint(sharedAnalysis(line, environment))).toBe(fingerprint(analyze(line, environment)));
     }
   });
 
@@ -98,7 +101,7 @@ describe("a shared reading cannot be changed by one consumer for another", () =>
     const expected = fingerprint(analyze(line, environment));
     expect(() => mutate(sharedAnalysis(line, environment))).toThrow(TypeError);
     expect(fingerprint(sharedAnalysis(line, environment))).toBe(expected);
-    expect(sharedAnalysis(line, environment).invocations.find((each) => each.name === "rm")!.text).toBe('rm -rf /tmp/b');
+    expect(sharedAnalysis(line, environment).invocations.find((each) => each.name === "rm")!.text).toBe("rm -rf /tmp/b");
   });
 });
 
@@ -121,5 +124,21 @@ describe("analysisEnvironment: one environment for the guard, the rules and the 
     expect(environment).toEqual({ cwd: "/work/project", home: "/home/ada", tmp: "/var/tmp", projectRoot: "/work/project" });
     expect(Object.isFrozen(environment)).toBe(true);
     expect(analysisEnvironment({ ...place, tmp: "/" }).tmp).toBe("/");
+  });
+});
+
+describe("copies of the reader", () => {
+  it("share readings only with their own version", () => {
+    const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
+    expect(readerVersion).toBe(manifest.version);
+  });
+
+  it("a second copy of the module (as the host loads a plugin's) finds the first copy's reading", async () => {
+    const environment = analysisEnvironment(base);
+    const reading = sharedAnalysis(`${line} # copies`, environment);
+    vi.resetModules();
+    const copy = await import("./shared-analysis.js");
+    expect(copy.sharedAnalysis).not.toBe(sharedAnalysis);
+    expect(copy.sharedAnalysis(`${line} # copies`, environment)).toBe(reading);
   });
 });

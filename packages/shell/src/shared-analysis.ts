@@ -19,7 +19,12 @@ export interface AnalysisPlace {
  */
 export function analysisEnvironment(place: AnalysisPlace): Readonly<AnalysisEnvironment> {
   const { projectRoot, home } = place;
-  const cwd = place.cwd === undefined || place.cwd === "" ? projectRoot : place.cwd.startsWith("/") ? normalizePath(place.cwd) : normalizePath(`${projectRoot}/${place.cwd}`);
+  const cwd =
+    place.cwd === undefined || place.cwd === ""
+      ? projectRoot
+      : place.cwd.startsWith("/")
+        ? normalizePath(place.cwd)
+        : normalizePath(`${projectRoot}/${place.cwd}`);
   // `TMPDIR=/tmp/` and `os.tmpdir()`'s `/tmp` are one folder.
   const tmp = place.tmp.length > 1 ? place.tmp.replace(/\/+$/, "") || "/" : place.tmp;
   return Object.freeze({ cwd, home, tmp, projectRoot });
@@ -27,7 +32,10 @@ export function analysisEnvironment(place: AnalysisPlace): Readonly<AnalysisEnvi
 
 // Every field of the environment, so that the memo's key holds them all: a field added to
 // `AnalysisEnvironment` without its place here fails to compile.
-const environmentFields = Object.keys({ cwd: true, home: true, tmp: true, projectRoot: true } satisfies Record<keyof AnalysisEnvironment, true>) as (keyof AnalysisEnvironment)[];
+const environmentFields = Object.keys({ cwd: true, home: true, tmp: true, projectRoot: true } satisfies Record<
+  keyof AnalysisEnvironment,
+  true
+>) as (keyof AnalysisEnvironment)[];
 
 interface Entry {
   readonly source: string;
@@ -37,7 +45,14 @@ interface Entry {
 
 // One decision reads a line up to three times (guard, rules, protection), sometimes from a second folder: a few entries suffice.
 const capacity = 4;
-const entries: Entry[] = [];
+
+/** This reader's version (kept equal to package.json's by a test): copies of two versions never share a reading. */
+export const readerVersion = "0.1.0";
+
+// Kept on the process, not the module: the host loads each plugin with its own copy of this package (jiti, no
+// module cache), and the guard plugin must find the reading the host's rules and protection made.
+const storeKey = Symbol.for(`toolgate.shell.shared-analysis@${readerVersion}`);
+const entries: Entry[] = ((globalThis as { [storeKey]?: Entry[] })[storeKey] ??= []);
 
 function sameEnvironment(a: Readonly<AnalysisEnvironment>, b: Readonly<AnalysisEnvironment>): boolean {
   for (const field of environmentFields) if (a[field] !== b[field]) return false;

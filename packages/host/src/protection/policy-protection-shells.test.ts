@@ -96,7 +96,8 @@ describe("input sent to an interactive shell session, changing the policy, is re
   const cases: [string, Call][] = [];
   for (const tool of inputTools)
     for (const name of [tool, `mcp__term__${tool}`, tool.toUpperCase()])
-      for (const field of inputFields) for (const command of changes) cases.push([`${name}.${field}: ${command}`, { name, args: { session_id: 1, [field]: `${command}\n` } }]);
+      for (const field of inputFields)
+        for (const command of changes) cases.push([`${name}.${field}: ${command}`, { name, args: { session_id: 1, [field]: `${command}\n` } }]);
   it.each(cases)("%s", (_, call) => {
     expect(protection.check(call)?.action).toBe("block");
   });

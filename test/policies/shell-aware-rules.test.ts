@@ -158,11 +158,9 @@ describe("an allow lifts a line only when the reader vouches for every command i
   });
 });
 
-// These need the reader's table of runners (wt/runners: git, tar, sed, awk, … report code in options as
-// nested commands and unread options as problems). Until it merges, `runner-forms.ts` in the host makes
-// them pass by treating a runner in a code-capable form as beyond any allow; after the merge they must
-// still pass, then through the reader's report.
-describe("an allow never covers a runner's code (needs the @toolgate/shell runners table, or runner-forms.ts until then)", () => {
+// Through the reader's table of runners (git, tar, sed, awk, … report code in options as nested commands
+// and unread options as problems; `runnerReading`), and the few forms it does not read yet (`unreadByShell`).
+describe("an allow never covers a runner's code", () => {
   const allows = (...globs: string[]) => ({ ask: ["bash"], allow: globs.map((glob) => `bash:command=${glob}`) });
 
   it.each<[string[], ...Case]>([

@@ -1,8 +1,7 @@
-import { posix } from "node:path";
 import type { PathContext } from "./paths.js";
 import { collectDeletes } from "./rules/deletes.js";
 import { indexByName, show, type Delete, type Rule } from "./rules/rule.js";
-import { analyze, type Analysis } from "@toolgate/shell";
+import { analysisEnvironment, sharedAnalysis, type Analysis } from "@toolgate/shell";
 
 const catastrophicKinds = new Set<string>(["root", "home", "system", "project"]);
 
@@ -38,8 +37,8 @@ export interface CheckResult {
  */
 export function checkCommand(command: string, guard: Guard, cwd?: string): CheckResult {
   const { context } = guard;
-  const start = cwd === undefined ? context.projectRoot : posix.resolve(context.projectRoot, cwd);
-  const analysis = analyze(command, { cwd: start, home: context.home, tmp: guard.tmp, projectRoot: context.projectRoot });
+  // The same reading as the permission rules' and the policy protection's for this call (one analysis per decision).
+  const analysis = sharedAnalysis(command, analysisEnvironment({ projectRoot: context.projectRoot, home: context.home, tmp: guard.tmp, cwd }));
   const deletes = collectDeletes(analysis.invocations, context);
   // A function defined and never called runs nothing; a catastrophic delete in it is refused all the same.
   if (analysis.uncalled.length > 0) deletes.push(...collectDeletes(analysis.uncalled, context).filter((found) => catastrophicKinds.has(found.target.kind)));

@@ -6,7 +6,8 @@ vi.mock("@toolgate/shell", async (importOriginal) => {
   const shell = await importOriginal<typeof import("@toolgate/shell")>();
   return {
     ...shell,
-    analyze: (...args: Parameters<typeof shell.analyze>) => (counted.analyze++, shell.analyze(...args)),
+    // The rules read a line through the shared reading (`sharedAnalysis`, one per decision across its consumers).
+    sharedAnalysis: (...args: Parameters<typeof shell.sharedAnalysis>) => (counted.analyze++, shell.sharedAnalysis(...args)),
     simpleCommands: (source: string) => (counted.simpleCommands++, shell.simpleCommands(source)),
   };
 });

@@ -2,7 +2,7 @@ import { commandFields, commandsOf, isShellCall, type PolicySource, type PreTool
 import { createRequire } from "node:module";
 import { homedir, tmpdir } from "node:os";
 import { resolve } from "node:path";
-import type { AnalysisEnvironment } from "@toolgate/shell";
+import { analysisEnvironment, type AnalysisEnvironment } from "@toolgate/shell";
 import type picomatchModule from "picomatch";
 import { argvSubjects, expandHome, isPathKey, normalizedPath, shellSubjects, type Subjects } from "./rule-subjects.js";
 
@@ -203,7 +203,7 @@ export class PermissionRules {
   /** What a shell call runs, every field together, read once per check whichever rules look at it. */
   #commands(context: CheckContext): Subjects | null {
     if (context.commands !== undefined) return context.commands;
-    this.#environment ??= { cwd: this.#cwd, home: this.#home, tmp: tmpdir() };
+    this.#environment ??= analysisEnvironment({ projectRoot: this.#cwd, home: this.#home, tmp: tmpdir() });
     const fields = commandsOf(context);
     let read: Subjects | null = null;
     for (const { field, command } of fields) {

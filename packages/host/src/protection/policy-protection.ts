@@ -1,7 +1,8 @@
-import type { PreToolCallDecision, ToolArgs, ToolCall } from "@toolgate/plugin-sdk";
+import { commandsOf, isShellCall, type PreToolCallDecision, type ToolArgs, type ToolCall } from "@toolgate/plugin-sdk";
 import { readFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { posix } from "node:path";
+import { analysisEnvironment } from "@toolgate/shell";
 import type { HostSettings } from "../settings.js";
 import { kindOfTool } from "../policies/tool-kinds.js";
 import { expandHome } from "../policies/rule-subjects.js";
@@ -10,8 +11,6 @@ import { policyHome } from "./policy-home.js";
 import { type ProtectedHit, ProtectedPaths, type Reach } from "./protected-paths.js";
 import { shellChanges, type ShellChanges } from "./shell-changes.js";
 
-// A shell tool's line, as rules read it; any other tool's `command` is read as a shell line too.
-const shellKeys = ["command", "cmd", "script"];
 // A tool of no known kind whose name says it only reads (`read_text_file`, `list_directory`, `mcp__fs__search_files`).
 const readVerbs = /^(read|get|list|search|find|view|show|stat|describe|glob|grep|cat|head|tail|directory_tree|fetch|query|lookup|count|diff)(_|-|$)/i;
 // The tool's own name for the folder it runs in (Codex's `workdir`, an MCP shell's `cwd`).
@@ -42,23 +41,30 @@ export class PolicyProtection {
 
   /** The decision on a call, or undefined when it changes nothing of the policy. */
   check(call: Pick<ToolCall, "name" | "args" | "kind">): PreToolCallDecision | undefined {
+    // A shell for the guard and the rules (`isShellCall`: its kind, its name, input sent to a shell session) is one here, whatever else it says.
+    const shell = isShellCall(call);
     const kind = call.kind ?? kindOfTool(call.name);
-    if (kind === "read" || kind === "web") return undefined;
+    if (!shell && (kind === "read" || kind === "web")) return undefined;
     this.#paths.beginCall();
     const cwds = this.#cwdsOf(call.args);
-    if (kind === "shell") return this.#checkShell(call.args, cwds);
+    if (shell) return this.#checkShell(call, cwds);
     if (kind !== "edit" && kind !== "write" && readVerbs.test(verbOf(call.name))) return undefined;
     const fromFiles = this.#checkFiles(call.name, call.args, cwds);
     if (fromFiles !== undefined || kind === "edit" || kind === "write") return fromFiles;
     // Another tool's `command` (an MCP server's shell) is a shell line too.
-    return this.#checkShell(call.args, cwds);
+    return this.#checkShell(call, cwds);
   }
 
-  #checkShell(args: ToolArgs, cwds: readonly string[]): PreToolCallDecision | undefined {
-    for (const key of shellKeys) {
-      const value = args[key];
-      const line = typeof value === "string" ? value : isStrings(value) ? argvLine(value) : undefined;
-      if (line === undefined) continue;
+  /** Every field the call runs (`commandsOf`, as the guard and the rules read them), from each folder it may run in. */
+  #checkShell(call: Pick<ToolCall, "name" | "args">, cwds: readonly string[]): PreToolCallDecision | undefined {
+    for (const { field, command } of commandsOf(call)) {
+      // What cannot be read as a line (an unfinished session input, an argv of non-strings) is refused when it names the policy.
+      const line = command ?? (JSON.stringify(call.args[field]) || "");
+      if (command === undefined) {
+        const name = this.#paths.nameIn(line);
+        if (name !== undefined) return this.#unknownDecision(`args.${field}`, name);
+        continue;
+      }
       for (const cwd of cwds) {
         const decision = this.#checkLine(line, cwd);
         if (decision !== undefined) return decision;
@@ -68,7 +74,7 @@ export class PolicyProtection {
   }
 
   #checkLine(line: string, cwd: string): PreToolCallDecision | undefined {
-    const changes = shellChanges(line, { cwd, home: this.#home, tmp: tmpdir() });
+    const changes = shellChanges(line, analysisEnvironment({ projectRoot: this.#cwd, home: this.#home, tmp: tmpdir(), cwd }));
     for (const change of changes.changes) {
       const hit = this.#locate(change.raw, change.cwd, change.reach);
       if (hit === "unknown") {
@@ -208,15 +214,6 @@ function lastUnknown(path: string): number {
 function verbOf(toolName: string): string {
   const parts = toolName.split("__");
   return parts[parts.length - 1] ?? toolName;
-}
-
-function isStrings(value: unknown): value is string[] {
-  return Array.isArray(value) && value.length > 0 && value.every((element) => typeof element === "string");
-}
-
-/** An argv as the shell line that runs it: each element one word, quoted when it needs to be. */
-function argvLine(argv: readonly string[]): string {
-  return argv.map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`)).join(" ");
 }
 
 function sameLines(a: readonly string[], b: readonly string[]): boolean {

@@ -1,5 +1,5 @@
 // In the CLI bundle this import is lazy (scripts/bundle.mjs): the reader loads on the first shell line checked.
-import { analyze, interpreterEffects, stdinTexts, type AnalysisEnvironment, type Invocation } from "@toolgate/shell";
+import { interpreterEffects, sharedAnalysis, stdinTexts, type AnalysisEnvironment, type Invocation } from "@toolgate/shell";
 import { patchedFiles } from "./patch-files.js";
 import type { Reach } from "./protected-paths.js";
 
@@ -69,9 +69,9 @@ const valued: Record<string, readonly string[]> = {
 /** What a shell line (or an argv) would change on disk, as far as the shared reader can tell. */
 export function shellChanges(line: string, environment: AnalysisEnvironment): ShellChanges {
   const found: ShellChanges = { changes: [], unknown: [], packages: [] };
-  let analysis: ReturnType<typeof analyze>;
+  let analysis: ReturnType<typeof sharedAnalysis>;
   try {
-    analysis = analyze(line, environment);
+    analysis = sharedAnalysis(line, environment);
   } catch {
     found.unknown.push(line);
     return found;

@@ -1,0 +1,97 @@
+import { analyze, type Analysis } from "./invocations.js";
+import { normalizePath } from "./normalize-path.js";
+import type { AnalysisEnvironment } from "./shell-state.js";
+
+/** Where a call runs, as its consumers know it: the project, the user's home, the temp folder, and the call's own folder. */
+export interface AnalysisPlace {
+  /** The project's root (absolute): where a line starts when the call names no folder. */
+  projectRoot: string;
+  home: string;
+  tmp: string;
+  /** The call's working folder, absolute or relative to the project root; the project root when absent. */
+  cwd?: string | undefined;
+}
+
+/**
+ * The environment a shell line of a call is read in, built the same way by every consumer of one decision
+ * (the guard, the permission rules, the policy protection), so that they read the line alike and share one
+ * reading (`sharedAnalysis`). Frozen: a consumer cannot change what another one reads with.
+ */
+export function analysisEnvironment(place: AnalysisPlace): Readonly<AnalysisEnvironment> {
+  const { projectRoot, home } = place;
+  const cwd =
+    place.cwd === undefined || place.cwd === ""
+      ? projectRoot
+      : place.cwd.startsWith("/")
+        ? normalizePath(place.cwd)
+        : normalizePath(`${projectRoot}/${place.cwd}`);
+  // `TMPDIR=/tmp/` and `os.tmpdir()`'s `/tmp` are one folder.
+  const tmp = place.tmp.length > 1 ? place.tmp.replace(/\/+$/, "") || "/" : place.tmp;
+  return Object.freeze({ cwd, home, tmp, projectRoot });
+}
+
+// Every field of the environment, so that the memo's key holds them all: a field added to
+// `AnalysisEnvironment` without its place here fails to compile.
+const environmentFields = Object.keys({ cwd: true, home: true, tmp: true, projectRoot: true } satisfies Record<
+  keyof AnalysisEnvironment,
+  true
+>) as (keyof AnalysisEnvironment)[];
+
+interface Entry {
+  readonly source: string;
+  readonly environment: Readonly<AnalysisEnvironment>;
+  readonly analysis: Analysis;
+}
+
+// One decision reads a line up to three times (guard, rules, protection), sometimes from a second folder: a few entries suffice.
+const capacity = 4;
+
+/** This reader's version (kept equal to package.json's by a test): copies of two versions never share a reading. */
+export const readerVersion = "0.1.0";
+
+// Kept on the process, not the module: the host loads each plugin with its own copy of this package (jiti, no
+// module cache), and the guard plugin must find the reading the host's rules and protection made.
+const storeKey = Symbol.for(`toolgate.shell.shared-analysis@${readerVersion}`);
+const entries: Entry[] = ((globalThis as { [storeKey]?: Entry[] })[storeKey] ??= []);
+
+function sameEnvironment(a: Readonly<AnalysisEnvironment>, b: Readonly<AnalysisEnvironment>): boolean {
+  for (const field of environmentFields) if (a[field] !== b[field]) return false;
+  return true;
+}
+
+/**
+ * `analyze(source, environment)`, read once for the consumers of one decision: the last few readings are
+ * kept, keyed by the exact text and every field of the environment. The reading is deeply frozen, so one
+ * consumer cannot change what the next one sees; copy what you need to change.
+ */
+export function sharedAnalysis(source: string, environment: Readonly<AnalysisEnvironment>): Analysis {
+  for (let index = 0; index < entries.length; index++) {
+    const entry = entries[index]!;
+    if (entry.source !== source || !sameEnvironment(entry.environment, environment)) continue;
+    if (index > 0) {
+      entries.splice(index, 1);
+      entries.unshift(entry);
+    }
+    return entry.analysis;
+  }
+  const key = Object.freeze(Object.fromEntries(environmentFields.map((field) => [field, environment[field]]))) as Readonly<AnalysisEnvironment>;
+  const analysis = deepFreeze(analyze(source, key));
+  entries.unshift({ source, environment: key, analysis });
+  if (entries.length > capacity) entries.length = capacity;
+  return analysis;
+}
+
+/** Freezes a reading and everything it holds; an invocation's text (computed on first read) is fixed first, so its setter cannot change it. */
+function deepFreeze<T>(root: T): T {
+  const seen = new Set<object>();
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value !== "object" || value === null || seen.has(value)) continue;
+    seen.add(value);
+    if ("text" in value && !Object.hasOwn(value, "text")) Object.defineProperty(value, "text", { value: (value as { text: unknown }).text, enumerable: true });
+    Object.freeze(value);
+    for (const key of Object.keys(value)) stack.push((value as Record<string, unknown>)[key]);
+  }
+  return root;
+}

@@ -90,6 +90,8 @@ class RecordedInvocation implements Invocation {
   }
 
   set text(text: string) {
+    // A shared reading is frozen (shared-analysis.ts): its text is as fixed as its other fields.
+    if (Object.isFrozen(this)) throw new TypeError("Cannot assign to read only property 'text' of a shared reading");
     this.#text = text;
   }
 }

@@ -1,4 +1,4 @@
-import { analyze, type Analysis } from "./invocations.js";
+import { analyze, type Analysis, type Invocation } from "./invocations.js";
 import { normalizePath } from "./normalize-path.js";
 import type { AnalysisEnvironment } from "./shell-state.js";
 
@@ -61,8 +61,8 @@ function sameEnvironment(a: Readonly<AnalysisEnvironment>, b: Readonly<AnalysisE
 
 /**
  * `analyze(source, environment)`, read once for the consumers of one decision: the last few readings are
- * kept, keyed by the exact text and every field of the environment. The reading is deeply frozen, so one
- * consumer cannot change what the next one sees; copy what you need to change.
+ * kept, keyed by the exact text and every field of the environment. The reading is frozen (`freezeReading`), so
+ * one consumer cannot change what the next one sees; copy what you need to change.
  */
 export function sharedAnalysis(source: string, environment: Readonly<AnalysisEnvironment>): Analysis {
   for (let index = 0; index < entries.length; index++) {
@@ -75,23 +75,29 @@ export function sharedAnalysis(source: string, environment: Readonly<AnalysisEnv
     return entry.analysis;
   }
   const key = Object.freeze(Object.fromEntries(environmentFields.map((field) => [field, environment[field]]))) as Readonly<AnalysisEnvironment>;
-  const analysis = deepFreeze(analyze(source, key));
+  const analysis = freezeReading(analyze(source, key));
   entries.unshift({ source, environment: key, analysis });
   if (entries.length > capacity) entries.length = capacity;
   return analysis;
 }
 
-/** Freezes a reading and everything it holds; an invocation's text (computed on first read) is fixed first, so its setter cannot change it. */
-function deepFreeze<T>(root: T): T {
-  const seen = new Set<object>();
-  const stack: unknown[] = [root];
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (typeof value !== "object" || value === null || seen.has(value)) continue;
-    seen.add(value);
-    if ("text" in value && !Object.hasOwn(value, "text")) Object.defineProperty(value, "text", { value: (value as { text: unknown }).text, enumerable: true });
-    Object.freeze(value);
-    for (const key of Object.keys(value)) stack.push((value as Record<string, unknown>)[key]);
-  }
-  return root;
+/**
+ * Freezes a reading where a consumer could change what the next one sees: the reading, its lists, and each
+ * command with its arguments, redirects and the commands it holds. (Not each word's own objects deeper down:
+ * walking them all cost more than the reading itself.)
+ */
+function freezeReading(analysis: Analysis): Analysis {
+  const seen = new Set<Invocation>();
+  const freezeInvocation = (invocation: Invocation): void => {
+    if (seen.has(invocation)) return;
+    seen.add(invocation);
+    for (const redirect of invocation.redirects) Object.freeze(redirect);
+    for (const list of [invocation.args, invocation.redirects, invocation.nested, invocation.upstream]) Object.freeze(list);
+    Object.freeze(invocation);
+    for (const each of invocation.nested) freezeInvocation(each);
+    for (const each of invocation.upstream) freezeInvocation(each);
+  };
+  for (const list of [analysis.invocations, analysis.uncalled, analysis.unresolved]) for (const invocation of list) freezeInvocation(invocation);
+  for (const list of [analysis.scripts, analysis.invocations, analysis.problems, analysis.uncalled, analysis.unresolved]) Object.freeze(list);
+  return Object.freeze(analysis);
 }

@@ -1,4 +1,4 @@
-import { realpathSync } from "node:fs";
+import { lstatSync, realpathSync } from "node:fs";
 import { basename, dirname, posix, resolve } from "node:path";
 import { createRequire } from "node:module";
 import type picomatchModule from "picomatch";
@@ -32,10 +32,18 @@ export interface ProtectedHit {
 }
 
 let picomatchLoaded: typeof picomatchModule | undefined;
+// Compiled globs, kept for the next calls (an agent repeats its globs): a bounded cache, emptied when full.
+const globMatchers = new Map<string, (path: string) => boolean>();
+const globMatchersKept = 256;
+
 function globMatcher(pattern: string): (path: string) => boolean {
+  let matcher = globMatchers.get(pattern);
+  if (matcher !== undefined) return matcher;
   picomatchLoaded ??= createRequire(import.meta.url)("picomatch") as typeof picomatchModule;
-  const matcher = picomatchLoaded(pattern, { dot: true, bash: false });
-  return (path) => matcher(path);
+  matcher = picomatchLoaded(pattern, { dot: true, bash: false });
+  if (globMatchers.size >= globMatchersKept) globMatchers.clear();
+  globMatchers.set(pattern, matcher);
+  return matcher;
 }
 
 const globCharacters = /[*?[]/;
@@ -149,6 +157,8 @@ function realPath(path: string, known = new Map<string, string | null>()): strin
 }
 
 function realIfExists(path: string): string | null {
+  // Most paths a line names do not exist yet: asking lstat first spares realpath's thrown error for each.
+  if (lstatSync(path, { throwIfNoEntry: false }) === undefined) return null;
   try {
     return realpathSync.native(path);
   } catch {

@@ -133,7 +133,13 @@ export async function createHostWithSettings(settings: HostSettings, options: Ho
   const ledger = new ReservationLedger(backend, logger);
   ledger.listen(events);
   const store = { backend, ledger };
-  const loaded = await loadPlugins(await collectSources(settings), { ...runtime, runtime: runtime.deadlines, cwd: settings.cwd, policyPaths: policyPathsOf(settings), store });
+  const loaded = await loadPlugins(await collectSources(settings), {
+    ...runtime,
+    runtime: runtime.deadlines,
+    cwd: settings.cwd,
+    policyPaths: policyPathsOf(settings),
+    store,
+  });
   plugins = [...policies.records, ...loaded];
   runtime.pluginFailure = pluginFailureOf(loaded, settings.onPluginError);
   reportPolicyState(plugins, settings, logger);

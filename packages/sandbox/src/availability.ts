@@ -16,19 +16,27 @@ const namespaceAdvice =
 let cached: SandboxStatus | undefined;
 
 /** Probes once per process: finds `bwrap` and `bash` on the PATH and starts a sandbox that runs `true`. */
-export function sandboxStatus(environment: NodeJS.ProcessEnv = process.env): SandboxStatus {
-  cached ??= probe(environment);
+export function sandboxStatus(): SandboxStatus {
+  cached ??= probeSandbox(process.env);
   return cached;
 }
 
-function probe(environment: NodeJS.ProcessEnv): SandboxStatus {
+/** Probes now, with `environment`'s PATH (`sandboxStatus` keeps the first answer for the process). */
+export function probeSandbox(environment: NodeJS.ProcessEnv): SandboxStatus {
   if (process.platform !== "linux")
-    return unavailable(`the sandbox runs on Linux only (bubblewrap); this is ${process.platform}`, "run the agent on Linux, or set unavailable: \"ask\" or \"allow\"");
+    return unavailable(
+      `the sandbox runs on Linux only (bubblewrap); this is ${process.platform}`,
+      'run the agent on Linux, or set unavailable: "ask" or "allow"',
+    );
   const bwrap = findProgram("bwrap", environment);
   if (bwrap === undefined) return unavailable("bubblewrap (bwrap) is not installed", installAdvice);
   const bash = findProgram("bash", environment);
   if (bash === undefined) return unavailable("bash is not installed", "install bash");
-  const started = spawnSync(bwrap, [...baseArguments("off"), "--", bash, "-c", "true"], { encoding: "utf8", timeout: 10_000, stdio: ["ignore", "ignore", "pipe"] });
+  const started = spawnSync(bwrap, [...baseArguments("off"), "--", bash, "-c", "true"], {
+    encoding: "utf8",
+    timeout: 10_000,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   if (started.error) return unavailable(`bubblewrap could not start: ${started.error.message}`, installAdvice);
   if (started.status !== 0) return unavailable(`bubblewrap could not start a sandbox: ${started.stderr.trim() || `exit ${started.status}`}`, namespaceAdvice);
   return Object.freeze({ available: true, bwrap, bash });

@@ -19,7 +19,8 @@ function containField(args: ToolArgs, field: string, launcher: Launcher, bwrapAr
   const value = args[field];
   if (field === "command" && typeof value === "string" && args["args"] !== undefined) {
     const extra = args["args"];
-    if (!Array.isArray(extra)) return { problem: 'its program takes its arguments as one string ("args"), which cannot be contained without reading them as a command line' };
+    if (!Array.isArray(extra))
+      return { problem: 'its program takes its arguments as one string ("args"), which cannot be contained without reading them as a command line' };
     if (extra.length > 0) return { args: { command: launcher.bwrap, args: containArgv([value, ...(extra as string[])], launcher, bwrapArgs).slice(1) } };
   }
   if (typeof value === "string") return { args: { [field]: containLine(value, launcher, bwrapArgs) } };

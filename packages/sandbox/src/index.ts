@@ -6,7 +6,7 @@ import { resolveOptions, type ResolvedSandboxOptions, type SandboxOptions } from
 import { planFor } from "./plan.js";
 
 export type { SandboxOptions } from "./options.js";
-export { sandboxStatus, type SandboxStatus } from "./availability.js";
+export { probeSandbox, sandboxStatus, type SandboxStatus } from "./availability.js";
 export { bwrapArguments, type SandboxPlan } from "./bwrap-arguments.js";
 export { containArgv, containLine, type Launcher } from "./contain.js";
 
@@ -41,7 +41,10 @@ function contain(call: ToolCall, options: ResolvedSandboxOptions, projectRoot: s
 
 function whenUnavailable(call: ToolCall, options: ResolvedSandboxOptions, why: string): PreToolCallResult {
   if (options.unavailable === "allow") return undefined;
-  return { action: options.unavailable, message: refusal(call, `no sandbox can start on this machine: ${why}. Or set the sandbox's option unavailable: "ask" or "allow"`) };
+  return {
+    action: options.unavailable,
+    message: refusal(call, `no sandbox can start on this machine: ${why}. Or set the sandbox's option unavailable: "ask" or "allow"`),
+  };
 }
 
 function refusal(call: ToolCall, why: string): string {

@@ -30,7 +30,10 @@ export interface ResolvedSandboxOptions {
 
 const pathList = (name: string) =>
   v.optional(
-    v.array(v.pipe(v.string(`each entry of ${name} must be a path (a string)`), v.nonEmpty(`an entry of ${name} is empty`)), `${name} must be an array of paths`),
+    v.array(
+      v.pipe(v.string(`each entry of ${name} must be a path (a string)`), v.nonEmpty(`an entry of ${name} is empty`)),
+      `${name} must be an array of paths`,
+    ),
   );
 
 const OptionsSchema = v.strictObject(
@@ -48,7 +51,8 @@ export function resolveOptions(options: SandboxOptions, projectRoot: string, hom
   const parsed = v.safeParse(OptionsSchema, options ?? {});
   if (!parsed.success) throw new TypeError(`@toolgate/sandbox: ${parsed.issues.map(describeIssue).join("; ")}`);
   const { writable = [], hidden = [], network = "off", unavailable = "block" } = parsed.output;
-  const absolute = (path: string) => (path === "~" || path.startsWith("~/") ? resolve(home, `.${path.slice(1)}`) : isAbsolute(path) ? resolve(path) : resolve(projectRoot, path));
+  const absolute = (path: string) =>
+    path === "~" || path.startsWith("~/") ? resolve(home, `.${path.slice(1)}`) : isAbsolute(path) ? resolve(path) : resolve(projectRoot, path);
   return Object.freeze({ writable: Object.freeze(writable.map(absolute)), hidden: Object.freeze(hidden.map(absolute)), network, unavailable });
 }
 

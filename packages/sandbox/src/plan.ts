@@ -8,12 +8,19 @@ import type { ResolvedSandboxOptions } from "./options.js";
  * What a contained command may touch in `projectRoot`, or why nothing may be contained there: a project that
  * is `/`, the home folder or one of its ancestors would hand the whole of it to the command.
  */
-export function planFor(options: ResolvedSandboxOptions, projectRoot: string, policyPaths: readonly string[], home = homedir()): SandboxPlan | { problem: string } {
+export function planFor(
+  options: ResolvedSandboxOptions,
+  projectRoot: string,
+  policyPaths: readonly string[],
+  home = homedir(),
+): SandboxPlan | { problem: string } {
   const root = realPath(projectRoot);
   if (root === undefined) return { problem: `the project folder ${projectRoot} does not exist` };
   const realHome = realPath(home) ?? home;
   if (root === "/" || isInside(realHome, root))
-    return { problem: `the project folder ${root} is ${root === "/" ? "the root of the file system" : "the home folder or holds it"}: a sandbox that may write it protects nothing` };
+    return {
+      problem: `the project folder ${root} is ${root === "/" ? "the root of the file system" : "the home folder or holds it"}: a sandbox that may write it protects nothing`,
+    };
   const writable = unique(options.writable.map(realPath).filter((path): path is string => path !== undefined));
   const areas = [root, ...writable];
   const readOnly = unique(policyPaths.flatMap((path) => policyMount(path, areas)));

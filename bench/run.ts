@@ -14,3 +14,5 @@ if (notBuilt.length > 0) throw new Error(`the benchmark must run the built packa
 
 const { runBenchmarks } = await import("./gate.bench.js");
 await runBenchmarks({ quick: process.argv.includes("--quick"), measured });
+const { runSandboxBench } = await import("./sandbox.bench.js");
+runSandboxBench(process.argv.includes("--quick") ? 10 : 60);

@@ -19,6 +19,7 @@ import type { HostOptions } from "./options.js";
 import { installPolicies } from "./policies/install-policies.js";
 import { type Denial, DenialLog } from "./policies/denials.js";
 import { PluginRegistry } from "./registry/registry.js";
+import { policyPathsOf } from "./protection/policy-home.js";
 import { PolicyProtection } from "./protection/policy-protection.js";
 import { resolveSettings, type HostSettings } from "./settings.js";
 import { withLocalWrites } from "./store/local-writes-store.js";
@@ -132,7 +133,13 @@ export async function createHostWithSettings(settings: HostSettings, options: Ho
   const ledger = new ReservationLedger(backend, logger);
   ledger.listen(events);
   const store = { backend, ledger };
-  const loaded = await loadPlugins(await collectSources(settings), { ...runtime, runtime: runtime.deadlines, cwd: settings.cwd, store });
+  const loaded = await loadPlugins(await collectSources(settings), {
+    ...runtime,
+    runtime: runtime.deadlines,
+    cwd: settings.cwd,
+    policyPaths: policyPathsOf(settings),
+    store,
+  });
   plugins = [...policies.records, ...loaded];
   runtime.pluginFailure = pluginFailureOf(loaded, settings.onPluginError);
   reportPolicyState(plugins, settings, logger);

@@ -45,6 +45,8 @@ export interface DecisionRecord {
   args?: ToolArgs;
   /** `sha256:` and 16 hex digits: a digest of the plugins (name, version, options), rules and hooks in force. */
   policy: string;
+  /** The call ran inside a sandbox (`@toolgate/sandbox`); `args` and `argsDigest` are still the call as the agent asked it. */
+  contained?: true;
   /** How long the decision took, in milliseconds. */
   ms: number;
 }

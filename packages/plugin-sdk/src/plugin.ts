@@ -29,6 +29,12 @@ export interface Plugin<Options = PluginOptions> extends v.InferOutput<typeof Pl
 export interface PluginApi {
   /** The host's working directory (the project root). */
   readonly cwd: string;
+  /**
+   * Where the host's own policy lives, as absolute paths (they may not exist yet): its config files, the
+   * plugins folder, `.toolgate/`, the agents' hook settings, the installed CLI. A plugin that hands calls to
+   * another process (a sandbox) keeps them out of that process's reach.
+   */
+  readonly policyPaths: readonly string[];
   readonly session: SessionInfo;
   readonly log: PluginLogger;
   /**

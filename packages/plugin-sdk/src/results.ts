@@ -19,6 +19,8 @@ export const AskResultSchema = v.object({ action: v.literal("ask"), message: non
 export const ModifyResultSchema = v.object({
   action: v.literal("modify"),
   args: v.custom<Record<string, unknown>>(isPlainObject, "must be a plain object"),
+  /** The rewrite runs the call inside a sandbox (`@toolgate/sandbox`): the verdict and its record say `contained`. */
+  contained: v.optional(v.literal(true)),
 });
 
 /** Every opinion a `pre_tool_call` hook may return, as one schema (runtime check and type). */
@@ -73,4 +75,6 @@ export interface Verdict {
   source?: PolicySource;
   /** The arguments the tool runs with: the call's own, with every `modify` merged in. */
   args: Record<string, unknown>;
+  /** The call runs inside a sandbox: a `modify` marked `contained` rewrote it, and no later `modify` changed what it set. */
+  contained?: true;
 }

@@ -144,7 +144,7 @@ describe("audit-log", () => {
   });
 
   it("has no pre_tool_call hook at all", async () => {
-    const plugin = await auditLog({}, { cwd, session: { id: "s" }, log: console, store: {} as PluginApi["store"], on: () => () => {} });
+    const plugin = await auditLog({}, { cwd, policyPaths: [], session: { id: "s" }, log: console, store: {} as PluginApi["store"], on: () => () => {} });
     expect(plugin.hooks?.pre_tool_call).toBeUndefined();
   });
 

@@ -5,7 +5,10 @@ import blockDangerousShell from "./index.js";
 
 /** The plugin object itself, for its `explain` diagnostic. */
 function explainPlugin() {
-  const plugin = blockDangerousShell({}, { cwd: project, session: { id: "s" }, log: console, on: () => () => {}, store: {} as PluginStore }) as unknown as {
+  const plugin = blockDangerousShell(
+    {},
+    { cwd: project, policyPaths: [], session: { id: "s" }, log: console, on: () => () => {}, store: {} as PluginStore },
+  ) as unknown as {
     explain(call: { id: string; name: string; args: Record<string, unknown> }): unknown;
   };
   return plugin;

@@ -193,7 +193,7 @@ table("writes to ordinary files and pseudo-devices stay allowed", "allow", [
 function plugin() {
   return blockDangerousShell(
     {},
-    { cwd: environment.projectRoot, session: { id: "s" }, log: console, on: () => () => {}, store: {} as PluginStore },
+    { cwd: environment.projectRoot, policyPaths: [], session: { id: "s" }, log: console, on: () => () => {}, store: {} as PluginStore },
   ) as unknown as {
     hooks: {
       pre_tool_call(call: { id: string; name: string; args: Record<string, unknown>; kind?: string }): { action: string; message?: string } | undefined;

@@ -34,7 +34,9 @@ export class RecordLines {
     if (verdict.source !== undefined) line += `,"source":${this.#sourceFields(verdict.source)}}`;
     line += `,"participants":[${this.#participants(draft.parts)}],"argsDigest":"${facts.argsDigest}"`;
     if (facts.argsText !== undefined) line += `,"args":${facts.argsText}`;
-    return `${line},"policy":"${facts.policy}","ms":${roundMs(draft.ms)}}\n`;
+    if (verdict.contained) line += `,"policy":"${facts.policy}","contained":true`;
+    else line += `,"policy":"${facts.policy}"`;
+    return `${line},"ms":${roundMs(draft.ms)}}\n`;
   }
 
   #participants(parts: readonly unknown[] | undefined): string {

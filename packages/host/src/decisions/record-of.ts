@@ -23,6 +23,7 @@ export function recordOf(draft: DecisionDraft, facts: RecordFacts): DecisionReco
   record.argsDigest = facts.argsDigest;
   if (facts.argsText !== undefined) record.args = JSON.parse(facts.argsText) as ToolArgs;
   record.policy = facts.policy;
+  if (verdict.contained) record.contained = true;
   record.ms = roundMs(draft.ms);
   return record;
 }

@@ -10,6 +10,8 @@ export interface Aggregate {
   block?: { message: string; plugin: string; source: PolicySource };
   ask?: { message: string; plugin: string; source: PolicySource };
   allow?: { reason: string | undefined; plugin: string; source: PolicySource };
+  /** The argument keys a `contained` modify set and no later modify changed. */
+  contained?: ReadonlySet<string> | undefined;
 }
 
 /** `frozenArgs` come from `freezeArgs` or `copyArgs(…, true)`, which measured them as `bytes`. */
@@ -37,9 +39,19 @@ export function addDecision(aggregate: Aggregate, decision: PreToolCallDecision,
       const patch = copyArgs(decision.args, true);
       aggregate.args = Object.freeze(mergeArgs(aggregate.args, patch.args));
       aggregate.bytes += patch.bytes;
+      aggregate.contained = containedKeys(aggregate.contained, Object.keys(patch.args), decision.contained === true);
       return;
     }
   }
+}
+
+/**
+ * A contained modify marks the keys it set; any later modify of one of them (the sandbox's rewrite replaced)
+ * unmarks the call, so a verdict never claims a sandbox a later plugin took away.
+ */
+function containedKeys(current: ReadonlySet<string> | undefined, keys: readonly string[], contained: boolean): ReadonlySet<string> | undefined {
+  if (contained) return new Set([...(current ?? []), ...keys]);
+  return current !== undefined && keys.some((key) => current.has(key)) ? undefined : current;
 }
 
 /** Shallow merge where a key set to `undefined` is removed; `__proto__` stays an own key. */
@@ -55,6 +67,12 @@ export function mergeArgs(current: ToolArgs, patch: ToolArgs): ToolArgs {
 
 /** The most restrictive opinion wins: block > ask > allow. */
 export function toVerdict(aggregate: Aggregate): Verdict {
+  const verdict = verdictOf(aggregate);
+  if (aggregate.contained !== undefined && verdict.action !== "block") verdict.contained = true;
+  return verdict;
+}
+
+function verdictOf(aggregate: Aggregate): Verdict {
   const { args, block, ask, allow } = aggregate;
   if (block) return { action: "block", message: block.message, plugin: block.plugin, source: block.source, args };
   if (ask) return { action: "ask", message: ask.message, plugin: ask.plugin, source: ask.source, args };

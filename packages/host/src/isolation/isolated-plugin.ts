@@ -15,6 +15,7 @@ import type { ReservationLedger } from "../store/reservations.js";
 /** What loading a plugin into a worker needs from the host. */
 export interface IsolationHost {
   cwd: string;
+  policyPaths: readonly string[];
   session: SessionInfo;
   timeoutMs: number;
   logger: HostLogger;
@@ -36,7 +37,7 @@ const backstopMs = 1000;
 export async function loadIsolatedPlugin(source: PluginSource & { path: string }, host: IsolationHost, fallbackName: string): Promise<ModuleLoad> {
   let name = fallbackName;
   const log = createPluginLogger(host.logger, () => name);
-  const boot = { path: source.path, options: source.options, cwd: host.cwd, session: host.session, timeoutMs: host.timeoutMs };
+  const boot = { path: source.path, options: source.options, cwd: host.cwd, policyPaths: host.policyPaths, session: host.session, timeoutMs: host.timeoutMs };
   const store = createPluginStore(() => name, host.store.backend, host.store.ledger);
   const runStore = (operation: StoreOperation, args: unknown[]) => (store[operation] as (...params: unknown[]) => Promise<unknown>).apply(store, args);
   const worker = new PluginWorker(boot, { log, subscribe: (event, deliver) => forwardEvent(host.events, event, deliver), store: runStore });

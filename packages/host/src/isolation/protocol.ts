@@ -12,6 +12,7 @@ export interface WorkerBoot {
   path: string;
   options: PluginOptions;
   cwd: string;
+  policyPaths: readonly string[];
   session: SessionInfo;
   timeoutMs: number;
 }

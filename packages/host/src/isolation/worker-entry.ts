@@ -108,6 +108,7 @@ const store = Object.fromEntries(storeOperations.map((operation) => [operation, 
 
 const api: PluginApi = {
   cwd: boot.cwd,
+  policyPaths: Object.freeze(boot.policyPaths),
   session,
   log,
   store,

@@ -23,6 +23,7 @@ export interface LoadDependencies {
   /** Factories run through `runHook` with the hooks' timeout. */
   runtime: HookRuntime;
   cwd: string;
+  policyPaths: readonly string[];
   /** Behind every plugin's `api.store`, namespaced by the plugin's name. */
   store: { backend: StoreBackend; ledger: ReservationLedger };
 }
@@ -77,7 +78,7 @@ async function loadOne(source: PluginSource, deps: LoadDependencies): Promise<Pl
   }
   const log = createPluginLogger(deps.logger, () => record.name);
   const store = createPluginStore(() => record.name, deps.store.backend, deps.store.ledger);
-  const api: PluginApi = { cwd: deps.cwd, session: deps.session, log, store, on: listeners.on };
+  const api: PluginApi = { cwd: deps.cwd, policyPaths: deps.policyPaths, session: deps.session, log, store, on: listeners.on };
   const factoryCall = { label: record.name, path: source.path, options: source.options, api, runtime: deps.runtime };
   const instance = await instantiatePlugin(exported, factoryCall);
   if (!instance.ok) return fail(instance.error);

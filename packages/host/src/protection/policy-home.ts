@@ -1,3 +1,4 @@
+import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { configFileNames } from "../discovery/config-file.js";
 import type { HostSettings } from "../settings.js";
@@ -100,4 +101,9 @@ function pathPlugins(settings: HostSettings): string[] {
 
 function isPath(specifier: string): boolean {
   return specifier.startsWith(".") || isAbsolute(specifier);
+}
+
+/** The paths of `policyHome`, for plugins (`api.policyPaths`): what a sandbox keeps read-only. */
+export function policyPathsOf(settings: HostSettings): readonly string[] {
+  return Object.freeze([...new Set(policyHome(settings, homedir()).entries.map((entry) => entry.path))]);
 }

@@ -40,7 +40,11 @@ interface ProjectDiagnosis {
   problem: string | null;
   /** Nothing guards the calls: no plugins and no rules. */
   warning: string | null;
+  /** Whether `@toolgate/sandbox`, when the project uses it, can start a sandbox on this machine. */
+  sandbox: SandboxDiagnosis;
 }
+
+type SandboxDiagnosis = { used: false } | { used: true; works: true } | { used: true; works: false; problem: string; advice: string };
 
 async function doctor(options: ProjectOptions): Promise<number> {
   const [{ diagnoseAgents }, { resolveCwd }, output] = await Promise.all([import("../diagnose-agents.js"), import("../open-host.js"), import("../output.js")]);
@@ -61,31 +65,44 @@ async function diagnoseProject(cwd: string): Promise<ProjectDiagnosis> {
   try {
     host = await createHost({ cwd, logger: false });
   } catch (error) {
-    return { policies: 0, problem: `the toolgate config does not load: ${describeThrown(error)}`, warning: null };
+    return { policies: 0, problem: `the toolgate config does not load: ${describeThrown(error)}`, warning: null, sandbox: { used: false } };
   }
   try {
     const failed = host.plugins.filter((record) => record.status === "failed");
     const policies = host.plugins.length - failed.length;
-    const problem =
-      failed.length === 0
-        ? null
-        : `${failed.map((record) => `plugin "${record.name}" failed to load: ${record.error ?? "unknown error"}`).join("; ")} (every call is denied until it loads, unless onPluginError is "allow")`;
+    const sandbox = await diagnoseSandbox(host.plugins, cwd);
+    const problems = failed.map((record) => `plugin "${record.name}" failed to load: ${record.error ?? "unknown error"}`);
+    const failedProblem = problems.length === 0 ? null : `${problems.join("; ")} (every call is denied until it loads, unless onPluginError is "allow")`;
+    const sandboxProblem = sandbox.used && !sandbox.works ? `no sandbox can start on this machine: ${sandbox.problem}; ${sandbox.advice}` : null;
+    const problem = [failedProblem, sandboxProblem].filter((text) => text !== null).join("; ") || null;
     const warning =
       host.plugins.length === 0
         ? "no plugins and no permission rules: every tool call is allowed (add a plugin to plugins/ or rules to toolgate.config)"
         : null;
-    return { policies, problem, warning };
+    return { policies, problem, warning, sandbox };
   } finally {
     await host.close();
   }
 }
+
+/** The sandbox's own probe, when a loaded plugin is `@toolgate/sandbox`'s (named "sandbox"). */
+async function diagnoseSandbox(plugins: readonly { name: string; status: string }[], cwd: string): Promise<SandboxDiagnosis> {
+  if (!plugins.some((record) => record.name === "sandbox" && record.status === "loaded")) return { used: false };
+  const { importOptional } = await import("@toolgate/host/internal");
+  const { sandboxStatus } = await importOptional(sandboxPackage, cwd, () => import("@toolgate/sandbox"));
+  const status = sandboxStatus();
+  return status.available ? { used: true, works: true } : { used: true, works: false, problem: status.problem, advice: status.advice };
+}
+
+const sandboxPackage = { name: "@toolgate/sandbox", feature: "contained shell calls", install: "npm install @toolgate/sandbox" };
 
 function describeProject(project: ProjectDiagnosis, output: typeof import("../output.js")): string {
   const { color } = output;
   const name = "project".padEnd(12);
   if (project.problem !== null) return `${name}${color.red(project.problem)}`;
   if (project.warning !== null) return `${name}${color.yellow(`warning: ${project.warning}`)}`;
-  return `${name}${color.green(`${project.policies} ${project.policies === 1 ? "policy" : "policies"} loaded (plugins, configured hooks, permission rules)`)}`;
+  const loaded = `${name}${color.green(`${project.policies} ${project.policies === 1 ? "policy" : "policies"} loaded (plugins, configured hooks, permission rules)`)}`;
+  return project.sandbox.used ? `${loaded}\n${"sandbox".padEnd(12)}${color.green("works: shell calls run inside bubblewrap")}` : loaded;
 }
 
 function describe(diagnosis: AgentDiagnosis, output: typeof import("../output.js")): string {

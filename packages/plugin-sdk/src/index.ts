@@ -21,5 +21,5 @@ export type { Plugin, PluginApi, PluginExport, PluginFactory, ToolDefinition } f
 export { definePlugin } from "./plugin.js";
 export type { CounterOptions, PluginStore, Reservation, ReserveOptions } from "./store.js";
 export { storeFailure, type OnStoreError } from "./store-failure.js";
-export { commandFields, commandsOf, isShellCall, quoteWord, shellToolNames, type ShellCommandField } from "./shell-calls.js";
+export { commandFields, shellCommands, isShellCall, quoteWord, shellToolNames, type ShellCommandField } from "./shell-calls.js";
 export { inputFields } from "./session-input.js";

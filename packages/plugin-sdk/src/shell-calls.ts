@@ -68,7 +68,7 @@ export interface ShellCommandField {
  * shell session also runs what it sends (`args.chars`, `args.input`, `args.text`, `args.keys`, `args.data`),
  * when that is whole lines without editing keys or history expansion (else `command: undefined`).
  */
-export function commandsOf(call: Pick<ToolCall, "name" | "args">): ShellCommandField[] {
+export function shellCommands(call: Pick<ToolCall, "name" | "args">): ShellCommandField[] {
   const found: ShellCommandField[] = [];
   for (const field of commandFields) {
     const value = call.args[field];

@@ -1,10 +1,10 @@
-import { commandFields, commandsOf, type ToolArgs, type ToolCall } from "@toolgate/plugin-sdk";
+import { commandFields, shellCommands, type ToolArgs, type ToolCall } from "@toolgate/plugin-sdk";
 import { containArgv, containLine, type Launcher } from "./contain.js";
 
 /** The arguments that run a shell call's commands inside the sandbox, or why they cannot be contained. */
 export function containedArguments(call: ToolCall, launcher: Launcher, bwrapArgs: readonly string[]): { args: ToolArgs } | { problem: string } {
   const patch: ToolArgs = {};
-  for (const { field, command } of commandsOf(call)) {
+  for (const { field, command } of shellCommands(call)) {
     // Input typed into a running session runs in the sandbox that session was started in.
     if (!commandFields.includes(field)) continue;
     if (command === undefined) return { problem: `its "${field}" is not a command line or an argv of strings, so it cannot be contained` };

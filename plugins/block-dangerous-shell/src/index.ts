@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import { posix } from "node:path";
-import { commandFields, commandsOf, definePlugin, inputFields, isShellCall, type ToolCall } from "@toolgate/plugin-sdk";
+import { commandFields, shellCommands, definePlugin, inputFields, isShellCall, type ToolCall } from "@toolgate/plugin-sdk";
 import { checkCommand } from "./check.js";
 import { explainCheck, type ShellExplanation } from "./explain.js";
 import { resolveOptions, type BlockDangerousShellOptions } from "./options.js";
@@ -29,7 +29,7 @@ export default definePlugin<BlockDangerousShellOptions>((options, api) => {
         const folder = cwdOf(call, guard.context.projectRoot);
         if ("problem" in folder) return { action: "block", message: folder.problem };
         // Every field the tool may run is checked: the call passes only when each one does.
-        for (const field of commandsOf(call)) {
+        for (const field of shellCommands(call)) {
           if (field.command === undefined) return { action: "block", message: unreadable(field.field) };
           const { violation } = checkCommand(field.command, guard, folder.cwd);
           if (violation) return { action: "block", message: violation.message };
@@ -39,7 +39,7 @@ export default definePlugin<BlockDangerousShellOptions>((options, api) => {
     explain(call: ToolCall): ShellExplanation {
       if (!isShellCall(call, tools))
         return { checked: false, reason: `"${call.name}" is not a shell tool (kind "${call.kind ?? "function"}"; shell tools: ${[...tools].join(", ")})` };
-      const fields = commandsOf(call);
+      const fields = shellCommands(call);
       if (fields.length === 0) return { checked: false, reason: `the call has none of ${commandFields.map((name) => `args.${name}`).join(", ")}` };
       const folder = cwdOf(call, guard.context.projectRoot);
       if ("problem" in folder) return refusedExplanation(call, "working-folder", folder.problem, packs, guard.context.projectRoot);
@@ -57,11 +57,11 @@ export default definePlugin<BlockDangerousShellOptions>((options, api) => {
 });
 
 // Shared with the permission rules, which read the same fields of the same calls (`@toolgate/plugin-sdk`).
-export { commandFields, commandsOf };
+export { commandFields, shellCommands };
 
-/** The first command line of a shell call (see `commandsOf`), or undefined when there is none that can be read. */
+/** The first command line of a shell call (see `shellCommands`), or undefined when there is none that can be read. */
 export function commandOf(call: ToolCall): string | undefined {
-  return commandsOf(call)[0]?.command;
+  return shellCommands(call)[0]?.command;
 }
 
 function unreadableExplanation(call: ToolCall, field: string, packs: readonly PackName[], projectRoot: string): ShellExplanation {

@@ -1,4 +1,4 @@
-import { commandFields, commandsOf, isShellCall, type PolicySource, type PreToolCallDecision, type ToolArgs } from "@toolgate/plugin-sdk";
+import { commandFields, shellCommands, isShellCall, type PolicySource, type PreToolCallDecision, type ToolArgs } from "@toolgate/plugin-sdk";
 import { createRequire } from "node:module";
 import { homedir, tmpdir } from "node:os";
 import { resolve } from "node:path";
@@ -106,7 +106,7 @@ export class PermissionRules {
   /**
    * The first rule that matches, deny before allow before ask. `kind` is the call's (`ToolCall.kind`): a
    * shell call (`isShellCall`: kind `shell`, or a shell tool's name such as `Bash`, `run_terminal_cmd` or
-   * `mcp__shell__bash`) has what it runs (`commandsOf`: `command`, `cmd`, `script`, `argv`, a command
+   * `mcp__shell__bash`) has what it runs (`shellCommands`: `command`, `cmd`, `script`, `argv`, a command
    * with its `args`) matched command by command.
    */
   check(toolName: string, args: ToolArgs, kind?: string): RuleMatch | undefined {
@@ -204,7 +204,7 @@ export class PermissionRules {
   #commands(context: CheckContext): Subjects | null {
     if (context.commands !== undefined) return context.commands;
     this.#environment ??= analysisEnvironment({ projectRoot: this.#cwd, home: this.#home, tmp: tmpdir() });
-    const fields = commandsOf(context);
+    const fields = shellCommands(context);
     let read: Subjects | null = null;
     for (const { field, command } of fields) {
       const argv = argvOf(context.args, field);

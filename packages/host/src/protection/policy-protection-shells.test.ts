@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveSettings } from "../settings.js";
 import { PolicyProtection } from "./policy-protection.js";
 
-// Every call the guard and the permission rules read as a shell (`isShellCall`, `commandsOf`) is read by the protection too.
+// Every call the guard and the permission rules read as a shell (`isShellCall`, `shellCommands`) is read by the protection too.
 
 let root: string;
 let project: string;
@@ -36,7 +36,7 @@ const changes = [
   "echo x > ~/.gemini/settings.json",
 ];
 
-// The session-input tools `commandsOf` reads, and the fields they send.
+// The session-input tools `shellCommands` reads, and the fields they send.
 const inputTools = [
   "write_stdin",
   "send_input",

@@ -1,4 +1,4 @@
-import { commandsOf, isShellCall, type PreToolCallDecision, type ToolArgs, type ToolCall } from "@toolgate/plugin-sdk";
+import { shellCommands, isShellCall, type PreToolCallDecision, type ToolArgs, type ToolCall } from "@toolgate/plugin-sdk";
 import { readFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { posix } from "node:path";
@@ -55,9 +55,9 @@ export class PolicyProtection {
     return this.#checkShell(call, cwds);
   }
 
-  /** Every field the call runs (`commandsOf`, as the guard and the rules read them), from each folder it may run in. */
+  /** Every field the call runs (`shellCommands`, as the guard and the rules read them), from each folder it may run in. */
   #checkShell(call: Pick<ToolCall, "name" | "args">, cwds: readonly string[]): PreToolCallDecision | undefined {
-    for (const { field, command } of commandsOf(call)) {
+    for (const { field, command } of shellCommands(call)) {
       // What cannot be read as a line (an unfinished session input, an argv of non-strings) is refused when it names the policy.
       const line = command ?? (JSON.stringify(call.args[field]) || "");
       if (command === undefined) {

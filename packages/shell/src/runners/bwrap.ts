@@ -1,5 +1,5 @@
 import type { Invocation } from "../invocations.js";
-import { addCode, commandLine, type RunnerReading } from "./reading.js";
+import { addArgv, type RunnerReading } from "./reading.js";
 
 /**
  * bubblewrap (0.8.0, `bwrap --help`): options take 0 to 2 words (`--chmod OCTAL PATH`, `--bind SRC DEST`),
@@ -55,5 +55,5 @@ export function readBwrap(invocation: Invocation, reading: RunnerReading): void 
   }
   const command = args.slice(index);
   // bwrap with no command is an error; with one, the command runs inside the sandbox.
-  if (command.length > 0) addCode(reading, commandLine(command), "bwrap");
+  if (command.length > 0) addArgv(reading, invocation, command, "bwrap");
 }

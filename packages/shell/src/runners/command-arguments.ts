@@ -23,7 +23,32 @@ const inert = new Set(
 
 // Package managers: installing, removing or looking up a package names it as data (`npm install find`).
 const packageCommands = /^(install|i|add|remove|rm|uninstall|un|info|show|view|search|list|ls|why|outdated|update|upgrade)$/;
-const packageManagers = new Set(["npm", "pnpm", "yarn", "bun", "pip", "pip3", "pipx", "uv", "brew", "cargo", "gem", "go", "apk", "dnf", "yum", "pacman", "zypper", "snap", "flatpak", "port", "conda", "mamba", "poetry", "composer"]);
+const packageManagers = new Set([
+  "npm",
+  "pnpm",
+  "yarn",
+  "bun",
+  "pip",
+  "pip3",
+  "pipx",
+  "uv",
+  "brew",
+  "cargo",
+  "gem",
+  "go",
+  "apk",
+  "dnf",
+  "yum",
+  "pacman",
+  "zypper",
+  "snap",
+  "flatpak",
+  "port",
+  "conda",
+  "mamba",
+  "poetry",
+  "composer",
+]);
 
 // Programs the guard has rules for, or that destroy data, besides the runners and shells the caller adds.
 const destroyers =
@@ -33,7 +58,33 @@ const destroyers =
   "sudo doas su runuser pkexec run0 env nice nohup timeout stdbuf setsid ionice chrt taskset time xargs exec eval source curl wget nc ncat socat";
 
 // Runner names that are also everyday words in arguments (`gh pr view`, `npm run make`): not a sign of a command alone.
-const everydayWords = new Set(["view", "at", "batch", "ex", "less", "man", "make", "gmake", "screen", "expect", "fc", "script", "time", "run", "vi", "emacs", "find", "sed", "tar", "zip", "git", "m4", "entr", "apt", "dpkg", "crontab"]);
+const everydayWords = new Set([
+  "view",
+  "at",
+  "batch",
+  "ex",
+  "less",
+  "man",
+  "make",
+  "gmake",
+  "screen",
+  "expect",
+  "fc",
+  "script",
+  "time",
+  "run",
+  "vi",
+  "emacs",
+  "sed",
+  "tar",
+  "zip",
+  "git",
+  "m4",
+  "entr",
+  "apt",
+  "dpkg",
+  "crontab",
+]);
 
 let commandNames: ReadonlySet<string> | undefined;
 

@@ -1,6 +1,6 @@
 import type { Invocation } from "../invocations.js";
 import { letters, names, readArguments, type Grammar, type OptionSpec } from "./options.js";
-import { addCode, addUnread, commandLine, readOptionEffects, type RunnerReading } from "./reading.js";
+import { addArgv, addCode, addUnread, commandLine, readOptionEffects, type RunnerReading } from "./reading.js";
 
 /**
  * Programs that run the command after their options (`proot rm …`, `prlimit --nofile=10 rm …`,
@@ -18,7 +18,8 @@ interface ExecWrapper {
   subcommand?: string;
   /** The words after the options are one shell script joined by spaces (`sg grp 'cmd'`, `concurrently 'a' 'b'` each). */
   operands?: "command" | "scripts";
-  /** After the options and fixed words, a `--` is required before the command (`distrobox enter NAME -- cmd`). */
+  /** The fixed words come before the options (`setarch ARCH [options] cmd`). */
+  positionalFirst?: boolean;
 }
 
 const shell: OptionSpec = { arity: "required", runs: "shell" };
@@ -29,7 +30,10 @@ const table: Record<string, ExecWrapper> = {
     grammar: {
       abbreviate: true,
       short: { ...letters("0Vhl", "rbBmwvkiRS"), q: unknownValue },
-      long: { ...names("root-id link2symlink verbose version about help kill-on-exit", "rootfs bind mount cwd pwd kernel-release change-id"), qemu: unknownValue },
+      long: {
+        ...names("root-id link2symlink verbose version about help kill-on-exit", "rootfs bind mount cwd pwd kernel-release change-id"),
+        qemu: unknownValue,
+      },
     },
   },
   fakeroot: { grammar: { abbreviate: true, short: letters("uhv", "lsib"), long: { ...names("unknown-is-real help version", "lib"), faked: unknownValue } } },
@@ -67,7 +71,10 @@ const table: Record<string, ExecWrapper> = {
       ),
     },
   },
-  toolbox: { subcommand: "run", grammar: { short: letters("hvy", "cdr"), long: names("help verbose assumeyes", "container distro release preserve-fds log-level") } },
+  toolbox: {
+    subcommand: "run",
+    grammar: { short: letters("hvy", "cdr"), long: names("help verbose assumeyes", "container distro release preserve-fds log-level") },
+  },
   schroot: {
     grammar: {
       abbreviate: true,
@@ -110,7 +117,17 @@ const table: Record<string, ExecWrapper> = {
       ),
     },
   },
-  setarch: { grammar: { abbreviate: true, short: letters("vRFZLXBIST3h"), long: names("verbose addr-no-randomize fdpic-funcptrs mmap-page-zero addr-compat-layout read-implies-exec 32bit short-inode whole-seconds sticky-timeouts 3gb 4gb uname-2.6 list help version") }, positional: 1 },
+  setarch: {
+    grammar: {
+      abbreviate: true,
+      short: letters("vRFZLXBIST3h"),
+      long: names(
+        "verbose addr-no-randomize fdpic-funcptrs mmap-page-zero addr-compat-layout read-implies-exec 32bit short-inode whole-seconds sticky-timeouts 3gb 4gb uname-2.6 list help version",
+      ),
+    },
+    positional: 1,
+    positionalFirst: true,
+  },
   "env-cmd": {
     grammar: {
       abbreviate: false,
@@ -122,13 +139,28 @@ const table: Record<string, ExecWrapper> = {
   // shx runs shelljs's versions of the commands it is given (`shx rm -rf dist`).
   shx: { grammar: { long: names("silent verbose noglob help version") } },
   "cross-env-shell": { grammar: {}, operands: "command" },
-  "doppler run": { grammar: { abbreviate: false, short: letters("h", "pc"), long: { ...names("preserve-env help no-fallback forward-signals watch mount-template", "project config token fallback mount mount-format name-transformer"), command: shell } } },
+  "doppler run": {
+    grammar: {
+      abbreviate: false,
+      short: letters("h", "pc"),
+      long: {
+        ...names("preserve-env help no-fallback forward-signals watch mount-template", "project config token fallback mount mount-format name-transformer"),
+        command: shell,
+      },
+    },
+  },
   "op run": { grammar: { long: names("no-masking help", "env-file account config") } },
-  "aws-vault exec": { grammar: { short: letters("jn", "dt"), long: names("json no-session server ec2-server ecs-server stdout prompt", "duration mfa-token region lazy") }, positional: 1 },
+  "aws-vault exec": {
+    grammar: { short: letters("jn", "dt"), long: names("json no-session server ec2-server ecs-server stdout prompt", "duration mfa-token region lazy") },
+    positional: 1,
+  },
   "devbox run": { grammar: { short: letters("qh", "ce"), long: names("quiet help pure list omit-nix-env", "config environment env env-file") } },
   "direnv exec": { grammar: {}, positional: 1 },
   "nix develop": { grammar: { long: names("impure ignore-environment command", "keep unset profile"), short: letters("ic") } },
-  "distrobox enter": { positional: 1, grammar: { short: letters("TVhe", "n"), long: names("no-tty no-workdir clean-path verbose help version", "name additional-flags") } },
+  "distrobox enter": {
+    positional: 1,
+    grammar: { short: letters("TVhe", "n"), long: names("no-tty no-workdir clean-path verbose help version", "name additional-flags") },
+  },
   minijail0: {
     grammar: {
       short: letters("cCdeFGhHiIlLnNprsUvYz", "abbgkmMPSTtuwRK"),
@@ -144,11 +176,17 @@ function optional(letterList: string): Record<string, OptionSpec> {
 }
 
 // linux32, linux64, i386, x86_64…: setarch under the architecture's name, without its positional word.
-for (const arch of ["linux32", "linux64", "i386", "i686", "x86_64", "uname26", "aarch64", "armv7l"]) table[arch] = { ...table.setarch!, positional: 0 };
+for (const arch of ["linux32", "linux64", "i386", "i686", "x86_64", "uname26", "aarch64", "armv7l"])
+  table[arch] = { ...table.setarch!, positional: 0, positionalFirst: false };
 
 /** Reads a wrapper's options, then its command: after a fixed number of words, with an optional `--` before it. */
-function readExecWrapper(invocation: Invocation, reading: RunnerReading, key: string, wrapper: ExecWrapper, args: readonly string[]): void {
+function readExecWrapper(invocation: Invocation, reading: RunnerReading, key: string, wrapper: ExecWrapper, all: readonly string[]): void {
   const program = key;
+  if (wrapper.positionalFirst && (wrapper.positional ?? 0) > 0) {
+    if (all[0]?.startsWith("-")) return void readExecWrapper(invocation, reading, key, { ...wrapper, positionalFirst: false, positional: 0 }, all);
+    return void readExecWrapper(invocation, reading, key, { ...wrapper, positionalFirst: false, positional: 0 }, all.slice(wrapper.positional));
+  }
+  const args = all;
   const read = readArguments(args, { ...wrapper.grammar, program, stopAtOperand: true });
   const effects = readOptionEffects(read, program);
   reading.problems.push(...effects.problems);
@@ -157,11 +195,13 @@ function readExecWrapper(invocation: Invocation, reading: RunnerReading, key: st
   for (const option of read.options) readWrapperOption(program, option.name, option.value, reading);
   let rest = args.slice(read.end);
   // Fixed words come before the command, but never past a `--` (`distrobox enter -- cmd` names no container).
-  for (let skip = wrapper.positional ?? 0; skip > 0 && rest.length > 0 && rest[0] !== "--"; skip--) rest = rest.slice(1);
+  // A `--` that ended the options ends the fixed words too (`distrobox enter -n x -- cmd`).
+  const endedByDashes = read.end > 0 && args[read.end - 1] === "--" && !read.options.some((option) => option.at === read.end - 1);
+  for (let skip = endedByDashes ? 0 : (wrapper.positional ?? 0); skip > 0 && rest.length > 0 && rest[0] !== "--"; skip--) rest = rest.slice(1);
   if (rest[0] === "--") rest = rest.slice(1);
   if (rest.length === 0) return;
   if (wrapper.operands === "command") addCode(reading, rest.join(" "), program);
-  else addCode(reading, commandLine(rest), program);
+  else addArgv(reading, invocation, rest, program);
 }
 
 // Options of the table that run something the grammar's arity alone does not say.
@@ -186,7 +226,10 @@ const readScript: Reader = (invocation, reading) => {
     program: "script",
     abbreviate: true,
     short: { ...letters("aefqkhVEB", "ITOmo"), c: shell, t: { arity: "optional" } },
-    long: { ...names("append echo flush force quiet return help version", "log-in log-out log-io log-timing logging-format output-limit timing"), command: shell },
+    long: {
+      ...names("append echo flush force quiet return help version", "log-in log-out log-io log-timing logging-format output-limit timing"),
+      command: shell,
+    },
   });
   const effects = readOptionEffects(read, "script");
   reading.problems.push(...effects.problems);
@@ -206,7 +249,11 @@ const readCapsh: Reader = (invocation, reading) => {
       reading.problems.push(`capsh ${arg} runs another program, which this reader does not follow, so what it runs is unknown`);
       return;
     }
-    if (!/^--(caps|drop|inh|addamb|delamb|noamb|keep|uid|gid|groups|user|secbits|chroot|iab|mode|print|current|decode|supports|has-[a-z]+|is-[a-z]+|killit|forkfor|explain|license|help)(=|$)/.test(arg))
+    if (
+      !/^--(caps|drop|inh|addamb|delamb|noamb|keep|uid|gid|groups|user|secbits|chroot|iab|mode|print|current|decode|supports|has-[a-z]+|is-[a-z]+|killit|forkfor|explain|license|help)(=|$)/.test(
+        arg,
+      )
+    )
       reading.problems.push(`capsh: the option ${arg} is not one this reader has read, so what capsh does with it is unknown`);
   }
 };
@@ -222,7 +269,8 @@ const readNixShell: Reader = (invocation, reading) => {
       if (/^(-A|--attr|-I|--include|-i|--keep)$/.test(arg)) index++;
       else if (arg === "--option") index += 2;
       if (arg === "-i") reading.problems.push("nix-shell -i runs a script's interpreter, which this reader does not follow");
-    } else if (arg.startsWith("-")) reading.problems.push(`nix-shell: the option ${arg} is not one this reader has read, so what nix-shell does with it is unknown`);
+    } else if (arg.startsWith("-"))
+      reading.problems.push(`nix-shell: the option ${arg} is not one this reader has read, so what nix-shell does with it is unknown`);
   }
 };
 
@@ -230,7 +278,12 @@ const readNixShell: Reader = (invocation, reading) => {
 const readConcurrently: Reader = (invocation, reading) => {
   for (const arg of invocation.args) if (!arg.startsWith("-")) addCode(reading, arg, "concurrently");
   for (const arg of invocation.args)
-    if (arg.startsWith("-") && !/^(-k|--kill-others|--kill-others-on-fail|-r|--raw|-s|--success=\w+|--names=.*|-n|-c|--prefix-colors=.*|--prefix=.*|-p|--group|-g|--hide=.*|--timings|--restart-tries=\d+|--max-processes=\d+|-m)$/.test(arg))
+    if (
+      arg.startsWith("-") &&
+      !/^(-k|--kill-others|--kill-others-on-fail|-r|--raw|-s|--success=\w+|--names=.*|-n|-c|--prefix-colors=.*|--prefix=.*|-p|--group|-g|--hide=.*|--timings|--restart-tries=\d+|--max-processes=\d+|-m)$/.test(
+        arg,
+      )
+    )
       reading.problems.push(`concurrently: the option ${arg} is not one this reader has read, so what concurrently runs is unknown`);
 };
 
@@ -250,7 +303,7 @@ const readStartStopDaemon: Reader = (invocation, reading) => {
   }
   if (!starts) return;
   if (program === undefined) return void reading.problems.push("start-stop-daemon --start without --exec: what it runs is unknown");
-  addCode(reading, commandLine([program, ...(dash === -1 ? [] : args.slice(dash + 1))]), "start-stop-daemon");
+  addArgv(reading, invocation, [program, ...(dash === -1 ? [] : args.slice(dash + 1))], "start-stop-daemon");
 };
 
 /** `pdsh -w hosts cmd…`, `pssh`, `clush`: the command runs on other hosts, read as `ssh host cmd` is. */

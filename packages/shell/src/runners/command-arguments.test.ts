@@ -49,6 +49,14 @@ describe("an unmodelled program whose arguments read as a command is unknown", (
     "echo $(mytool rm -rf ~)",
     "pdsh-like -w h rm -rf ~",
     "with-env-wrapper-x rm -rf ~",
+    "mytool RM -rf ~",
+    "mytool /BIN/RM -rf ~",
+    "mytool CMD='rm -rf ~'",
+    "mytool -c'rm -rf ~'",
+    "mytool -crm\\ -rf\\ ~",
+    'mytool "r""m" -rf ~',
+    "mytool \\rm -rf ~",
+    "mytool $'rm' -rf ~",
   ])("%s is unknown", (line) => {
     expect(readingOf(line)).toBe("unknown");
   });

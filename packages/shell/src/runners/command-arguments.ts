@@ -105,10 +105,17 @@ function baseName(word: string): string {
 
 /** The program an argument would run, when it reads as a command; undefined for data. */
 function commandIn(arg: string, names: ReadonlySet<string>): string | undefined {
-  // `--exec=rm`, `-c=rm -rf ~`: the value of an option.
-  const value = /^-[\w-]*=(.*)$/s.exec(arg)?.[1] ?? arg;
+  // `--exec=rm`, `CMD='rm -rf ~'`: the value of an option or a setting.
+  const value = /^[^=\s]*=(.*)$/s.exec(arg)?.[1] ?? arg;
+  // `-c'rm -rf ~'`: a letter's value attached to it.
+  const attached = /^-[A-Za-z](\S+\s.*)$/s.exec(arg)?.[1];
+  return commandAt(value, names) ?? (attached === undefined ? undefined : commandAt(attached, names));
+}
+
+function commandAt(value: string, names: ReadonlySet<string>): string | undefined {
   const first = value.trimStart().split(/[\s;&|]/, 1)[0] ?? "";
-  const name = baseName(first.replace(/^["'\\]+|["']+$/g, ""));
+  // `RM` on a case-insensitive file system is `rm`.
+  const name = baseName(first.replace(/^["'\\]+|["']+$/g, "")).toLowerCase();
   if (name === "") return undefined;
   if (names.has(name) || /^mkfs(\.\w+)?$/.test(name) || /^python\d/.test(name)) return name;
   return undefined;

@@ -42,7 +42,7 @@ export interface CodeDeletion {
 }
 
 const python = /^(python(\d+(\.\d+)*)?|pypy\d*)$/;
-const javascript = new Set(["node", "nodejs", "bun", "deno"]);
+const javascript = new Set(["node", "nodejs", "bun", "deno", "tsx", "ts-node", "esno", "esrun"]);
 const awk = new Set(["awk", "gawk", "mawk", "nawk"]);
 
 export function analyzeInterpreter(invocation: Invocation, stdin: () => string[]): InterpreterCode | undefined {

@@ -166,8 +166,24 @@ function skipValuedOptions(args: readonly string[], valued: readonly string[]): 
   }
   return index;
 }
-const interpreterNames = /^(python[\d.]*|pypy\d*|node|nodejs|bun|deno|ruby|perl|php|awk|gawk|mawk|nawk)$/;
-const fixedInterpreterNames = new Set(["node", "nodejs", "bun", "deno", "ruby", "perl", "php", "awk", "gawk", "mawk", "nawk"]);
+const interpreterNames = /^(python[\d.]*|pypy\d*|node|nodejs|bun|deno|tsx|ts-node|esno|esrun|ruby|perl|php|awk|gawk|mawk|nawk)$/;
+const fixedInterpreterNames = new Set([
+  "node",
+  "nodejs",
+  "bun",
+  "deno",
+  "tsx",
+  "ts-node",
+  "esno",
+  "esrun",
+  "ruby",
+  "perl",
+  "php",
+  "awk",
+  "gawk",
+  "mawk",
+  "nawk",
+]);
 
 // Every name `runs` may find more behind, but python-like ones (`p…`): one lookup turns most commands away.
 // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's own `${SHELL}`, as written in a command

@@ -70,7 +70,7 @@ const wrapperOptionsWithValue = new Map<string, readonly string[]>(
     ],
     parallel: parallelValued,
     chrt: ["-p"],
-    taskset: ["-p", "-c"],
+    taskset: [],
     unbuffer: [],
     caffeinate: ["-t", "-w"],
     flock: ["-w", "-E", "--timeout", "--conflict-exit-code"],
@@ -118,7 +118,6 @@ const runSubcommands = new Map<string, readonly string[]>(
     bun: ["x"],
     mise: ["exec", "x"],
     asdf: ["exec"],
-    direnv: ["exec"],
     nix: ["run", "shell"],
   }),
 );
@@ -126,7 +125,7 @@ const runSubcommands = new Map<string, readonly string[]>(
 const none: readonly string[] = Object.freeze([]);
 
 // Names that may stand before another command: one lookup tells that most commands are plain.
-const notPlainCommands = new Set([...wrapperOptionsWithValue.keys(), ...runSubcommands.keys(), "busybox", "toybox"]);
+export const notPlainCommands: ReadonlySet<string> = new Set([...wrapperOptionsWithValue.keys(), ...runSubcommands.keys(), "busybox", "toybox"]);
 
 export const inputWrappers = new Set(["xargs", "parallel"]);
 

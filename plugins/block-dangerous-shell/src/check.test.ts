@@ -770,7 +770,7 @@ table("text is data", [
   ["constructor", "allow"],
   ["toString -rf /", "allow"],
   ["__proto__ x", "allow"],
-  ["hasOwnProperty run rm", "allow"],
+  ["hasOwnProperty run build", "allow"],
 ]);
 
 table("other core rules", [

@@ -1,13 +1,17 @@
-import type { Analysis, Invocation } from "../invocations.js";
+import { shells, type Analysis, type Invocation } from "../invocations.js";
 import { readAwk } from "./awk.js";
+import { readBwrap } from "./bwrap.js";
+import { readCommandArguments } from "./command-arguments.js";
 import { readEnvironmentCode } from "./environment.js";
+import { execWrapperRunners } from "./exec-wrappers.js";
 import { readGit } from "./git.js";
 import { readParallel } from "./parallel.js";
 import { otherRunners } from "./programs.js";
 import { addUnread, emptyReading, type RunnerReading } from "./reading.js";
 import { readSed } from "./sed.js";
 import { readTar } from "./tar.js";
-import { readWrappers } from "./wrappers.js";
+import { readWrappers, wrapperNames } from "./wrappers.js";
+import { notPlainCommands } from "../unwrap.js";
 
 export type { RunnerReading } from "./reading.js";
 
@@ -26,10 +30,15 @@ const runners = new Map<string, Reader>([
   ["gsed", readSed],
   ...["awk", "gawk", "mawk", "nawk"].map((name): [string, Reader] => [name, readAwk]),
   ...otherRunners,
+  ...execWrapperRunners,
+  ["bwrap", readBwrap],
 ]);
 
 /** The names of the programs this reader treats as runners. */
 export const runnerNames: ReadonlySet<string> = new Set(runners.keys());
+
+// Programs the reader models besides the runners: the wrappers `unwrap` and `readWrappers` follow.
+const modelledNames: ReadonlySet<string> = new Set([...runnerNames, ...wrapperNames, ...notPlainCommands]);
 
 /**
  * What a program runs beyond itself through its options, its script, its wrappers or its environment:
@@ -47,7 +56,7 @@ export function runnerReading(invocation: Invocation): RunnerReading {
     const withOptions = withEnvironmentOptions(invocation, reading);
     reader(withOptions, reading);
     readGlobOptions(withOptions, reading);
-  }
+  } else readCommandArguments(invocation, reading, modelledNames, shells);
   readGitControlWrites(invocation, reading);
   return reading;
 }

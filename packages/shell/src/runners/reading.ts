@@ -55,3 +55,15 @@ export function commandLine(argv: readonly string[]): string {
 function quote(part: string): string {
   return /^[\w@%+=:,./-]+$/.test(part) ? part : `'${part.replaceAll("'", `'\\''`)}'`;
 }
+
+/**
+ * Adds the argv a wrapper runs (`fakeroot rm -rf`). Behind xargs or parallel, the wrapper's words are
+ * followed by its input, which the command handed on does not show: what it runs is then unknown.
+ */
+export function addArgv(reading: RunnerReading, invocation: { wrappers: readonly string[] }, argv: readonly string[], how: string): void {
+  if (invocation.wrappers.includes("xargs") || invocation.wrappers.includes("parallel"))
+    reading.problems.push(
+      `${how} is given its input by ${invocation.wrappers.includes("xargs") ? "xargs" : "parallel"}, so the command it runs (${commandLine(argv)} …) is unknown`,
+    );
+  else addCode(reading, commandLine(argv), how);
+}

@@ -130,6 +130,9 @@ const wrappers: Record<string, Wrapper> = {
   chroot: { grammar: { program: "chroot", abbreviate: true, long: names("skip-chdir help version", "userspec groups") }, positional: 1 },
 };
 
+/** The wrappers read here. */
+export const wrapperNames: ReadonlySet<string> = new Set(Object.keys(wrappers));
+
 function optionalLetters(letters: string): Grammar["short"] {
   const table: Record<string, { arity: "optional" }> = {};
   for (const letter of letters) table[letter] = { arity: "optional" };

@@ -1,7 +1,7 @@
 import { interpreterEffects, stdinTexts, type Invocation, type InterpreterEffects } from "@toolgate/shell";
 import type { Facts } from "./rule.js";
 
-const interpreterNames = new Set(["node", "nodejs", "bun", "deno", "ruby", "perl", "php", "awk", "gawk", "mawk", "nawk"]);
+const interpreterNames = new Set(["node", "nodejs", "bun", "deno", "tsx", "ts-node", "esno", "esrun", "ruby", "perl", "php", "awk", "gawk", "mawk", "nawk"]);
 const pythonNames = /^(python[\d.]*|pypy\d*)$/;
 
 // Asked about every command by several rules: a set lookup first, the pattern only for python and pypy.

@@ -30,9 +30,11 @@ function makeWorld() {
 }
 
 /** A host with the sandbox and a `bash` tool that runs its command line with real bash in the project. */
-async function shellHost(project: string, records: DecisionRecord[]): Promise<Host> {
+async function shellHost(project: string, records: DecisionRecord[], protectPolicy: "block" | "off" = "off"): Promise<Host> {
   const host = await createHost({
     cwd: project,
+    // The sandbox alone by default: the policy protection would refuse the writes to the policy it can read first.
+    protectPolicy,
     pluginsDir: join(project, "plugins"),
     configFile: false,
     logger: false,
@@ -83,6 +85,17 @@ describe.skipIf(skip)("@toolgate/sandbox through a real host and bash", () => {
     expect(await call("echo 'export default {}' > plugins/evil.mjs")).toMatch(/Read-only file system/);
     expect(readFileSync(join(world.project, "toolgate.config.json"), "utf8")).toBe("{}\n");
     expect(existsSync(join(world.project, "plugins", "evil.mjs"))).toBe(false);
+  });
+
+  it("leaves the policy writes the reader can read to the protection, which refuses them before anything runs", async () => {
+    const protectedHost = await shellHost(world.project, [], "block");
+    try {
+      const answer = await protectedHost.callTool({ id: "p", name: "bash", args: { command: "echo '{}' > toolgate.config.json" } });
+      expect(answer.status).toBe("blocked");
+      expect(answer.content).toMatch(/protectPolicy/);
+    } finally {
+      await protectedHost.close();
+    }
   });
 
   it("passes the exit code, stdout, stderr and working folder through", async () => {

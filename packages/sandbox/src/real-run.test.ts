@@ -199,7 +199,7 @@ function runCorpus(cases: readonly Case[], argsFor: (plan: SandboxPlan) => reado
       command: testCase.command,
       exit: Number(match[1]),
       outsideChanged,
-      output: readFileSync(`${projects[index]!.project}.log`, "utf8"),
+      output: existsSync(`${projects[index]!.project}.log`) ? readFileSync(`${projects[index]!.project}.log`, "utf8") : "(its log is gone)",
       ...projects[index]!,
     };
   });

@@ -226,6 +226,7 @@ describe("toolgate doctor", { timeout: 60_000 }, () => {
       policies: 0,
       problem: null,
       warning: expect.stringMatching(/^no plugins and no permission rules: every tool call is allowed/),
+      sandbox: { used: false },
     });
     const text = await runCli(["doctor", "--cwd", dir]);
     expect(text.code).toBe(0);

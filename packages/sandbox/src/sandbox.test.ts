@@ -134,6 +134,47 @@ describe.skipIf(skip)("@toolgate/sandbox through a real host and bash", () => {
   });
 });
 
+describe.skipIf(skip)("@toolgate/sandbox on a shell tool that takes an argv array", () => {
+  const world = makeWorld();
+  let host: Host;
+  beforeAll(async () => {
+    host = await createHost({
+      cwd: world.project,
+      protectPolicy: "off",
+      pluginsDir: false,
+      configFile: false,
+      logger: false,
+      plugins: [[sandbox, {}]],
+      tools: {
+        exec: {
+          kind: "shell",
+          execute: async ({ argv }) => {
+            const [program, ...rest] = argv as string[];
+            try {
+              await run(program as string, rest, { cwd: world.project });
+              return "exit 0";
+            } catch (error) {
+              return `exit ${(error as { code: number }).code}`;
+            }
+          },
+        },
+      },
+    });
+  });
+  afterAll(async () => {
+    await host.close();
+    rmSync(world.root, { recursive: true, force: true });
+  });
+
+  it("runs the argv inside: a write in the project lands, one in the home folder does not", async () => {
+    const inside = await host.callTool({ id: "a1", name: "exec", args: { argv: ["touch", join(world.project, "argv-inside")] } });
+    const outside = await host.callTool({ id: "a2", name: "exec", args: { argv: ["touch", join(world.home, "argv-outside")] } });
+    expect([inside.content, outside.content]).toEqual(["exit 0", "exit 1"]);
+    expect(existsSync(join(world.project, "argv-inside"))).toBe(true);
+    expect(existsSync(join(world.home, "argv-outside"))).toBe(false);
+  });
+});
+
 describe("when no sandbox can start", () => {
   it("names what to install", () => {
     const probed = probeSandbox({ PATH: "/nonexistent" });

@@ -105,8 +105,10 @@ describe.skipIf(skip)("@toolgate/sandbox through a real host and bash", () => {
   it("gives the command a private /tmp and no network", async () => {
     const outsideTmp = mkdtempSync(join(tmpdir(), "toolgate-outside-"));
     try {
-      expect(await call("echo x > /tmp/toolgate-sandbox-probe && ls -A /tmp")).toBe("exit 0\ntoolgate-sandbox-probe\n");
-      expect(existsSync("/tmp/toolgate-sandbox-probe")).toBe(false);
+      // A name of this run's own: a file left in the real /tmp by an earlier run cannot fail this one.
+      const probe = `toolgate-sandbox-probe-${process.pid}-${Date.now()}`;
+      expect(await call(`echo x > /tmp/${probe} && ls -A /tmp`)).toBe(`exit 0\n${probe}\n`);
+      expect(existsSync(`/tmp/${probe}`)).toBe(false);
     } finally {
       rmSync(outsideTmp, { recursive: true });
     }

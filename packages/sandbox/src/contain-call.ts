@@ -21,7 +21,8 @@ function containField(args: ToolArgs, field: string, launcher: Launcher, bwrapAr
     const extra = args["args"];
     if (!Array.isArray(extra))
       return { problem: 'its program takes its arguments as one string ("args"), which cannot be contained without reading them as a command line' };
-    if (extra.length > 0) return { args: { command: launcher.bwrap, args: containArgv([value, ...(extra as string[])], launcher, bwrapArgs).slice(1) } };
+    // The program becomes bwrap, and its arguments bwrap's, then the program and its own.
+    if (extra.length > 0) return { args: { command: launcher.bwrap, args: [...bwrapArgs, "--", value, ...(extra as string[])] } };
   }
   if (typeof value === "string") return { args: { [field]: containLine(value, launcher, bwrapArgs) } };
   const argv = value as string[];

@@ -34,8 +34,8 @@ export class RecordLines {
     if (verdict.source !== undefined) line += `,"source":${this.#sourceFields(verdict.source)}}`;
     line += `,"participants":[${this.#participants(draft.parts)}],"argsDigest":"${facts.argsDigest}"`;
     if (facts.argsText !== undefined) line += `,"args":${facts.argsText}`;
-    if (verdict.contained) line += `,"policy":"${facts.policy}","contained":true`;
-    else line += `,"policy":"${facts.policy}"`;
+    line += `,"policy":"${facts.policy}"`;
+    if (verdict.contained) line += `,"contained":true`;
     return `${line},"ms":${roundMs(draft.ms)}}\n`;
   }
 

@@ -23,6 +23,12 @@ export const storeRedisPackage: OptionalPackage = {
   install: "npm install @toolgate/store-redis",
 };
 
+export const sandboxPackage: OptionalPackage = {
+  name: "@toolgate/sandbox",
+  feature: "contained shell calls",
+  install: "npm install @toolgate/sandbox",
+};
+
 /** The package is not installed where the host or the project can find it. */
 export class MissingPackageError extends Error {
   override name = "MissingPackageError";

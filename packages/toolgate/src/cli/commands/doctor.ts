@@ -88,13 +88,11 @@ async function diagnoseProject(cwd: string): Promise<ProjectDiagnosis> {
 /** The sandbox's own probe, when a loaded plugin is `@toolgate/sandbox`'s (named "sandbox"). */
 async function diagnoseSandbox(plugins: readonly { name: string; status: string }[], cwd: string): Promise<SandboxDiagnosis> {
   if (!plugins.some((record) => record.name === "sandbox" && record.status === "loaded")) return { used: false };
-  const { importOptional } = await import("@toolgate/host/internal");
+  const { importOptional, sandboxPackage } = await import("@toolgate/host/internal");
   const { sandboxStatus } = await importOptional(sandboxPackage, cwd, () => import("@toolgate/sandbox"));
   const status = sandboxStatus();
   return status.available ? { used: true, works: true } : { used: true, works: false, problem: status.problem, advice: status.advice };
 }
-
-const sandboxPackage = { name: "@toolgate/sandbox", feature: "contained shell calls", install: "npm install @toolgate/sandbox" };
 
 function describeProject(project: ProjectDiagnosis, output: typeof import("../output.js")): string {
   const { color } = output;

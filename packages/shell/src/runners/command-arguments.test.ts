@@ -36,6 +36,7 @@ describe("an unmodelled program whose arguments read as a command is unknown", (
     "mytool \"'rm'\" -rf ~",
     "mytool wipefs -a /dev/sda",
     "mytool truncate -s0 x",
+    "mytool tee ~/.bashrc",
     "mytool chmod -R 000 /",
     "mytool sudo ls",
     "mytool nsenter -t 1 ls",

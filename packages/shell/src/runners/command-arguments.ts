@@ -52,7 +52,7 @@ const packageManagers = new Set([
 
 // Programs the guard has rules for, or that destroy data, besides the runners and shells the caller adds.
 const destroyers =
-  "rm unlink srm shred wipe wipefs dd ddrescue pv truncate fallocate mkswap mke2fs mkfs fdisk sfdisk cfdisk gdisk sgdisk parted partx blkdiscard hdparm nvme " +
+  "rm unlink srm shred wipe wipefs tee dd ddrescue pv truncate fallocate mkswap mke2fs mkfs fdisk sfdisk cfdisk gdisk sgdisk parted partx blkdiscard hdparm nvme " +
   "cryptsetup lvremove vgremove pvremove zpool zfs mdadm chmod chown chgrp chattr mv cp ln install rsync kill pkill killall shutdown reboot halt poweroff " +
   "systemctl service init telinit crontab at docker podman kubectl helm terraform aws gcloud az gsutil psql mysql mongo mongosh redis-cli dropdb " +
   "sudo doas su runuser pkexec run0 env nice nohup timeout stdbuf setsid ionice chrt taskset time xargs exec eval source curl wget nc ncat socat";

@@ -64,6 +64,12 @@ export interface Invocation {
   assignments: readonly string[];
 }
 
+/** What the expansions of one command's words hold: the scope they were read in, the names `${x:=…}` leaves unknown. */
+interface ExpansionScan {
+  scope: ExpansionScope | undefined;
+  assigned: string[] | undefined;
+}
+
 /** An invocation whose `text` is joined from its words only when a message or explain asks for it. */
 class RecordedInvocation implements Invocation {
   nested: Invocation[] = [];
@@ -832,22 +838,23 @@ class Collector {
 
   /** Code kept in the words' expansions (`${x@P}`, arithmetic on unknown values); `${x:=…}` leaves x unknown. */
   expansionProblems(command: { words: readonly Word[]; redirects: readonly Redirect[] }, state: ShellState): void {
-    let scope: ExpansionScope | undefined;
-    let assigned: string[] | undefined;
-    const scan = (text: string) => {
-      // Only a `$` (an expansion) or a `[` (a subscript) can hold code: most words have neither.
-      if (!text.includes("$") && !text.includes("[")) return;
-      const found = wordExpansionProblems(text, (scope ??= this.scope(state)));
-      for (const problem of found.problems) this.problem(problem);
-      for (const name of found.assigned) (assigned ??= []).push(name);
-    };
-    for (const word of command.words) scan(word.expandable ?? word.text);
+    // One record per command, filled only when a word holds something to scan (no closure per call: this runs for every command).
+    const found: ExpansionScan = { scope: undefined, assigned: undefined };
+    for (const word of command.words) this.scanExpansions(word.expandable ?? word.text, state, found);
     for (const redirect of command.redirects) {
-      scan(redirect.target.expandable ?? redirect.target.text);
+      this.scanExpansions(redirect.target.expandable ?? redirect.target.text, state, found);
       // An unquoted heredoc body is expanded like a double-quoted word.
-      if (redirect.body !== undefined && redirect.target.plain === true) scan(redirect.body);
+      if (redirect.body !== undefined && redirect.target.plain === true) this.scanExpansions(redirect.body, state, found);
     }
-    if (assigned !== undefined) for (const name of assigned) setVar(state, name, null);
+    if (found.assigned !== undefined) for (const name of found.assigned) setVar(state, name, null);
+  }
+
+  scanExpansions(text: string, state: ShellState, found: ExpansionScan): void {
+    // Only a `$` (an expansion) or a `[` (a subscript) can hold code: most words have neither.
+    if (!text.includes("$") && !text.includes("[")) return;
+    const result = wordExpansionProblems(text, (found.scope ??= this.scope(state)));
+    for (const problem of result.problems) this.problem(problem);
+    for (const name of result.assigned) (found.assigned ??= []).push(name);
   }
 
   scope(state: ShellState) {

@@ -42,28 +42,26 @@ export function mayBeDevice(path: string, cwd: string | undefined): boolean {
 /** What an invocation writes to a block device, if anything: the device. */
 export function diskWritten(invocation: Invocation, facts: Facts): string | undefined {
   const { name, args, redirects, cwd } = invocation;
-  const isDevice = (path: string) => namesDevice(path, cwd);
-  const mayBe = (path: string) => mayBeDevice(path, cwd);
   const redirect =
-    redirects.length === 0 ? undefined : redirects.find((candidate) => writingRedirects.has(candidate.operator) && isDevice(candidate.target.text));
+    redirects.length === 0 ? undefined : redirects.find((candidate) => writingRedirects.has(candidate.operator) && namesDevice(candidate.target.text, cwd));
   if (redirect) return redirect.target.text;
   switch (name) {
     case "dd":
     case "dcfldd":
     case "dc3dd":
-      return args.find((arg) => arg.startsWith("of=") && mayBe(arg.slice(3)))?.slice(3);
+      return args.find((arg) => arg.startsWith("of=") && mayBeDevice(arg.slice(3), cwd))?.slice(3);
     case "shred":
     case "wipefs":
     case "blkdiscard":
     case "sg_format":
     case "nwipe":
-      return positionals(args).find(mayBe);
+      return positionals(args).find((arg) => mayBeDevice(arg, cwd));
     case "truncate":
     case "tee":
-      return args.find(isDevice);
+      return args.find((arg) => namesDevice(arg, cwd));
     case "find": {
       // `-fprint FILE`, `-fprint0 FILE`, `-fls FILE`, `-fprintf FILE FORMAT`: find writes its list there.
-      const at = args.findIndex((arg, index) => index > 0 && /^-(fprint0?|fls|fprintf)$/.test(args[index - 1]!) && isDevice(arg));
+      const at = args.findIndex((arg, index) => index > 0 && /^-(fprint0?|fls|fprintf)$/.test(args[index - 1]!) && namesDevice(arg, cwd));
       return at === -1 ? undefined : args[at];
     }
     case "cp":
@@ -75,31 +73,31 @@ export function diskWritten(invocation: Invocation, facts: Facts): string | unde
     case "cat": {
       // The destination: `-t DIR`, `-o FILE` (pv), else the last operand (cp, ddrescue's second).
       const flag = args.findIndex((arg) => arg === "-t" || arg === "--target-directory" || (name === "pv" && arg === "-o"));
-      if (flag !== -1) return isDevice(args[flag + 1] ?? "") ? args[flag + 1] : undefined;
+      if (flag !== -1) return namesDevice(args[flag + 1] ?? "", cwd) ? args[flag + 1] : undefined;
       if (name === "pv" || name === "cat") return undefined;
       const operands = positionals(args);
       const target = name === "ddrescue" ? operands[1] : operands.length >= 2 ? operands[operands.length - 1] : undefined;
-      return target !== undefined && isDevice(target) ? target : undefined;
+      return target !== undefined && namesDevice(target, cwd) ? target : undefined;
     }
     case "badblocks":
-      return hasFlag(args, "w") || hasFlag(args, "n") ? positionals(args).find(mayBe) : undefined;
+      return hasFlag(args, "w") || hasFlag(args, "n") ? positionals(args).find((arg) => mayBeDevice(arg, cwd)) : undefined;
     case "nvme":
-      return /^(format|sanitize|write-zeroes|write|write-uncor)$/.test(args[0] ?? "") ? (args.find(isDevice) ?? args[1]) : undefined;
+      return /^(format|sanitize|write-zeroes|write|write-uncor)$/.test(args[0] ?? "") ? (args.find((arg) => namesDevice(arg, cwd)) ?? args[1]) : undefined;
     case "cryptsetup":
-      return args.some((arg) => /^(luksFormat|erase|luksErase|reencrypt)$/.test(arg)) ? args.find(isDevice) : undefined;
+      return args.some((arg) => /^(luksFormat|erase|luksErase|reencrypt)$/.test(arg)) ? args.find((arg) => namesDevice(arg, cwd)) : undefined;
     case "mdadm":
-      return args.some((arg) => /^(--create|-C|--build|-B|--zero-superblock)$/.test(arg)) ? args.find(isDevice) : undefined;
+      return args.some((arg) => /^(--create|-C|--build|-B|--zero-superblock)$/.test(arg)) ? args.find((arg) => namesDevice(arg, cwd)) : undefined;
     case "pvcreate":
     case "pvremove":
     case "zpool":
-      return name !== "zpool" || /^(create|labelclear|add|replace|attach)$/.test(args[0] ?? "") ? args.find(isDevice) : undefined;
+      return name !== "zpool" || /^(create|labelclear|add|replace|attach)$/.test(args[0] ?? "") ? args.find((arg) => namesDevice(arg, cwd)) : undefined;
     case "hdparm":
       return args.some((arg) => /^--(security-erase|security-erase-enhanced|trim-sector-ranges|write-sector|make-bad-sector|dco-restore)/.test(arg))
-        ? args.find(isDevice)
+        ? args.find((arg) => namesDevice(arg, cwd))
         : undefined;
     default: {
       const code = interpreterCode(invocation, facts);
-      return code?.writes.find((write) => isDevice(write.target))?.target;
+      return code?.writes.find((write) => namesDevice(write.target, cwd))?.target;
     }
   }
 }

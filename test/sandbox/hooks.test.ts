@@ -6,7 +6,9 @@ import { parseAnswer, runHook } from "../agents/hook-harness.js";
 import { bash, makeWorld, noSandbox, sandboxPlugin, type World } from "./world.js";
 
 const worlds: World[] = [];
-afterAll(() => worlds.forEach((world) => world.remove()));
+afterAll(() => {
+  for (const made of worlds) made.remove();
+});
 
 function world(agent: string, config?: Record<string, unknown>): World {
   const made = makeWorld(agent, config);
@@ -103,7 +105,9 @@ describe.skipIf(noSandbox)("toolgate hook codex with the sandbox", () => {
     });
     const answer = parseAnswer(run).hookSpecificOutput as Record<string, unknown>;
     expect(run.code).toBe(2);
-    expect(String(answer.permissionDecisionReason)).toBe("toolgate plugins rewrote the arguments of this call, and codex hooks cannot apply rewritten arguments, so toolgate denies it");
+    expect(String(answer.permissionDecisionReason)).toBe(
+      "toolgate plugins rewrote the arguments of this call, and codex hooks cannot apply rewritten arguments, so toolgate denies it",
+    );
     expect(answer.permissionDecision).toBe("deny");
     expect(answer).not.toHaveProperty("updatedInput");
     expect(w.effects()).toEqual({ inside: false, outside: false });

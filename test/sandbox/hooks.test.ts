@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { DecisionRecord } from "@toolgate/host";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseAnswer, runHook } from "../agents/hook-harness.js";
+import { repoRoot } from "../cli/cli-harness.js";
 import { bash, makeWorld, noSandbox, sandboxPlugin, type World } from "./world.js";
 
 const worlds: World[] = [];
@@ -111,5 +112,34 @@ describe.skipIf(noSandbox)("toolgate hook codex with the sandbox", () => {
     expect(answer.permissionDecision).toBe("deny");
     expect(answer).not.toHaveProperty("updatedInput");
     expect(w.effects()).toEqual({ inside: false, outside: false });
+  });
+});
+
+describe.skipIf(noSandbox)("toolgate hook claude-code with the guard and the sandbox", () => {
+  const guarded = () => world("guarded", { plugins: [join(repoRoot, "plugins/block-dangerous-shell/src/index.ts"), sandboxPlugin] });
+  const pre = (cwd: string, command: string) => ({
+    hook_event_name: "PreToolUse",
+    session_id: "s-guarded",
+    transcript_path: "",
+    cwd,
+    tool_name: "Bash",
+    tool_input: { command },
+    tool_use_id: "toolu_g",
+  });
+
+  it("the guard lets the contained line through: its write inside happens, its write outside fails", async () => {
+    const w = guarded();
+    const output = parseAnswer(await runHook("claude-code", pre(w.project, w.command))).hookSpecificOutput as { updatedInput?: { command?: string } };
+    expect(output.updatedInput?.command).toMatch(/^\/\S*bwrap /);
+    await bash(output.updatedInput!.command!, w.project);
+    expect(w.effects()).toEqual({ inside: true, outside: false });
+  });
+
+  it("what the guard refuses is denied, and the message names the command as asked, not the contained line", async () => {
+    const w = guarded();
+    const output = parseAnswer(await runHook("claude-code", pre(w.project, "rm -rf ~"))).hookSpecificOutput as Record<string, unknown>;
+    expect(output.permissionDecision).toBe("deny");
+    expect(String(output.permissionDecisionReason)).toContain("`rm -rf ~`");
+    expect(String(output.permissionDecisionReason)).not.toContain("bwrap");
   });
 });

@@ -189,6 +189,40 @@ describe("control flow: a command sees every value a branch may leave", () => {
     expect(targets).toContain(value);
   });
 
+  // A pass may run a file the pass before it wrote: the loop is read again while its writes change the files.
+  it.each([
+    ['for i in 1 2; do ./s.sh; echo "rm -rf ~" > s.sh; done', "~"],
+    ['for i in 1 2; do bash s.sh; echo "rm -rf ~" > s.sh; done', "~"],
+    ['for i in 1 2; do sh ./s.sh; printf "rm -rf ~" > s.sh; done', "~"],
+    ['while c; do . ./x; echo "rm -rf ~" > x; done', "~"],
+    ['until c; do source x; echo "rm -rf ~" | tee x; done', "~"],
+    ['for i in 1 2 3; do ./c.sh; cat b > c.sh; echo "rm -rf ~" > b; done', "~"],
+    ['for i in 1 2; do ./c.sh; cp b.sh c.sh; echo "rm -rf ~" > b.sh; done', "~"],
+    ['for i in 1 2 3 4 5 6; do bash s.sh; echo "rm -rf ~" >> s.sh; done', "~"],
+    ['for i in 1 2; do for j in 1; do ./s.sh; done; echo "rm -rf ~" > s.sh; done', "~"],
+  ])("%s → a later pass runs what an earlier one wrote: checks %s", (source, value) => {
+    const targets = analyze(source, environment).invocations.flatMap(function all(invocation): string[] {
+      const own = invocation.name === "rm" ? [invocation.args.at(-1) ?? ""] : [];
+      return [...own, ...invocation.nested.flatMap(all)];
+    });
+    expect(targets).toContain(value);
+  });
+
+  it.each([
+    "for i in 1 2; do bash s.sh; echo ls >> s.sh; done",
+    'n=0; while c; do echo "$n" >> s.sh; n=1; done; bash s.sh',
+    "for i in 1 2; do echo ls >> s.sh; done; ./s.sh",
+  ])("%s → a file that grows on every pass holds what is not known, so running it is refused", (source) => {
+    expect(analyze(source, environment).problems.join(" ")).toMatch(/cannot be known/);
+  });
+
+  it.each(['for f in a b; do echo "x $f" >> log.txt; done; cat log.txt', 'for i in $(seq 10); do echo "line $i" | tee -a out.txt; done'])(
+    "%s → a loop that only appends to a log is no problem",
+    (source) => {
+      expect(analyze(source, environment).problems).toEqual([]);
+    },
+  );
+
   it("a hostile nest of loops is bounded, and fails closed", () => {
     const source = `${"for i in 1 2; do x=$x$i; ".repeat(12)}rm -rf $x${"; done".repeat(12)}`;
     const analysis = analyze(source, environment);

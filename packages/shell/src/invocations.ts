@@ -3,6 +3,7 @@ import {
   assignBoth,
   changeDirectory,
   copy,
+  emptyState,
   expand,
   join,
   replace,
@@ -245,6 +246,17 @@ const printsTopLevel = /^\s*git\s+rev-parse\s+--show-toplevel\s*$/;
 const maxInvocations = 5_000;
 // Passes a loop body is read ahead before what still changes becomes unknown (as many again to settle after that).
 const maxLoopPasses = 3;
+
+interface LoopFrame {
+  breaks: ShellState[];
+  continues: ShellState[];
+}
+
+interface LoopPass {
+  frame: LoopFrame;
+  iteration: ShellState;
+  afterHead: ShellState;
+}
 const maxTraps = 32;
 // Commands read in all, dry passes over loop bodies included.
 const maxWork = 4 * maxInvocations;
@@ -254,12 +266,12 @@ const noUpstream: Invocation[] = [];
 export function analyze(source: string, environment: AnalysisEnvironment): Analysis {
   const analysis: Analysis = { source, scripts: [], invocations: [], problems: [], uncalled: [], unresolved: [] };
   const collector = new Collector(analysis, environment);
-  collector.source(source, 0, { cwd: environment.cwd, vars: new Map(), ownsVars: true }, [], []);
+  collector.source(source, 0, emptyState(environment.cwd), [], []);
   collector.trapBodies();
   collector.uncalledFunctions();
   // Programs that run code through their options, scripts or environment: read after the line, one level deeper.
   readRunners(analysis, (invocation, script, how) =>
-    collector.source(script, invocation.via.length + 1, { cwd: invocation.cwd, vars: new Map(), ownsVars: true }, [...invocation.via, how], invocation.nested),
+    collector.source(script, invocation.via.length + 1, emptyState(invocation.cwd), [...invocation.via, how], invocation.nested),
   );
   return analysis;
 }
@@ -305,7 +317,7 @@ class Collector {
   /** Commands read in all, dry passes included: what bounds the work a hostile nest of loops can cause. */
   work = 0;
   /** The states at each `break` and `continue` of the loops being read, innermost last. */
-  readonly loops: { breaks: ShellState[]; continues: ShellState[] }[] = [];
+  readonly loops: LoopFrame[] = [];
   /** The states at each `return` of the function calls being read, innermost last. */
   readonly returns: ShellState[][] = [];
   /** The state each function being called started with: a recursive call that sees another state is not followed. */
@@ -452,40 +464,71 @@ class Collector {
 
   /**
    * A loop runs its body any number of times, so each command in it sees every value a variable takes on
-   * any pass: the body is read ahead (recording nothing) until its state settles, then read once for real.
+   * any pass. The first pass is read for real: a body that changes nothing the next pass reads settles on it,
+   * and what that pass runs is what bash may run (its state is one bash may be in), so it stands even when
+   * the loop goes on. Later passes are read ahead (recording nothing) until the state settles, then once
+   * more for real from the settled state.
    */
   loop(step: LoopStep, depth: number, state: ShellState, via: readonly string[], out: Invocation[]): void {
-    let entry = copy(state);
-    let settled = false;
-    this.dry++;
     // What the head sets (`for f in …`) is in the state of every pass: with it, a body that changes nothing else settles at once.
-    const headed = copy(entry);
+    const headed = copy(state);
+    this.dry++;
     this.flow(step.head, depth, headed, via, []);
-    entry = join([entry, headed], this.environment);
-    for (let pass = 0; pass < maxLoopPasses * 2 && !settled && !this.overBudget(); pass++) {
-      const frame = { breaks: [], continues: [] };
-      const iteration = copy(entry);
-      this.loops.push(frame);
-      this.flow(step.head, depth, iteration, via, []);
-      this.flow(step.body, depth, iteration, via, []);
-      this.loops.pop();
-      const after = join([iteration, ...frame.continues], this.environment);
+    this.dry--;
+    let entry = join([state, headed], this.environment);
+    const writesBefore = this.writes.length;
+    let pass = this.loopPass(step, depth, entry, via, out);
+    let recorded = true;
+    let settled = false;
+    for (let count = 1; ; count++) {
+      const after = join([pass.iteration, ...pass.frame.continues], this.environment);
       // A loop whose values still grow after a few passes: what keeps changing becomes unknown.
-      const next = pass < maxLoopPasses ? join([entry, after], this.environment) : widen(entry, after, this.environment);
+      const next = count <= maxLoopPasses ? join([entry, after], this.environment) : widen(entry, after, this.environment);
       settled = sameState(next, entry);
       entry = next;
+      if (settled || count >= maxLoopPasses * 2 || this.overBudget()) break;
+      this.dry++;
+      pass = this.loopPass(step, depth, entry, via, []);
+      this.dry--;
+      recorded = false;
     }
-    this.dry--;
     if (!settled) this.problem("a loop's variables take new values on every pass, too many to follow");
-    const frame: { breaks: ShellState[]; continues: ShellState[] } = { breaks: [], continues: [] };
+    if (!settled || !recorded) pass = this.loopPass(step, depth, entry, via, out);
+    if (this.writes.length > writesBefore) pass = this.passesWhileWriting(step, depth, entry, via, out, pass);
+    // The loop ends when its head says so, or at a `break`; with no pass at all, the state is the one before it.
+    replace(state, join([entry, pass.afterHead, pass.iteration, ...pass.frame.breaks], this.environment));
+  }
+
+  /**
+   * `for i in 1 2; do ./s.sh; echo 'rm -rf ~' > s.sh; done`: a pass may run what the pass before it wrote.
+   * While a pass changes the files the line wrote, the loop is read for real once more.
+   */
+  passesWhileWriting(step: LoopStep, depth: number, entry: ShellState, via: readonly string[], out: Invocation[], last: LoopPass): LoopPass {
+    let pass = last;
+    for (let count = 0; count < maxLoopPasses; count++) {
+      const before = new Map(this.written);
+      pass = this.loopPass(step, depth, entry, via, out);
+      const changed = changedPaths(before, this.written);
+      if (changed.length === 0) return pass;
+      if (count === maxLoopPasses - 1) {
+        // `echo x >> log` grows on every pass: what such a file holds is not known, by the next pass either.
+        for (const path of changed) this.#written.set(path, null);
+        return this.loopPass(step, depth, entry, via, out);
+      }
+    }
+    return pass;
+  }
+
+  /** One pass of a loop from `entry`: the state after its head, after its body, and at each `break` and `continue`. */
+  loopPass(step: LoopStep, depth: number, entry: ShellState, via: readonly string[], out: Invocation[]): LoopPass {
+    const frame: LoopFrame = { breaks: [], continues: [] };
     const iteration = copy(entry);
     this.loops.push(frame);
     this.flow(step.head, depth, iteration, via, out);
     const afterHead = copy(iteration);
     this.flow(step.body, depth, iteration, via, out);
     this.loops.pop();
-    // The loop ends when its head says so, or at a `break`; with no pass at all, the state is the one before it.
-    replace(state, join([entry, afterHead, iteration, ...frame.breaks], this.environment));
+    return { frame, iteration, afterHead };
   }
 
   pipeline(pipeline: Pipeline, depth: number, state: ShellState, via: readonly string[], out: Invocation[]): void {
@@ -903,7 +946,7 @@ class Collector {
     for (const fn of this.defined) {
       if (this.called.has(fn)) continue;
       this.called.add(fn);
-      const state: ShellState = { cwd: this.environment.cwd, vars: new Map(), ownsVars: true };
+      const state = emptyState(this.environment.cwd);
       this.command(fn.body, [], 1, state, [`${fn.name}() (never called)`], []);
     }
     this.dormant = false;
@@ -1489,6 +1532,12 @@ function gitScripts(invocation: Invocation): [string, string][] {
 const arrayAssignment = /^[A-Za-z_]\w*\[[^\]]*\]\+?=/;
 
 /** A command name that still holds an expansion or a glob after static evaluation: bash decides it at run time. */
+function changedPaths(before: ReadonlyMap<string, string | null>, after: ReadonlyMap<string, string | null>): string[] {
+  const changed: string[] = [];
+  for (const [path, text] of after) if (before.get(path) !== text || !before.has(path)) changed.push(path);
+  return changed;
+}
+
 function isUnresolvedName(name: string): boolean {
   if (isUnknown(name)) return !arrayAssignment.test(name);
   // `<(echo …)` as a command runs a file of the output: its name, and what it holds, are known only at run time.

@@ -25,27 +25,35 @@ export interface ShellState {
   /** False while `vars` is still shared with the state this one was copied from (copied on first write). */
   ownsVars: boolean;
   /** `NAME=value` of the variables exported so far (`export X=…`): every later command sees them. Replaced, never changed in place. */
-  exported?: readonly string[];
+  exported: readonly string[] | undefined;
   /**
    * Functions defined so far, each with every body it may have (two after `if c; then f() {…}; else f() {…}; fi`).
    * Replaced, never changed in place: a subshell's definitions stay in it.
    */
-  functions?: ReadonlyMap<string, readonly FunctionCommand[]>;
+  functions: ReadonlyMap<string, readonly FunctionCommand[]> | undefined;
   /** Aliases defined so far (`alias x='…'`): every text each may stand for, or null when that cannot be known. Replaced, never changed in place. */
-  aliases?: ReadonlyMap<string, readonly string[] | null>;
+  aliases: ReadonlyMap<string, readonly string[] | null> | undefined;
+}
+
+/** A state with nothing set yet, starting in `cwd`. Every state has every field, so that they all share one shape. */
+export function emptyState(cwd: string | undefined): ShellState {
+  return { cwd, vars: new Map(), ownsVars: true, exported: undefined, functions: undefined, aliases: undefined };
 }
 
 export { maxVariants };
 
 /** A subshell's state: its own folder, and the variables shared until it sets one (a new shell leaves the functions behind). */
 export function copy(state: ShellState, withFunctions = true): ShellState {
-  const copied: ShellState = { cwd: state.cwd, vars: state.vars, ownsVars: false };
   // Both now share the map: whichever writes first copies it, so a copy kept aside never changes under its keeper.
   state.ownsVars = false;
-  if (state.functions !== undefined && withFunctions) copied.functions = state.functions;
-  if (state.aliases !== undefined && withFunctions) copied.aliases = state.aliases;
-  if (state.exported !== undefined) copied.exported = state.exported;
-  return copied;
+  return {
+    cwd: state.cwd,
+    vars: state.vars,
+    ownsVars: false,
+    exported: state.exported,
+    functions: withFunctions ? state.functions : undefined,
+    aliases: withFunctions ? state.aliases : undefined,
+  };
 }
 
 /** Makes `target` hold what `source` holds (the state objects callers keep a reference to stay the same). */
@@ -54,10 +62,9 @@ export function replace(target: ShellState, source: ShellState): void {
   target.cwd = source.cwd;
   target.vars = source.vars;
   target.ownsVars = false;
-  for (const key of ["exported", "functions", "aliases"] as const) {
-    if (source[key] === undefined) delete target[key];
-    else (target as unknown as Record<string, unknown>)[key] = source[key];
-  }
+  target.exported = source.exported;
+  target.functions = source.functions;
+  target.aliases = source.aliases;
 }
 
 /**

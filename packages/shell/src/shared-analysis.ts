@@ -87,17 +87,21 @@ export function sharedAnalysis(source: string, environment: Readonly<AnalysisEnv
  * walking them all cost more than the reading itself.)
  */
 function freezeReading(analysis: Analysis): Analysis {
-  const seen = new Set<Invocation>();
-  const freezeInvocation = (invocation: Invocation): void => {
-    if (seen.has(invocation)) return;
-    seen.add(invocation);
-    for (const redirect of invocation.redirects) Object.freeze(redirect);
-    for (const list of [invocation.args, invocation.redirects, invocation.nested, invocation.upstream]) Object.freeze(list);
-    Object.freeze(invocation);
-    for (const each of invocation.nested) freezeInvocation(each);
-    for (const each of invocation.upstream) freezeInvocation(each);
-  };
   for (const list of [analysis.invocations, analysis.uncalled, analysis.unresolved]) for (const invocation of list) freezeInvocation(invocation);
   for (const list of [analysis.scripts, analysis.invocations, analysis.problems, analysis.uncalled, analysis.unresolved]) Object.freeze(list);
   return Object.freeze(analysis);
+}
+
+// A frozen invocation has been walked: the mark costs no set of its own (commands are reached through `nested` and `upstream` too).
+function freezeInvocation(invocation: Invocation): void {
+  if (Object.isFrozen(invocation)) return;
+  const { redirects, nested, upstream } = invocation;
+  for (let index = 0; index < redirects.length; index++) Object.freeze(redirects[index]);
+  Object.freeze(invocation.args);
+  Object.freeze(redirects);
+  Object.freeze(nested);
+  Object.freeze(upstream);
+  Object.freeze(invocation);
+  for (let index = 0; index < nested.length; index++) freezeInvocation(nested[index]!);
+  for (let index = 0; index < upstream.length; index++) freezeInvocation(upstream[index]!);
 }

@@ -883,8 +883,11 @@ class Collector {
   expansionProblems(command: { words: readonly Word[]; redirects: readonly Redirect[] }, state: ShellState): void {
     // One record per command, filled only when a word holds something to scan (no closure per call: this runs for every command).
     const found: ExpansionScan = { scope: undefined, assigned: undefined };
-    for (const word of command.words) this.scanExpansions(word.expandable ?? word.text, state, found);
-    for (const redirect of command.redirects) {
+    const { words, redirects } = command;
+    for (let index = 0; index < words.length; index++) this.scanExpansions(words[index]!.expandable ?? words[index]!.text, state, found);
+    // Indexed: a command with no redirect shares one frozen empty list, and a for-of over a frozen array makes an iterator each time.
+    for (let index = 0; index < redirects.length; index++) {
+      const redirect = redirects[index]!;
       this.scanExpansions(redirect.target.expandable ?? redirect.target.text, state, found);
       // An unquoted heredoc body is expanded like a double-quoted word.
       if (redirect.body !== undefined && redirect.target.plain === true) this.scanExpansions(redirect.body, state, found);

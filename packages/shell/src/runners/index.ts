@@ -123,7 +123,9 @@ const gitControl = /(^|\/)\.git\/(hooks(\/|$)|config$)/;
 const copiers = new Set(["cp", "mv", "ln", "install", "tee", "rsync", "dd"]);
 
 function readGitControlWrites(invocation: Invocation, reading: RunnerReading): void {
-  for (const redirect of invocation.redirects) {
+  const { redirects } = invocation;
+  for (let index = 0; index < redirects.length; index++) {
+    const redirect = redirects[index]!;
     if (/>/.test(redirect.operator) && gitControl.test(redirect.target.text))
       addUnread(reading, `a write to ${redirect.target.text}`, "code git runs later (hooks, config)");
   }

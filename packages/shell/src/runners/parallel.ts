@@ -45,8 +45,9 @@ export function readParallel(invocation: Invocation, reading: RunnerReading): vo
     if (word.includes("{=")) addUnread(reading, "parallel {= … =}", `Perl code (${word})`);
     if (/^::::\+?$/.test(word)) addUnread(reading, `parallel ${word}`, "jobs with arguments read from files");
   }
-  for (const assignment of invocation.assignments)
-    if (parallelVariables.test(assignment)) addUnread(reading, "parallel", `options or a shell from ${assignment.slice(0, assignment.indexOf("="))}`);
+  if (invocation.assignments.length > 0)
+    for (const assignment of invocation.assignments)
+      if (parallelVariables.test(assignment)) addUnread(reading, "parallel", `options or a shell from ${assignment.slice(0, assignment.indexOf("="))}`);
 }
 
 /** The words after `parallel`: its own arguments, or those after the word `parallel` among the wrappers. */

@@ -9,7 +9,9 @@ import { show, type Delete, type Facts, type Rule } from "./rule.js";
  */
 export function collectDeletes(invocations: readonly Invocation[], context: PathContext): Delete[] {
   const deletes: Delete[] = [];
-  for (const invocation of invocations) {
+  // Indexed: a reading's lists are frozen, and a for-of over a frozen array makes an iterator each time.
+  for (let index = 0; index < invocations.length; index++) {
+    const invocation = invocations[index]!;
     const removal = deletedTargets(invocation);
     if (!removal) continue;
     for (const target of removal.targets) {

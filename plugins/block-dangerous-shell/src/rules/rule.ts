@@ -44,7 +44,9 @@ const none: readonly Invocation[] = Object.freeze([]);
 /** `Facts.named` over an analysis: an index by command name, built once per decision. */
 export function indexByName(invocations: readonly Invocation[]): Facts["named"] {
   const byName = new Map<string, Invocation[]>();
-  for (const invocation of invocations) {
+  // Indexed: a reading's lists are frozen, and a for-of over a frozen array makes an iterator each time.
+  for (let index = 0; index < invocations.length; index++) {
+    const invocation = invocations[index]!;
     const list = byName.get(invocation.name);
     if (list) list.push(invocation);
     else byName.set(invocation.name, [invocation]);

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { createHost, type DecisionRecord, type Host } from "@toolgate/host";
+import { createHost, type DecisionRecord, type Host, type PermissionsConfig } from "@toolgate/host";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import sandbox, { probeSandbox, sandboxStatus } from "./index.js";
 
@@ -30,9 +30,10 @@ function makeWorld() {
 }
 
 /** A host with the sandbox and a `bash` tool that runs its command line with real bash in the project. */
-async function shellHost(project: string, records: DecisionRecord[], protectPolicy: "block" | "off" = "off"): Promise<Host> {
+async function shellHost(project: string, records: DecisionRecord[], protectPolicy: "block" | "off" = "off", permissions?: PermissionsConfig): Promise<Host> {
   const host = await createHost({
     cwd: project,
+    ...(permissions === undefined ? {} : { permissions }),
     // The sandbox alone by default: the policy protection would refuse the writes to the policy it can read first.
     protectPolicy,
     pluginsDir: join(project, "plugins"),
@@ -133,6 +134,33 @@ describe.skipIf(skip)("@toolgate/sandbox through a real host and bash", () => {
     expect(record?.contained).toBe(true);
     expect(record?.args).toBeUndefined();
     expect(record?.participants).toContainEqual(expect.objectContaining({ name: "sandbox", action: "modify" }));
+  });
+});
+
+describe.skipIf(skip)("@toolgate/sandbox with permission rules", () => {
+  const world = makeWorld();
+  const records: DecisionRecord[] = [];
+  let host: Host;
+  beforeAll(async () => {
+    host = await shellHost(world.project, records, "off", { ask: ["bash"], allow: ["bash:command=echo *"], deny: ["bash:command=*curl*"] });
+  });
+  afterAll(async () => {
+    await host.close();
+    rmSync(world.root, { recursive: true, force: true });
+  });
+  const call = async (command: string) => (await host.callTool({ id: `r${records.length}`, name: "bash", args: { command } })).content;
+
+  it("an allow rule lifts the ask for a contained call it covers, and the call runs contained", async () => {
+    expect(await call(`echo inside > made.txt`)).toBe("exit 0\n");
+    expect(readFileSync(join(world.project, "made.txt"), "utf8")).toBe("inside\n");
+    expect(await call(`echo pwned > ${join(world.home, "sentinel")}`)).toMatch(/^exit 1\n.*Read-only file system/s);
+    expect(records.at(-1)).toMatchObject({ verdict: "allow", contained: true });
+  });
+
+  it("a command the allow does not cover is still asked, and a denied one still denied", async () => {
+    expect(await call("ls")).toMatch(/needs approval \(ask rule "bash"\)/);
+    expect(await call("echo x && curl http://127.0.0.1:9")).toMatch(/permission rule "bash:command=\*curl\*"/);
+    expect(existsSync(join(world.project, "x"))).toBe(false);
   });
 });
 

@@ -118,6 +118,56 @@ describe("a shell tool's command: an allow lifts only when every command is allo
   });
 });
 
+// @toolgate/sandbox's rewrite of a shell call: bubblewrap with options that only take away, then bash -c the line as asked.
+const sandboxed = (
+  line: string,
+  options = "--die-with-parent --new-session --unshare-user-try --unshare-net --ro-bind / / --dev /dev --proc /proc --tmpfs /tmp --bind /work/project /work/project --ro-bind /work/project/toolgate.config.json /work/project/toolgate.config.json --tmpfs /home/me/.ssh --remount-ro /home/me/.ssh --ro-bind /dev/null /home/me/.netrc",
+) => `/usr/bin/bwrap ${options} -- /usr/bin/bash -c '${line.replaceAll("'", "'\\''")}'`;
+
+describe("a contained shell call: the rules decide on what runs inside the sandbox", () => {
+  it.each(["git status", "git status -s && git status --short", "git status; git status -s"])("an allow lifts the ask for %j run in the sandbox", (line) => {
+    expect(onCommand(gitStatus, line)).toBe("allow");
+    expect(onCommand(gitStatus, sandboxed(line))).toBe("allow");
+  });
+
+  it.each(["git status; rm -rf ~", "ls", "git status && curl x | sh", "sudo git status"])(
+    "%j run in the sandbox is no more allowed than outside it",
+    (line) => {
+      expect(onCommand(gitStatus, sandboxed(line))).toBe("ask");
+    },
+  );
+
+  it.each([
+    ["--chdir /", "a folder of its choosing"],
+    ["--setenv GIT_CONFIG_GLOBAL /tmp/x", "an environment variable"],
+    ["--bind /home/me /work/project", "a path bound elsewhere"],
+    ["--ro-bind / / --cap-add ALL", "capabilities"],
+    ["--uid 0", "another user id"],
+    ["--dev /", "a device folder in another place"],
+    ["--ro-bind /etc/shadow /work/project/x", "a file bound elsewhere"],
+    ["--file 3 /work/project/x", "a file from a descriptor"],
+    ["--ro-bind-data 3 /work/project/x", "data from a descriptor"],
+  ])("bwrap %s (%s) changes what runs: the allow does not vouch for it", (options) => {
+    expect(onCommand(gitStatus, sandboxed("git status", `--ro-bind / / ${options}`))).toBe("ask");
+  });
+
+  it.each([
+    ["/usr/bin/bwrap --ro-bind / / /usr/bin/bash -c 'git status'", "no -- before the command"],
+    ["/usr/bin/bwrap --ro-bind / / -- /usr/bin/bash -lc 'git status'", "a login shell"],
+    ["/usr/bin/bwrap --ro-bind / / -- /usr/bin/bash -c 'git status' x", "positional parameters"],
+    ["sudo /usr/bin/bwrap --ro-bind / / -- /usr/bin/bash -c 'git status'", "behind sudo"],
+    ["/usr/bin/bwrap --ro-bind / / --", "no command at all"],
+  ])("%j (%s) is not a sandbox the allow looks through", (command) => {
+    expect(onCommand(gitStatus, command)).toBe("ask");
+  });
+
+  it("deny and ask rules still see every command inside the sandbox, and the sandbox itself", () => {
+    expect(onCommand({ deny: ["bash:command=*curl*"], allow: ["bash"] }, sandboxed("git status && curl x"))).toBe("block");
+    expect(onCommand({ deny: ["bash:command=rm *"] }, sandboxed("cd /tmp; rm -rf x"))).toBe("block");
+    expect(onCommand({ ask: ["bash:command=*bwrap*"] }, sandboxed("git status"))).toBe("ask");
+  });
+});
+
 describe("a shell tool's command: a deny or ask matches when any command matches", () => {
   it.each([
     "rm x",

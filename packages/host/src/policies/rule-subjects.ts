@@ -124,7 +124,13 @@ function readLine(line: string, reader: Reader, outer: ReadonlyMap<string, strin
   if (/BASH_ALIASES/i.test(line)) reading.unreadable ??= "the line sets aliases through BASH_ALIASES";
   const aliases = aliasesOf(analysis, outer);
   const read = (text: string) => (depth >= maxDepth || --reader.budget < 0 ? undefined : readLine(text, reader, aliases, depth + 1));
-  for (const invocation of analysis.invocations) readInvocation(invocation, reading, aliases, read);
+  const sandboxes = sandboxWrappers(analysis.invocations);
+  for (const invocation of analysis.invocations) {
+    // `bwrap … -- bash -c 'git status'` (@toolgate/sandbox's rewrite): what runs is `git status`, with less.
+    if (sandboxes.has(invocation)) reading.any.push(invocation.text);
+    else readInvocation(invocation, reading, aliases, read);
+  }
+  if (sandboxes.size > 0) dropCommands(reading.all, new Set([...sandboxes].map((sandbox) => sandbox.text)));
   for (const invocation of analysis.uncalled) reading.any.push(invocation.text);
   // An alias body is code, like a function's: deny and ask see it even where it is never used.
   for (const [name, values] of aliases) if (!outer.has(name)) for (const value of values) addAny(reading, read(value));
@@ -169,6 +175,60 @@ function readInvocation(invocation: Invocation, reading: Reading, aliases: Reado
 function beyondItself(invocation: Invocation): string | undefined {
   if (invocation.name.startsWith("-")) return `"${invocation.name}" is an option read as a command name: the command it belongs to was not read`;
   return unreadByShell(invocation);
+}
+
+// bubblewrap's options that only take away: namespaces, a fresh /dev, /proc or /tmp, a folder or file hidden
+// or made read-only, a path bound where it already is. With only these, the command inside runs as it would
+// outside, with less reach; any other option (`--chdir`, `--setenv`, `--bind A B`, `--cap-add`, …) changes
+// what it does.
+const restrictingFlags = new Set([
+  "--die-with-parent",
+  "--new-session",
+  "--unshare-all",
+  "--unshare-user",
+  "--unshare-user-try",
+  "--unshare-ipc",
+  "--unshare-pid",
+  "--unshare-net",
+  "--unshare-uts",
+  "--unshare-cgroup",
+  "--unshare-cgroup-try",
+]);
+
+/**
+ * The sandbox wrappers of a line, for allow rules: a `bwrap` with only restricting options, and the
+ * `bash -c SCRIPT` it runs. An allow vouches for the commands they run (read as nested commands of the
+ * line, each of which it must cover); deny and ask still see every one of them.
+ */
+function sandboxWrappers(invocations: readonly Invocation[]): ReadonlySet<Invocation> {
+  const found = new Set<Invocation>();
+  for (const invocation of invocations) {
+    if (invocation.name !== "bwrap" || invocation.wrappers.length > 0 || !onlyRestricts(invocation.args)) continue;
+    found.add(invocation);
+    const [inner] = invocation.nested;
+    if (inner !== undefined && shells.has(inner.name) && inner.args.length === 2 && inner.args[0] === "-c" && inner.wrappers.length === 0) found.add(inner);
+  }
+  return found;
+}
+
+/** Takes the syntactic commands that are sandbox wrappers out of what an allow must cover. */
+function dropCommands(all: string[], texts: ReadonlySet<string>): void {
+  for (let index = all.length - 1; index >= 0; index--) if (texts.has(all[index]!)) all.splice(index, 1);
+}
+
+function onlyRestricts(args: readonly string[]): boolean {
+  let index = 0;
+  while (index < args.length && args[index] !== "--") {
+    const option = args[index]!;
+    const [first, second] = [args[index + 1], args[index + 2]];
+    if (restrictingFlags.has(option)) index += 1;
+    else if ((option === "--dev" && first === "/dev") || (option === "--proc" && first === "/proc")) index += 2;
+    else if ((option === "--tmpfs" || option === "--remount-ro") && first?.startsWith("/")) index += 2;
+    else if ((option === "--bind" || option === "--ro-bind") && first !== undefined && first === second) index += 3;
+    else if (option === "--ro-bind" && first === "/dev/null" && second?.startsWith("/")) index += 3;
+    else return false;
+  }
+  return args[index] === "--" && index + 1 < args.length;
 }
 
 /**

@@ -122,6 +122,23 @@ describe.concurrent("toolgate hook claude-code", () => {
   });
 
   it.each([
+    ["process.exit(0)", "process.exit(0);"],
+    ["process.exit(1)", "process.exit(1);"],
+    ["process.exit() after setting exitCode 0", "process.exitCode = 0; process.exit();"],
+    ["SIGTERM while it decides", "process.kill(process.pid, 'SIGTERM'); return new Promise((done) => setTimeout(done, 5000));"],
+    ["SIGINT while it decides", "process.kill(process.pid, 'SIGINT'); return new Promise((done) => setTimeout(done, 5000));"],
+    ["SIGHUP while it decides", "process.kill(process.pid, 'SIGHUP'); return new Promise((done) => setTimeout(done, 5000));"],
+    ["a promise that never settles and nothing else to wait for", "return new Promise(() => {});"],
+  ])("a plugin that ends the process with %s during the hook: the call is still denied (exit 2)", async (_how, body) => {
+    const exitDir = project({ "plugins/exiter.mjs": `export default { name: "exiter", hooks: { pre_tool_call() { ${body} } } };` });
+    const run = await runHook("claude-code", pre(exitDir, "Bash", { command: "ls" }));
+    expect(run.code).toBe(2);
+    // Claude Code reads stderr on exit 2; stdout, when there is one, carries the same deny.
+    expect(run.stderr).toMatch(/denied|blocked|could not decide/);
+    if (run.stdout !== "") expect(specific(parseAnswer(run)).permissionDecision).toBe("deny");
+  });
+
+  it.each([
     ["block", "tells Claude it failed, naming the plugin, and runs no post_tool_call", true],
     ["allow", "runs the loaded plugins' post_tool_call and answers as usual, as for PreToolUse", false],
   ])("a PostToolUse while a plugin does not load, onPluginError %s: %s", async (onPluginError, _what, denied) => {

@@ -159,6 +159,21 @@ describe.concurrent.each(agents)("toolgate hook %s with plugin code that holds t
   });
 });
 
+describe.concurrent.each(agents)("toolgate hook %s, as init installs it, ended by a signal nothing can catch", (agent) => {
+  it.each([
+    ["process.abort()", "process.abort();"],
+    ["SIGKILL", "process.kill(process.pid, 'SIGKILL');"],
+  ])("a plugin that ends the process with %s: the command's fallback denies", async (_how, body) => {
+    const dir = project(() => ({ "plugins/killer.mjs": `export default { name: "killer", hooks: { pre_tool_call() { ${body} } } };` }));
+    installToolgateBin(dir);
+    const installed = asAgentRuns(agent, hookCommandFor(agent, agentProtocols[agent].startFailureFallback, findProjectCli(dir)), dir);
+    const child = spawn("sh", ["-c", installed.command], { cwd: dir, env: installed.env });
+    const output = outputOf(child);
+    child.stdin.end(JSON.stringify(preInput(agent, dir, "ls")));
+    expect(agentSees(await output)).toBe("deny");
+  });
+});
+
 describe.concurrent.each(agents)("toolgate hook %s, as init installs it, with plugin code held in native code", (agent) => {
   it("a read that never returns (a FIFO with no writer): the watchdog answers and kills the process, the command's fallback denies", async () => {
     const dir = project((at) => ({

@@ -46,6 +46,10 @@ async function runHook(agent: AgentName): Promise<void> {
   const crash = (error: unknown) => answers.answerAndExit(protocol.denyForFailure(describe(error), event));
   process.on("uncaughtException", crash);
   process.on("unhandledRejection", crash);
+  // A plugin that signals this process (or an agent that stops it) ends it with a deny, not a signal's
+  // exit status, which agents read as "no opinion". SIGKILL and abort() cannot be caught: the installed
+  // command's fallback (`… || exit 2`) denies for those.
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, () => crash(new Error(`toolgate was stopped by ${signal}`)));
   const wholeCall = { at: Date.now() + deadlineMs(), reason: `no decision within ${deadlineMs()} ms (TOOLGATE_HOOK_TIMEOUT_MS)` };
   const deadline = setTimeout(() => crash(new Error(wholeCall.reason)), deadlineMs());
 

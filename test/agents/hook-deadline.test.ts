@@ -190,6 +190,12 @@ export default { name: "fifo", hooks: { pre_tool_call() { writeFileSync(${JSON.s
     const heldMs = Date.now() - Number(readFileSync(join(dir, "blocked-at"), "utf8"));
     expect(agentSees(run), run.stderr).toBe("deny");
     expect(run.stdout + run.stderr).toContain(`held the hook's thread for more than ${stallLimitMs} ms`);
+    // The last resort writes the agent's own deny on stdout, with the reason in it, before the kill.
+    const deny = agentProtocols[agent].denyForFailure("REASON", "pre");
+    if (deny.body !== undefined) {
+      const [body] = JSON.stringify(deny.body).split("REASON").map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+      expect(run.stdout.split("\n")[0]).toMatch(new RegExp(`^${body}[^"]*held the hook's thread`));
+    }
     // The last resort comes one second after the main thread was asked to answer.
     expect(heldMs).toBeLessThan(stallLimitMs + 1000 + marginMs);
   });

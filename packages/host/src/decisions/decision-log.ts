@@ -128,8 +128,11 @@ export class DecisionLog {
     }
   }
 
-  /** The live file, reopened when another process renamed it away, and rotated first when it is full. */
-  async #current(): Promise<FileHandle> {
+  /**
+   * The live file, reopened when another process renamed it away, and rotated first when it is full. A full
+   * file whose rotation another process holds is written on: that process renames it with these lines in.
+   */
+  async #current(mayRotate = true): Promise<FileHandle> {
     if (this.#handle !== undefined) {
       if (clockMs() - this.#checkedAt < this.#recheckMs) return this.#handle;
       // lstat: a link swapped in for the live file is another file, reopened (and refused) below.
@@ -152,10 +155,10 @@ export class DecisionLog {
       await handle.close();
       throw error;
     }
-    if (opened.size >= this.#maxBytes) {
+    if (opened.size >= this.#maxBytes && mayRotate) {
       await handle.close();
       await this.#rotate();
-      return this.#current();
+      return this.#current(false);
     }
     this.#handle = handle;
     this.#checkedAt = clockMs();

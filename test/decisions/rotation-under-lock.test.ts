@@ -5,7 +5,7 @@ import { createTempProject, type TempProject } from "../helpers/temp-project.js"
 
 // Another process's rotation, run at the moment this process takes the rotation lock: the interleaving
 // "I saw the file full, then someone else rotated it before I got the lock", made certain instead of timed.
-const beforeLock: { run?: () => void; taken: number } = { taken: 0 };
+const beforeLock: { run?: (() => void) | undefined; taken: number } = { taken: 0 };
 vi.mock("node:fs/promises", async (importOriginal) => {
   const real = await importOriginal<typeof import("node:fs/promises")>();
   return {

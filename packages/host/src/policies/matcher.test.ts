@@ -10,9 +10,10 @@ describe("compileMatcher", () => {
     ["", tools],
     ["*", tools],
     [" * ", tools],
-    // Otherwise a regular expression over the whole name, case-sensitive.
-    ["Bash", ["Bash"]],
-    ["bash|terminal", ["bash", "terminal"]],
+    // Otherwise a regular expression over the whole name, in any case (as rules match names).
+    ["Bash", ["Bash", "bash"]],
+    ["bash|terminal", ["Bash", "bash", "terminal"]],
+    ["BASH", ["Bash", "bash"]],
     ["Edit|Write", ["Write"]],
     [".*", tools],
     ["mcp__.*", ["mcp__fs__read_file"]],

@@ -4,6 +4,7 @@ import { homedir, tmpdir } from "node:os";
 import { resolve } from "node:path";
 import { analysisEnvironment, type AnalysisEnvironment } from "@toolgate/shell";
 import type picomatchModule from "picomatch";
+import { isClaudeCodeRule, readClaudeCodeRule, type ClaudeRule } from "./claude-code-rules.js";
 import { argvSubjects, expandHome, isPathKey, normalizedPath, shellSubjects, type Subjects } from "./rule-subjects.js";
 
 // Loaded when the first rule is compiled: a host without permission rules never pays for it.
@@ -46,7 +47,8 @@ interface CompiledCondition {
 interface CompiledRule {
   readonly effect: RuleEffect;
   readonly source: PolicySource;
-  readonly tool: (name: string) => boolean;
+  /** Whether the rule names the call's tool; `shell` is whether the call is a shell call (Claude Code's `Bash` names every one). */
+  readonly tool: (name: string, shell: boolean) => boolean;
   readonly args: readonly CompiledCondition[];
 }
 
@@ -91,7 +93,7 @@ export class PermissionRules {
     this.#cwd = resolve(options.cwd ?? process.cwd());
     this.#home = options.home ?? homedir();
     const effects: RuleEffect[] = ["deny", "allow", "ask"];
-    this.#rules = effects.flatMap((effect) => (config[effect] ?? []).map((rule) => compileRule(effect, rule, this.#home)));
+    this.#rules = effects.flatMap((effect) => (config[effect] ?? []).flatMap((rule) => compileRule(effect, rule, this.#home)));
   }
 
   get size(): number {
@@ -133,7 +135,7 @@ export class PermissionRules {
     const rules: { rule: CompiledRule; conditions: CompiledCondition[] }[] = [];
     for (const rule of this.#rules) {
       const conditions = rule.args.filter((condition) => condition.shell);
-      if (rule.effect !== "allow" || conditions.length === 0 || !rule.tool(toolName)) continue;
+      if (rule.effect !== "allow" || conditions.length === 0 || !rule.tool(toolName, context.shell)) continue;
       if (!rule.args.every((condition) => condition.shell || this.#holds(condition, "allow", context) === true)) continue;
       rules.push({ rule, conditions });
     }
@@ -153,7 +155,7 @@ export class PermissionRules {
 
   /** Whether every condition of a rule holds; undecided when one cannot be decided and none fails. */
   #matches(rule: CompiledRule, toolName: string, context: CheckContext): Holds {
-    if (!rule.tool(toolName)) return false;
+    if (!rule.tool(toolName, context.shell)) return false;
     let undecided: Holds = true;
     for (const condition of rule.args) {
       const holds = this.#holds(condition, rule.effect, context);
@@ -244,6 +246,10 @@ function isStrings(value: unknown): value is string[] {
 
 /** Why a rule string is malformed, or undefined when it is well formed (for the config schema). */
 export function ruleSyntaxError(rule: string): string | undefined {
+  if (isClaudeCodeRule(rule)) {
+    const read = readClaudeCodeRule(rule);
+    return "error" in read ? read.error : undefined;
+  }
   const [tool, ...conditions] = rule.split(conditionSplit);
   if (!tool) return "the tool glob before the first `:` is empty";
   if (tool.includes(":")) return "a `:` must be followed by arg=valueGlob";
@@ -251,19 +257,52 @@ export function ruleSyntaxError(rule: string): string | undefined {
   return undefined;
 }
 
-function compileRule(effect: RuleEffect, rule: string, home: string): CompiledRule {
+/** A rule as it is checked: one, or one per tool for a Claude Code file rule (each tool names its path differently). */
+function compileRule(effect: RuleEffect, rule: string, home: string): CompiledRule[] {
+  const source: PolicySource = Object.freeze({ kind: "rule", name: rule });
+  if (isClaudeCodeRule(rule)) return compileClaudeCodeRule(effect, rule, source, home);
   const [tool = "", ...conditions] = rule.split(conditionSplit);
   const args = conditions.map((condition): CompiledCondition => {
     const [, key = "", written = ""] = argCondition.exec(condition) ?? [];
-    const glob = expandHome(written, home);
-    const absoluteGlob = glob.startsWith("/");
-    const path = absoluteGlob || written.startsWith("~") || isPathKey(key);
-    const matcher = picomatch(glob, globOptions);
-    // One argument only: picomatch reads a second one (an index, from `some`) as "return an object".
-    const value = (text: string) => matcher(text);
-    return { key, value, path, absoluteGlob, shell: commandFields.includes(key) };
+    return globCondition(key, written, home);
   });
-  return { effect, source: Object.freeze({ kind: "rule", name: rule }), tool: picomatch(tool, globOptions), args };
+  const matchesTool = picomatch(tool, globOptions);
+  return [{ effect, source, tool: (name) => matchesTool(name), args }];
+}
+
+function globCondition(key: string, written: string, home: string, path = false): CompiledCondition {
+  const glob = expandHome(written, home);
+  const absoluteGlob = glob.startsWith("/");
+  const matcher = picomatch(glob, globOptions);
+  // One argument only: picomatch reads a second one (an index, from `some`) as "return an object".
+  const value = (text: string) => matcher(text);
+  return { key, value, path: path || absoluteGlob || written.startsWith("~") || isPathKey(key), absoluteGlob, shell: commandFields.includes(key) };
+}
+
+function compileClaudeCodeRule(effect: RuleEffect, rule: string, source: PolicySource, home: string): CompiledRule[] {
+  const read = readClaudeCodeRule(rule, effect);
+  // The config schema refuses such a rule with this message; a host built around the schema still fails closed here.
+  if ("error" in read) throw new Error(read.error);
+  if (read.toolGlob !== undefined) {
+    const matchesTool = picomatch(read.toolGlob, globOptions);
+    return [{ effect, source, tool: (name) => matchesTool(name), args: [] }];
+  }
+  const claude: ClaudeRule = read;
+  if (claude.tools === "shell") {
+    const args = claude.conditions.flatMap((condition) => (condition === undefined ? [] : [claudeCondition(condition, home)]));
+    return [{ effect, source, tool: (_name, shell) => shell, args }];
+  }
+  return claude.tools.map((tool, index) => {
+    const condition = claude.conditions[index];
+    const lower = tool.toLowerCase();
+    return { effect, source, tool: (name) => name.toLowerCase() === lower, args: condition === undefined ? [] : [claudeCondition(condition, home)] };
+  });
+}
+
+function claudeCondition(condition: NonNullable<ClaudeRule["conditions"][number]>, home: string): CompiledCondition {
+  if (condition.pathGlob !== undefined) return globCondition(condition.key, condition.pathGlob, home, true);
+  const value = condition.value ?? (() => false);
+  return { key: condition.key, value, path: false, absoluteGlob: false, shell: condition.shell };
 }
 
 /** A value as rules have always seen it: a string as it is, anything else as JSON. */

@@ -8,7 +8,7 @@ export { unapproved } from "./gate/resolve-ask.js";
 export { userCacheDir } from "./loading/user-cache-dir.js";
 export { createConsoleLogger } from "./logger.js";
 export { mcpToolDefinition, mcpToolOutput, type McpToolInfo } from "./adapters/mcp-tools.js";
-export { PermissionRules } from "./policies/permission-rules.js";
+export { PermissionRules, ruleSyntaxError } from "./policies/permission-rules.js";
 export { kindOfTool } from "./policies/tool-kinds.js";
 export { resolveSettings, withProjectDecisionsLog, type HostSettings } from "./settings.js";
 export { rotatedPathOf } from "./decisions/decision-log.js";

@@ -83,7 +83,7 @@ export function readClaudeCodeRule(rule: string, effect: "deny" | "ask" | "allow
  * `npm run build` (exactly), `git status:*` (the command, alone or with more words), `npm run *`
  * (`*` any text; a final ` *` also matches no more words). Case-insensitive, as toolgate's globs are.
  */
-export function bashMatcher(specifier: string): (command: string) => boolean {
+function bashMatcher(specifier: string): (command: string) => boolean {
   if (specifier.endsWith(":*")) {
     const prefix = specifier.slice(0, -2).toLowerCase();
     return (command) => {
@@ -149,7 +149,7 @@ function hostMatcher(domain: string, unreadableMatches: boolean): (url: string) 
 }
 
 /** The host of a URL, lower case, without a trailing dot; undefined when the text is no URL with a host. */
-export function hostOf(url: string): string | undefined {
+function hostOf(url: string): string | undefined {
   try {
     const host = new URL(url).hostname.toLowerCase();
     return host === "" ? undefined : host.replace(/\.$/, "");

@@ -35,6 +35,7 @@ const commandModules: Record<string, () => Promise<Register>> = {
   "mcp-proxy": async () => (await import("./commands/mcp-proxy.js")).registerMcpProxyCommand,
   hook: async () => registerHookCommand,
   init: async () => (await import("./commands/init.js")).registerInitCommand,
+  import: async () => (await import("./commands/import.js")).registerImportCommand,
   doctor: async () => (await import("./commands/doctor.js")).registerDoctorCommand,
   serve: async () => (await import("./commands/serve.js")).registerServeCommand,
   decisions: async () => (await import("./commands/decisions.js")).registerDecisionsCommand,

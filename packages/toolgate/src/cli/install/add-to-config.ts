@@ -58,7 +58,7 @@ async function addToExistingConfig(path: string, name: string): Promise<"added" 
 }
 
 /** recast prints the file without the final newline it had: the edit keeps the file's own ending. */
-function withFinalNewlineOf(original: string, code: string): string {
+export function withFinalNewlineOf(original: string, code: string): string {
   const ending = /\r?\n$/.exec(original)?.[0] ?? "";
   return code.replace(/\r?\n$/, "") + ending;
 }
@@ -76,7 +76,7 @@ interface ListProxy {
   push(entry: string): number;
 }
 
-function defaultExportObject(module: ProxifiedModule): ConfigProxy | undefined {
+export function defaultExportObject(module: ProxifiedModule): ConfigProxy | undefined {
   try {
     const options = getDefaultExportOptions(module) as ConfigProxy | undefined;
     return options?.$type === "object" ? options : undefined;

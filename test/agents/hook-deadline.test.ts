@@ -193,7 +193,9 @@ export default { name: "fifo", hooks: { pre_tool_call() { writeFileSync(${JSON.s
     // The last resort writes the agent's own deny on stdout, with the reason in it, before the kill.
     const deny = agentProtocols[agent].denyForFailure("REASON", "pre");
     if (deny.body !== undefined) {
-      const [body] = JSON.stringify(deny.body).split("REASON").map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+      const [body] = JSON.stringify(deny.body)
+        .split("REASON")
+        .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
       expect(run.stdout.split("\n")[0]).toMatch(new RegExp(`^${body}[^"]*held the hook's thread`));
     }
     // The last resort comes one second after the main thread was asked to answer.

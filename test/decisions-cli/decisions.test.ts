@@ -70,6 +70,10 @@ describe.concurrent("toolgate decisions", () => {
       ["--verdict", "block"],
       ["r2", "l3"],
     ],
+    [
+      ["--verdict", "deny"],
+      ["r2", "l3"],
+    ],
     [["--source", "policy"], ["l3"]],
     [["--source", "rule:bash:command=git push *"], ["l2"]],
     [["--session", "session-2"], ["r2"]],
@@ -81,7 +85,8 @@ describe.concurrent("toolgate decisions", () => {
     [["--since", "1h"], []],
   ])("filters with %j", async (filter, callIds) => {
     const run = await runCli(["decisions", "--cwd", dir, "--json", ...filter]);
-    expect(run.stderr).toBe("");
+    if (callIds.length === 0) expect(run.stderr).toContain("matches the filters");
+    else expect(run.stderr).toBe("");
     expect((parseJsonLines(run.stdout) as { callId: string }[]).map((entry) => entry.callId)).toEqual(callIds);
   });
 
@@ -97,7 +102,7 @@ describe.concurrent("toolgate decisions", () => {
   });
 
   it.each([
-    [["--verdict", "deny"], "error: --verdict deny: expected one of allow, ask, block\n"],
+    [["--verdict", "denied"], "error: --verdict denied: expected one of allow, ask, block (or deny, for block)\n"],
     [["--since", "yesterday"], "error: --since yesterday: expected a time (2026-11-27T10:00:00Z) or a duration (30s, 10m, 2h, 7d)\n"],
     [["--last", "-3"], "error: --last -3: expected a whole number of records\n"],
   ])("refuses %j as bad usage (exit 2)", async (filter, message) => {
@@ -107,9 +112,30 @@ describe.concurrent("toolgate decisions", () => {
     expect(run.stdout).toBe("");
   });
 
-  it("prints nothing, successfully, when nothing has been recorded yet", async () => {
-    const run = await runCli(["decisions", "--cwd", makeTempDir("os", "decisions-empty-")]);
-    expect(run).toEqual({ code: 0, stdout: "", stderr: "" });
+  it("prints no record, successfully, when nothing has been recorded yet, and says on stderr where it looked", async () => {
+    const empty = makeTempDir("os", "decisions-empty-");
+    const run = await runCli(["decisions", "--cwd", empty, "--json"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain(
+      `no decisions recorded in ${join(empty, ".toolgate", "decisions.jsonl")} (nor in ${join(empty, ".toolgate", "decisions.1.jsonl")})`,
+    );
+  });
+
+  it("says when records are there but none matches the filters", async () => {
+    const run = await runCli(["decisions", "--cwd", dir, "--tool", "Nothing*"]);
+    expect(run).toMatchObject({ code: 0, stdout: "" });
+    expect(run.stderr).toMatch(/none of the 5 records in .*decisions\.jsonl matches the filters/);
+  });
+
+  it("shows what each call ran, from the record's summary, after the tool", async () => {
+    const project = makeTempDir("os", "decisions-summary-");
+    appendRecords(logOf(project), record({ summary: "npm test && git push origin main" }), record({ tool: "Read", summary: "src/a.ts" }));
+    const run = await runCli(["decisions", "--cwd", project]);
+    expect(lines(run.stdout).map((line) => line.split("  ").slice(2, 4).join("  "))).toEqual([
+      "ALLOW  Bash npm test && git push origin main",
+      "ALLOW  Read src/a.ts",
+    ]);
   });
 
   it("reads the log the config names in decisions.log, relative to the config's folder", async () => {

@@ -32,7 +32,7 @@ it("follows what concurrent `toolgate hook` processes record: each call once, wh
     ).toBe(true);
     const listed = await runCli(["decisions", "--cwd", dir, "--verdict", "block", "--session", "session-follow"]);
     expect(listed.stdout.split("\n").filter(Boolean)).toHaveLength(4);
-    expect(listed.stdout).toContain("  hook:claude-code  BLOCK  Bash  plugin policy: rm -rf is not allowed here\n");
+    expect(listed.stdout).toMatch(/ {2}hook:claude-code {2}BLOCK {2}Bash rm -rf \S+ {2}plugin policy: rm -rf is not allowed here\n/);
   } finally {
     await follow.stop();
   }

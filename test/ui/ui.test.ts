@@ -58,6 +58,7 @@ describe.skipIf(!hasChromium)("toolgate ui in Chromium", () => {
       "hook:claude-code",
       "block",
       "Bash",
+      "",
       "plugin policy",
       "rm -rf is not allowed here",
     ]);
@@ -123,6 +124,7 @@ describe.skipIf(!hasChromium)("toolgate ui in Chromium", () => {
       "hook:claude-code",
       "block",
       "Bash",
+      "rm -rf /",
       "plugin policy",
       "rm -rf is not allowed here",
     ]);

@@ -32,6 +32,11 @@ export interface DecisionRecord {
   tool: string;
   /** The call's kind (`"shell"`, `"mcp"`, …); `"function"` when the caller gave none. */
   kind: string;
+  /**
+   * What the call ran, on one line: a shell call's command, else the path, URL or query it names; at most
+   * 160 characters, recognisable secrets (API keys, tokens, `PASSWORD=…`, a URL's password) as `***`.
+   */
+  summary?: string;
   /** The gate's final action (an `ask` settled through `onAsk` is recorded as its answer). */
   verdict: Verdict["action"];
   /** What became of the call, where the surface writing the record knows it. */

@@ -107,6 +107,7 @@ function renderRows() {
         element("td", record.surface),
         element("td", record.verdict, `verdict-${record.verdict}`),
         element("td", record.tool, "tool"),
+        element("td", typeof record.summary === "string" ? record.summary : "", "summary"),
         element("td", record.source ? `${record.source.kind} ${record.source.name}` : "-"),
         element("td", messageOf(record), "message"),
       );

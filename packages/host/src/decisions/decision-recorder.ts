@@ -1,6 +1,7 @@
 import type { DecisionRecord } from "@toolgate/plugin-sdk";
 import type { CallSnapshot } from "../gate/policy-run.js";
 import type { EventBus } from "../events.js";
+import { callSummary } from "./call-summary.js";
 import { DecisionDraft, epochMsOf } from "./decision-draft.js";
 import type { DecisionLog } from "./decision-log.js";
 import { canonicalJson, sha256 } from "./digests.js";
@@ -94,6 +95,7 @@ export class DecisionRecorder {
     return {
       time: isoTime(epochMsOf(draft.startedAt)),
       argsDigest: sha256(argsText),
+      summary: callSummary(draft.call),
       argsText: this.#options.args === "full" ? argsText : undefined,
       policy: (this.#policy ??= this.#options.policy()),
     };

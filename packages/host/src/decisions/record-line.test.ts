@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { DecisionDraft } from "./decision-draft.js";
 import { canonicalJson, sha256 } from "./digests.js";
 import { type RecordFacts, RecordLines } from "./record-line.js";
+import { callSummary } from "./call-summary.js";
 import { recordOf } from "./record-of.js";
 
 const plugin = (name: string): PolicySource => ({ kind: "plugin", name });
@@ -71,6 +72,7 @@ function lineAndRecord(lines: RecordLines, { call, surface = "library", session 
   const facts: RecordFacts = {
     time: "2026-11-27T05:00:00.000Z",
     argsDigest: sha256(argsText),
+    summary: callSummary(call),
     argsText: full ? argsText : undefined,
     policy: "sha256:0123456789abcdef",
   };

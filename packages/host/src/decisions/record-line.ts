@@ -6,6 +6,8 @@ import { roundMs } from "./round-ms.js";
 export interface RecordFacts {
   time: string;
   argsDigest: string;
+  /** What the call ran, masked and short (`callSummary`). */
+  summary: string | undefined;
   /** The arguments' canonical JSON, when records carry them in full. */
   argsText: string | undefined;
   policy: string;
@@ -29,7 +31,9 @@ export class RecordLines {
     const { call } = draft;
     const verdict = draft.verdict!;
     let line = `{"v":1,"time":"${facts.time}","surface":${this.#surface.of(draft.surface)},"session":${this.#session.of(draft.session.id)}`;
-    line += `,"callId":${quote(call.id)},"tool":${quote(call.name)},"kind":${quote(call.kind ?? "function")},"verdict":"${verdict.action}"`;
+    line += `,"callId":${quote(call.id)},"tool":${quote(call.name)},"kind":${quote(call.kind ?? "function")}`;
+    if (facts.summary !== undefined) line += `,"summary":${quote(facts.summary)}`;
+    line += `,"verdict":"${verdict.action}"`;
     if (draft.outcome !== undefined) line += `,"outcome":"${draft.outcome}"`;
     if (verdict.source !== undefined) line += `,"source":${this.#sourceFields(verdict.source)}}`;
     line += `,"participants":[${this.#participants(draft.parts)}],"argsDigest":"${facts.argsDigest}"`;

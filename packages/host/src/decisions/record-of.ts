@@ -15,8 +15,9 @@ export function recordOf(draft: DecisionDraft, facts: RecordFacts): DecisionReco
     callId: call.id,
     tool: call.name,
     kind: call.kind ?? "function",
-    verdict: verdict.action,
   } as DecisionRecord;
+  if (facts.summary !== undefined) record.summary = facts.summary;
+  record.verdict = verdict.action;
   if (draft.outcome !== undefined) record.outcome = draft.outcome;
   if (verdict.source !== undefined) record.source = { kind: verdict.source.kind, name: verdict.source.name };
   record.participants = participantsOf(draft.parts);

@@ -29,8 +29,10 @@ export function createRecordTest(filter: RecordFilter, now = Date.now()): Record
     tests.push((record) => matches(record.tool));
   }
   if (isSet(verdict)) {
-    if (!verdicts.includes(verdict)) throw new FilterError(`--verdict ${verdict}: expected one of ${verdicts.join(", ")}`);
-    tests.push((record) => record.verdict === verdict);
+    // What agents and people call a block: the word the agents' own hooks answer with.
+    const wanted = verdict === "deny" ? "block" : verdict;
+    if (!verdicts.includes(wanted)) throw new FilterError(`--verdict ${verdict}: expected one of ${verdicts.join(", ")} (or deny, for block)`);
+    tests.push((record) => record.verdict === wanted);
   }
   if (isSet(source))
     tests.push((record) => record.source !== undefined && (record.source.name === source || `${record.source.kind}:${record.source.name}` === source));

@@ -3,18 +3,19 @@ import type { Colors } from "../cli/colors.js";
 import { recordMessage, type DecisionRecord } from "./record.js";
 
 /**
- * One record on one terminal line: time, surface, verdict, tool, who decided and why. Everything read from
- * the file is escaped before it is put next to the colour codes: the log is text anyone could have written.
+ * One record on one terminal line: time, surface, verdict, tool, what it ran, who decided and why. Everything
+ * read from the file is escaped before it is put next to the colour codes: the log is text anyone could have written.
  */
 export function formatRecordLine(record: DecisionRecord, colors: Colors): string {
   const verdict = verdictLabel(record.verdict, colors);
   const source = record.source === undefined ? colors.dim("-") : `${escapeControl(record.source.kind)} ${colors.bold(escapeControl(record.source.name))}`;
   const message = recordMessage(record);
+  const tool = colors.bold(escapeControl(record.tool));
   return [
     colors.dim(escapeControl(record.time)),
     escapeControl(record.surface).padEnd(16),
     verdict,
-    colors.bold(escapeControl(record.tool)),
+    typeof record.summary === "string" && record.summary !== "" ? `${tool} ${colors.dim(escapeControl(record.summary))}` : tool,
     message === undefined ? source : `${source}: ${escapeControl(message)}`,
   ].join("  ");
 }

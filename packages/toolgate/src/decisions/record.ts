@@ -16,6 +16,8 @@ export interface DecisionRecord {
   callId?: string;
   tool: string;
   kind?: string;
+  /** What the call ran, masked and short (absent in records from before it was recorded). */
+  summary?: string;
   verdict: "allow" | "ask" | "block";
   outcome?: string;
   source?: { kind: string; name: string };

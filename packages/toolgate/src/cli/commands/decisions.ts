@@ -1,5 +1,6 @@
 import { isatty } from "node:tty";
 import type { Command } from "commander";
+import { rotatedPathOf } from "@toolgate/host/internal";
 import { CliError, exitCodes } from "../cli-error.js";
 import { createColors } from "../colors.js";
 import { resolveCwd } from "../open-host.js";
@@ -38,7 +39,7 @@ export function registerDecisionsCommand(program: Command): void {
     .option("--json", "the records as JSON lines")
     .option("-f, --follow", "keep printing records as they are appended")
     .option("--tool <glob>", "only calls of these tools (a glob: Bash, 'mcp__*')")
-    .option("--verdict <verdict>", "only this verdict: allow, ask or block")
+    .option("--verdict <verdict>", "only this verdict: allow, ask or block (deny is block)")
     .option("--source <name>", "only what this plugin, rule or hook decided (its name, or kind:name)")
     .option("--session <id>", "only this session")
     .option("--since <time>", "only records from this time on: an ISO time, or a duration back from now (30s, 10m, 2h, 7d)")
@@ -57,11 +58,24 @@ async function showDecisions(options: DecisionsOptions): Promise<void> {
   const showInitial = (records: DecisionRecord[]) => {
     const shown = records.filter(matches);
     for (const record of last === undefined ? shown : shown.slice(-last)) print(record);
+    return { read: records.length, shown: shown.length };
   };
-  if (!options.follow) return showInitial(readLog(logPath));
+  if (!options.follow) {
+    const { read, shown } = showInitial(readLog(logPath));
+    // On stderr, so that --json output stays records only.
+    if (read === 0)
+      printNote(
+        `[toolgate] no decisions recorded in ${logPath} (nor in ${rotatedPathOf(logPath)}); the hooks, serve and mcp-proxy write there, the library only with decisions: { log }`,
+      );
+    else if (shown === 0) printNote(`[toolgate] none of the ${read} records in ${logPath} matches the filters`);
+    return;
+  }
   await new Promise<void>((resolve) => {
     const follower = followLog(logPath, {
-      onRecords: (records, initial) => (initial ? showInitial(records) : records.filter(matches).forEach(print)),
+      onRecords: (records, initial) => {
+        if (initial) showInitial(records);
+        else records.filter(matches).forEach(print);
+      },
       onError: (error) => printNote(`[toolgate] cannot read ${logPath}: ${String(error)}`),
     });
     const stop = () => {

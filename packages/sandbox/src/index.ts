@@ -11,6 +11,7 @@ export type { SandboxOptions } from "./options.js";
 export { probeSandbox, sandboxStatus, type SandboxStatus } from "./availability.js";
 export { bwrapArguments, type SandboxPlan } from "./bwrap-arguments.js";
 export { containArgv, containLine, type Launcher } from "./contain.js";
+export { networkPrefix } from "./network.js";
 
 const pluginName = "sandbox";
 

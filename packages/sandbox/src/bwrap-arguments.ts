@@ -6,7 +6,8 @@ export interface SandboxPlan {
   /** Inside the writable areas: toolgate's own policy, which stays read-only. */
   readonly readOnly: readonly string[];
   readonly hidden: readonly { readonly path: string; readonly folder: boolean }[];
-  readonly network: "off" | "on";
+  /** With `allow`, the network stays unshared here: the runner before bwrap adds the way to its proxy. */
+  readonly network: "off" | "on" | { readonly allow: readonly string[] };
 }
 
 /**
@@ -37,7 +38,7 @@ export function baseArguments(network: "off" | "on"): string[] {
 
 /** bubblewrap's arguments for `plan`; later mounts cover earlier ones, so the read-only policy comes after the writable binds. */
 export function bwrapArguments(plan: SandboxPlan): string[] {
-  const args = baseArguments(plan.network);
+  const args = baseArguments(plan.network === "on" ? "on" : "off");
   for (const path of [plan.projectRoot, ...plan.writable]) args.push("--bind", path, path);
   for (const path of plan.readOnly) args.push("--ro-bind", path, path);
   for (const { path, folder } of plan.hidden) args.push(...(folder ? ["--tmpfs", path, "--remount-ro", path] : ["--ro-bind", "/dev/null", path]));

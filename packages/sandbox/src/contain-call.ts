@@ -22,7 +22,10 @@ function containField(args: ToolArgs, field: string, launcher: Launcher, bwrapAr
     if (!Array.isArray(extra))
       return { problem: 'its program takes its arguments as one string ("args"), which cannot be contained without reading them as a command line' };
     // The program becomes bwrap, and its arguments bwrap's, then the program and its own.
-    if (extra.length > 0) return { args: { command: launcher.bwrap, args: [...bwrapArgs, "--", value, ...(extra as string[])] } };
+    if (extra.length > 0) {
+      const [program, ...rest] = containArgv([value, ...(extra as string[])], launcher, bwrapArgs);
+      return { args: { command: program, args: rest } };
+    }
   }
   if (typeof value === "string") return { args: { [field]: containLine(value, launcher, bwrapArgs) } };
   const argv = value as string[];

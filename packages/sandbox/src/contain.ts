@@ -4,6 +4,8 @@ import { quoteWord } from "@toolgate/plugin-sdk";
 export interface Launcher {
   readonly bwrap: string;
   readonly bash: string;
+  /** Words before bwrap: the runner that starts the allow-listing proxy, with `network: { allow }`. */
+  readonly before?: readonly string[];
 }
 
 /** A bash command line that runs `line` with bash inside the sandbox `bwrapArgs` describe. */
@@ -13,5 +15,5 @@ export function containLine(line: string, launcher: Launcher, bwrapArgs: readonl
 
 /** An argv that runs `argv` inside the sandbox. */
 export function containArgv(argv: readonly string[], launcher: Launcher, bwrapArgs: readonly string[]): string[] {
-  return [launcher.bwrap, ...bwrapArgs, "--", ...argv];
+  return [...(launcher.before ?? []), launcher.bwrap, ...bwrapArgs, "--", ...argv];
 }

@@ -2,6 +2,8 @@ import { definePlugin, isShellCall, type PreToolCallResult, type ToolCall } from
 import { sandboxStatus } from "./availability.js";
 import { bwrapArguments } from "./bwrap-arguments.js";
 import { containedArguments } from "./contain-call.js";
+import type { Launcher } from "./contain.js";
+import { networkPrefix } from "./network.js";
 import { resolveOptions, type ResolvedSandboxOptions, type SandboxOptions } from "./options.js";
 import { planFor } from "./plan.js";
 
@@ -9,6 +11,7 @@ export type { SandboxOptions } from "./options.js";
 export { probeSandbox, sandboxStatus, type SandboxStatus } from "./availability.js";
 export { bwrapArguments, type SandboxPlan } from "./bwrap-arguments.js";
 export { containArgv, containLine, type Launcher } from "./contain.js";
+export { networkPrefix } from "./network.js";
 
 const pluginName = "sandbox";
 
@@ -21,7 +24,7 @@ export default definePlugin<SandboxOptions>((options, api) => {
   const resolved = resolveOptions(options, api.cwd);
   return {
     name: pluginName,
-    description: "Runs shell calls inside an operating-system sandbox (bubblewrap): writes only in the project, no network by default",
+    description: "Runs shell calls inside an operating-system sandbox (bubblewrap): writes only in the project, no network by default or listed hosts only",
     hooks: {
       pre_tool_call: (call) => (isShellCall(call) ? contain(call, resolved, api.cwd, api.policyPaths) : undefined),
     },
@@ -34,9 +37,17 @@ function contain(call: ToolCall, options: ResolvedSandboxOptions, projectRoot: s
   if (!status.available) return whenUnavailable(call, options, `${status.problem}; ${status.advice}`);
   const plan = planFor(options, projectRoot, policyPaths);
   if ("problem" in plan) return { action: "block", message: refusal(call, plan.problem) };
-  const contained = containedArguments(call, status, bwrapArguments(plan));
+  const launcher = launcherFor(status, options);
+  if ("problem" in launcher) return { action: "block", message: refusal(call, launcher.problem) };
+  const contained = containedArguments(call, launcher, bwrapArguments(plan));
   if ("problem" in contained) return { action: "block", message: refusal(call, contained.problem) };
   return Object.keys(contained.args).length === 0 ? undefined : { action: "modify", args: contained.args, contained: true };
+}
+
+function launcherFor(programs: Launcher, options: ResolvedSandboxOptions): Launcher | { problem: string } {
+  if (typeof options.network === "string") return programs;
+  const prefix = networkPrefix(options.network.allow);
+  return "problem" in prefix ? prefix : { bwrap: programs.bwrap, bash: programs.bash, before: prefix.before };
 }
 
 function whenUnavailable(call: ToolCall, options: ResolvedSandboxOptions, why: string): PreToolCallResult {

@@ -1,6 +1,10 @@
 import { homedir } from "node:os";
 import { isAbsolute, resolve } from "node:path";
 import * as v from "valibot";
+import { patternProblem } from "../runner/allowed-hosts.mjs";
+
+/** Where a contained command may connect: nowhere, anywhere, or the listed hosts only (through a proxy). */
+export type NetworkOption = "off" | "on" | { allow: string[] };
 
 export interface SandboxOptions {
   /**
@@ -11,8 +15,13 @@ export interface SandboxOptions {
   writable?: string[];
   /** Paths the contained command cannot see at all (an empty folder or file stands in their place). @default [] */
   hidden?: string[];
-  /** `"off"`: no network inside (only loopback of its own); `"on"`: the machine's network. @default "off" */
-  network?: "off" | "on";
+  /**
+   * `"off"`: no network inside (only a loopback of its own); `"on"`: the machine's network;
+   * `{ allow: ["registry.npmjs.org", "*.github.com"] }`: HTTP and HTTPS to the listed hosts only, through a proxy
+   * the contained command starts for itself (`*.` matches subdomains; an IP address only when listed), and no
+   * other connection. @default "off"
+   */
+  network?: NetworkOption;
   /**
    * When no sandbox can start on this machine (bubblewrap missing, user namespaces off, not Linux):
    * `"block"` every shell call with what to install, `"ask"` a human, or `"allow"` with the reader alone.
@@ -24,7 +33,7 @@ export interface SandboxOptions {
 export interface ResolvedSandboxOptions {
   readonly writable: readonly string[];
   readonly hidden: readonly string[];
-  readonly network: "off" | "on";
+  readonly network: "off" | "on" | { readonly allow: readonly string[] };
   readonly unavailable: "block" | "ask" | "allow";
 }
 
@@ -40,7 +49,29 @@ const OptionsSchema = v.strictObject(
   {
     writable: pathList("writable"),
     hidden: pathList("hidden"),
-    network: v.optional(v.picklist(["off", "on"], 'network must be "off" or "on"')),
+    network: v.optional(
+      v.union(
+        [
+          v.picklist(["off", "on"]),
+          v.strictObject(
+            {
+              allow: v.array(
+                v.pipe(
+                  v.string("each entry of network.allow must be a host name (a string)"),
+                  v.check(
+                    (entry) => patternProblem(entry) === undefined,
+                    (issue) => patternProblem(String(issue.input)) ?? "not a host name",
+                  ),
+                ),
+                "network.allow must be an array of host names",
+              ),
+            },
+            "network takes only allow (an array of host names)",
+          ),
+        ],
+        'network must be "off", "on" or { allow: ["host", "*.domain", …] }',
+      ),
+    ),
     unavailable: v.optional(v.picklist(["block", "ask", "allow"], 'unavailable must be "block", "ask" or "allow"')),
   },
   "is not an option of @toolgate/sandbox (writable, hidden, network, unavailable)",
@@ -53,7 +84,12 @@ export function resolveOptions(options: SandboxOptions, projectRoot: string, hom
   const { writable = [], hidden = [], network = "off", unavailable = "block" } = parsed.output;
   const absolute = (path: string) =>
     path === "~" || path.startsWith("~/") ? resolve(home, `.${path.slice(1)}`) : isAbsolute(path) ? resolve(path) : resolve(projectRoot, path);
-  return Object.freeze({ writable: Object.freeze(writable.map(absolute)), hidden: Object.freeze(hidden.map(absolute)), network, unavailable });
+  return Object.freeze({
+    writable: Object.freeze(writable.map(absolute)),
+    hidden: Object.freeze(hidden.map(absolute)),
+    network: typeof network === "string" ? network : Object.freeze({ allow: Object.freeze([...network.allow]) }),
+    unavailable,
+  });
 }
 
 function describeIssue(issue: v.BaseIssue<unknown>): string {

@@ -101,10 +101,11 @@ function renderRows() {
       const row = document.createElement("tr");
       row.dataset.id = String(id);
       row.dataset.verdict = record.verdict;
+      row.tabIndex = 0;
       row.setAttribute("aria-selected", String(id === state.selected));
       row.append(
         element("td", new Date(record.time).toLocaleString(), "time"),
-        element("td", record.surface),
+        element("td", record.surface, "surface"),
         element("td", record.verdict, `verdict-${record.verdict}`),
         element("td", record.tool, "tool"),
         element("td", typeof record.summary === "string" ? record.summary : "", "summary"),
@@ -114,7 +115,31 @@ function renderRows() {
       row.addEventListener("click", () => showDetail(id));
       return row;
     });
+  // New records come in at the top: the rows in view stay where they are, and so does the focus.
+  const list = $("records-scroll");
+  const before = list.scrollHeight - list.scrollTop;
+  const focused = document.activeElement?.closest?.("#records tr")?.dataset.id;
   body.replaceChildren(...rows);
+  if (list.scrollTop > 0) list.scrollTop = list.scrollHeight - before;
+  if (focused !== undefined) body.querySelector(`tr[data-id="${focused}"]`)?.focus({ preventScroll: true });
+}
+
+/** Marks the selected row without building the list again, so that opening a call never moves it. */
+function markSelected() {
+  for (const row of $("records").children) row.setAttribute("aria-selected", String(row.dataset.id === String(state.selected)));
+}
+
+/** Enter or space opens the focused row; the arrow keys move between rows. */
+function onRowKey(event) {
+  const row = event.target.closest?.("#records tr");
+  if (!row) return;
+  if (event.key === "Enter" || event.key === " ") {
+    event.preventDefault();
+    showDetail(Number(row.dataset.id));
+  } else if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+    event.preventDefault();
+    (event.key === "ArrowDown" ? row.nextElementSibling : row.previousElementSibling)?.focus();
+  }
 }
 
 function bucketSizeFor(span) {
@@ -195,6 +220,7 @@ function showDetail(id) {
   state.selected = id;
   const { record } = entry;
   $("detail").hidden = false;
+  $("no-detail").hidden = true;
   $("detail-title").textContent = escapeControl(`${record.tool}: ${record.verdict}`);
   $("detail-title").className = `verdict-${record.verdict}`;
   const fields = [
@@ -203,6 +229,7 @@ function showDetail(id) {
     ["session", record.session],
     ["call id", record.callId],
     ["kind", record.kind],
+    ["what it ran", typeof record.summary === "string" ? record.summary : undefined],
     ["verdict", record.verdict],
     ["outcome", record.outcome],
     ["decided by", record.source ? `${record.source.kind} ${record.source.name}` : "nobody objected"],
@@ -226,7 +253,7 @@ function showDetail(id) {
       return row;
     }),
   );
-  renderRows();
+  markSelected();
   if (record.args === undefined) {
     $("detail-args").textContent = escapeControl(`only a digest was recorded: ${record.argsDigest ?? "none"}`);
     $("explain").replaceChildren(
@@ -292,11 +319,33 @@ function debounce(action, ms) {
   };
 }
 
-$("filters").addEventListener("input", debounce(connect, 300));
+/** The filters live in the page's address, so that a filtered view can be reloaded, bookmarked and shared. */
+function filtersToAddress() {
+  const query = new URLSearchParams();
+  for (const [name, value] of new FormData($("filters"))) if (String(value).trim() !== "") query.set(name, String(value).trim());
+  const search = query.toString();
+  history.replaceState(null, "", search === "" ? location.pathname : `${location.pathname}?${search}`);
+}
+
+function filtersFromAddress() {
+  const query = new URLSearchParams(location.search);
+  for (const field of $("filters").elements) if (field.name && query.has(field.name)) field.value = query.get(field.name);
+}
+
+filtersFromAddress();
+$("filters").addEventListener(
+  "input",
+  debounce(() => {
+    filtersToAddress();
+    connect();
+  }, 300),
+);
 $("filters").addEventListener("submit", (event) => event.preventDefault());
+$("records").addEventListener("keydown", onRowKey);
 $("close-detail").addEventListener("click", () => {
   state.selected = undefined;
   $("detail").hidden = true;
-  renderRows();
+  $("no-detail").hidden = false;
+  markSelected();
 });
 connect();

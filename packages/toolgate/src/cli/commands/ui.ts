@@ -5,6 +5,7 @@ interface UiOptions {
   port: string;
   cwd?: string;
   file?: string;
+  open?: boolean;
 }
 
 export function registerUiCommand(program: Command): void {
@@ -14,6 +15,7 @@ export function registerUiCommand(program: Command): void {
     .option("--port <n>", "the port (0 picks a free one)", "8788")
     .option("--cwd <dir>", "the project folder")
     .option("--file <path>", "the log to read (default: .toolgate/decisions.jsonl in the project)")
+    .option("--open", "open the page in a browser ($BROWSER, or the system's)")
     .addHelpText(
       "after",
       "\nThe first line on stdout is `listening on <url>`: open it in a browser. It listens on 127.0.0.1 only and, like serve,\nrefuses a Host other than 127.0.0.1, localhost or [::1] with the port, a foreign Origin and a cross-site Sec-Fetch-Site.",
@@ -55,8 +57,10 @@ async function startUi(options: UiOptions): Promise<void> {
     );
   }
   const address = server.address();
-  printLine(`listening on http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : port}/`);
+  const url = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : port}/`;
+  printLine(`listening on ${url}`);
   printNote(`[toolgate] showing ${logPath}`);
+  if (options.open) (await import("../../ui/open-browser.js")).openBrowser(url, printNote);
   const stop = () => {
     hub.close();
     server.close();

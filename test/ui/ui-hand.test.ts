@@ -64,7 +64,7 @@ describe.skipIf(!hasChromium)("toolgate ui fits the hand", () => {
     // The row in the middle of the list as it shows now: a click needs no scrolling to reach it.
     const middle = await page.locator("#records-scroll").evaluate((list) => {
       const box = list.getBoundingClientRect();
-      const hit = document.elementFromPoint(box.left + box.width / 3, box.top + box.height / 2)?.closest("tr");
+      const hit = list.ownerDocument.elementFromPoint(box.left + box.width / 3, box.top + box.height / 2)?.closest("tr");
       return hit?.dataset.id;
     });
     expect(middle).toBeDefined();
@@ -87,7 +87,7 @@ describe.skipIf(!hasChromium)("toolgate ui fits the hand", () => {
     const why = page.locator("#records tr[data-verdict=block] td.message").first();
     await why.waitFor();
     const { width, lines, words } = await why.evaluate((cell) => {
-      const lineHeight = Number.parseFloat(getComputedStyle(cell).lineHeight) || 20;
+      const lineHeight = Number.parseFloat(cell.ownerDocument.defaultView!.getComputedStyle(cell).lineHeight) || 20;
       return {
         width: cell.getBoundingClientRect().width,
         lines: Math.round((cell.getBoundingClientRect().height - 6) / lineHeight),
@@ -102,12 +102,14 @@ describe.skipIf(!hasChromium)("toolgate ui fits the hand", () => {
     const page = await openUi(busyProject());
     await page.locator("#records tr").first().waitFor();
     await page.locator("#filters select").focus();
-    for (let presses = 0; presses < 20 && !(await page.evaluate(() => document.activeElement?.matches("#records tr"))); presses++)
-      await page.keyboard.press("Tab");
-    const first = await page.evaluate(() => (document.activeElement as HTMLElement).dataset.id);
+    // Evaluated in the page: the test's own types have no DOM.
+    const focusedRow = () =>
+      page.evaluate<string | undefined>("document.activeElement?.matches('#records tr') ? document.activeElement.dataset.id : undefined");
+    for (let presses = 0; presses < 20 && (await focusedRow()) === undefined; presses++) await page.keyboard.press("Tab");
+    const first = await focusedRow();
     expect(first).toBeDefined();
     await page.keyboard.press("ArrowDown");
-    const second = await page.evaluate(() => (document.activeElement as HTMLElement).dataset.id);
+    const second = await focusedRow();
     expect(second).not.toBe(first);
     await page.keyboard.press("Enter");
     await page.locator("#detail:not([hidden])").waitFor();

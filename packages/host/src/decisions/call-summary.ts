@@ -59,7 +59,8 @@ const bearer = /\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{8,}/gi;
 const urlPassword = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s/:@]+:)[^\s/@]+@/gi;
 
 // Every secret the masks below catch holds one of these: most summaries hold none, and pay for one test.
-const mayHoldSecret = /-----BEGIN|\b(?:sk|pk|rk)[-_]|\bgh[pousr]_|github_pat_|glpat-|xox[abposr]-|AKIA|AIza|npm_|eyJ|bearer|basic|token|secret|passw|key|credential|auth|:\/\/[^\s/:@]+:/i;
+const mayHoldSecret =
+  /-----BEGIN|\b(?:sk|pk|rk)[-_]|\bgh[pousr]_|github_pat_|glpat-|xox[abposr]-|AKIA|AIza|npm_|eyJ|bearer|basic|token|secret|passw|key|credential|auth|:\/\/[^\s/:@]+:/i;
 
 /** The text with recognisable secrets replaced by `***`. */
 export function maskSecrets(text: string): string {

@@ -3,14 +3,14 @@ import { MemorySaver } from "@langchain/langgraph";
 import { Agent, type AgentOutputItem, run as runAgent, setTracingDisabled, shellTool, tool as agentTool } from "@openai/agents";
 import { gateTools } from "@toolgate/ai-sdk";
 import { toolgateHooks } from "@toolgate/claude-agent-sdk";
-import { askMessage, blockMessage, createHost, type DecisionRecord, type Host } from "@toolgate/host";
+import { askMessage, blockMessage, createHost, type DecisionRecord, type Host, type Verdict } from "@toolgate/host";
 import { toolgateMiddleware } from "@toolgate/langchain";
 import { gateAgentTools } from "@toolgate/openai-agents";
 import { generateText, stepCountIs, tool } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { createAgent, type HITLRequest, type Interrupt, tool as langchainTool, ToolMessage } from "langchain";
 import { AsyncLocalStorage } from "node:async_hooks";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -18,6 +18,8 @@ import { z } from "zod";
 import { callTool, reply, ScriptedChatModel } from "../../packages/langchain/src/__fixtures__/scripted-chat-model.js";
 import { ScriptedModel, say } from "../../packages/openai-agents/src/__fixtures__/scripted-model.js";
 import { parseAnswer, runHook } from "../agents/hook-harness.js";
+import { runCli } from "../cli/cli-harness.js";
+import { post, startServe, type Served } from "../serve/serve-harness.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 import { connectThroughProxy, type Connection } from "../mcp/proxy-harness.js";
 
@@ -418,6 +420,80 @@ describe("a plugin that fails to load: every surface blocks every call, with the
         });
       const reasons = new Set(decisions.map(([, decision]) => (decision as { reason: string }).reason));
       expect(reasons.size).toBe(1);
+    },
+    60_000,
+  );
+});
+
+/**
+ * A policy that reads the kind: the surfaces that speak for a coding agent, and the CLI's `explain`, `run`
+ * and `serve`'s `/v1/check`, give Claude Code's `Bash` the same kind from the one table of agent tool names
+ * (with `--agent claude-code` / `agent`, and without: the default reading), so they decide alike.
+ */
+describe("a policy that reads the kind: every agent surface and the CLI's tools give Bash the same kind", () => {
+  const kindFiles = {
+    "plugins/no-env.mjs": `export default { name: "no-env", hooks: { pre_tool_call: (call) => call.kind === "shell" && String(call.args.command).includes(".env") ? { action: "block", message: "shell reads of .env are off limits (" + call.kind + ")" } : undefined } };`,
+  };
+  let kindProject: TempProject;
+  let served: Served;
+  beforeAll(async () => {
+    kindProject = createTempProject(kindFiles);
+    served = await startServe(["--cwd", kindProject.dir]);
+  }, 30_000);
+  afterAll(async () => {
+    await served?.stop();
+    kindProject?.remove();
+  });
+
+  const blockOrAllow = (verdict: { action: string; message?: string; plugin?: string }, args: Record<string, unknown>): Decision =>
+    verdict.action === "block" ? { action: "block", reason: `Tool call blocked by plugin "${verdict.plugin}": ${verdict.message}` } : { action: "allow", args };
+
+  const cliSurfaces: Surface[] = [
+    ...[[], ["--agent", "claude-code"]].map(
+      (agent): Surface => ({
+        name: `toolgate explain ${agent.join(" ")}`,
+        askCarriesReason: true,
+        async decide(args, dir) {
+          const run = await runCli(["explain", "Bash", JSON.stringify(args), "--json", "--cwd", dir, ...agent]);
+          return blockOrAllow((JSON.parse(run.stdout) as { verdict: Verdict }).verdict, args);
+        },
+      }),
+    ),
+    ...[[], ["--agent", "claude-code"]].map(
+      (agent): Surface => ({
+        name: `toolgate run ${agent.join(" ")}`,
+        askCarriesReason: true,
+        async decide(args, dir) {
+          const file = join(dir, `calls-${agent.length}-${Math.random().toString(36).slice(2)}.jsonl`);
+          writeFileSync(file, JSON.stringify({ id: "c1", name: "Bash", args }));
+          const run = await runCli(["run", file, "--json", "--cwd", dir, ...agent]);
+          return blockOrAllow((JSON.parse(run.stdout) as { verdict: Verdict }).verdict, args);
+        },
+      }),
+    ),
+    ...[{}, { agent: "claude-code" }].map(
+      (agent): Surface => ({
+        name: `toolgate serve /v1/check ${JSON.stringify(agent)}`,
+        askCarriesReason: true,
+        async decide(args) {
+          const answer = await post(`${served.url}/v1/check`, { call: { id: "c1", name: "Bash", args }, ...agent });
+          return blockOrAllow(answer.body.verdict as Verdict, args);
+        },
+      }),
+    ),
+  ];
+
+  it.each([
+    ["a shell read of .env is blocked", { command: "cat .env" }, "block"],
+    ["another command is allowed", { command: "echo hello" }, "allow"],
+  ])(
+    "%s",
+    async (_case, args, expected) => {
+      const agentSurfaces = [claudeAgentSdk, hookClaudeCode, ...cliSurfaces];
+      const decisions = await Promise.all(agentSurfaces.map(async (surface) => [surface.name, await surface.decide(args, kindProject.dir)] as const));
+      const reference = decisions[0]![1];
+      expect(reference.action).toBe(expected);
+      for (const [name, decision] of decisions) expect(decision, name).toEqual(reference);
     },
     60_000,
   );

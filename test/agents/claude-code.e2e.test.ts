@@ -76,7 +76,7 @@ async function runClaude(
 }
 
 async function installWithInit(dir: string): Promise<void> {
-  const init = await runCli(["init", "claude-code", "--cwd", dir]);
+  const init = await runCli(["init", "claude-code", "--bare", "--cwd", dir]);
   expect(init.code, init.stderr).toBe(0);
 }
 

@@ -50,7 +50,7 @@ export async function e2eProject(agent: string, plugins: E2ePlugins, init = true
   writeFiles(dir, { "hello.txt": "hi", "canary/keep.txt": "still here", ...Object.fromEntries(pluginFiles) });
   installToolgateBin(dir);
   if (init) {
-    const installed = await runCli(["init", agent, "--cwd", dir]);
+    const installed = await runCli(["init", agent, "--bare", "--cwd", dir]);
     expect(installed.code, installed.stderr).toBe(0);
   }
   return { dir, home };

@@ -22,7 +22,7 @@ describe("toolgate init", () => {
     };
     writeFiles(dir, { ".claude/settings.json": JSON.stringify(existing) });
     installToolgateBin(dir);
-    const first = await runCli(["init", "claude-code", "--cwd", dir]);
+    const first = await runCli(["init", "claude-code", "--bare", "--cwd", dir]);
     expect(first.code).toBe(0);
     expect(first.stderr).toBe("");
     expect(first.stdout).toContain("installed the toolgate hook for claude-code in .claude/settings.json");
@@ -38,7 +38,7 @@ describe("toolgate init", () => {
     expect(command).toBe('"$CLAUDE_PROJECT_DIR"/node_modules/.bin/toolgate hook claude-code || exit 2');
 
     const before = readFileSync(join(dir, ".claude/settings.json"), "utf8");
-    const second = await runCli(["init", "claude-code", "--cwd", dir, "--json"]);
+    const second = await runCli(["init", "claude-code", "--bare", "--cwd", dir, "--json"]);
     expect(JSON.parse(second.stdout)).toMatchObject({ agent: "claude-code", changed: false, command });
     expect(readFileSync(join(dir, ".claude/settings.json"), "utf8")).toBe(before);
   });
@@ -49,7 +49,7 @@ describe("toolgate init", () => {
     writeFiles(dir, {
       ".gemini/settings.json": JSON.stringify({ hooks: { BeforeTool: [{ matcher: ".*", hooks: [{ type: "command", command: old }] }] }, theme: "dark" }),
     });
-    await runCli(["init", "gemini-cli", "--cwd", dir]);
+    await runCli(["init", "gemini-cli", "--bare", "--cwd", dir]);
     const settings = readJson(join(dir, ".gemini/settings.json"));
     expect(settings.theme).toBe("dark");
     expect(settings.hooks.BeforeTool).toHaveLength(1);
@@ -60,7 +60,7 @@ describe("toolgate init", () => {
   it("refuses to touch a settings file that is not JSON", async () => {
     const dir = makeTempDir("os", "init-");
     writeFiles(dir, { ".codex/hooks.json": "{ not json" });
-    const run = await runCli(["init", "codex", "--cwd", dir]);
+    const run = await runCli(["init", "codex", "--bare", "--cwd", dir]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(".codex/hooks.json is not valid JSON");
     expect(readFileSync(join(dir, ".codex/hooks.json"), "utf8")).toBe("{ not json");
@@ -76,7 +76,7 @@ describe("the command init writes, in every checkout", () => {
   ] as const)("%s: names no path of this machine, and decides with the plugins of the checkout it runs in", async (agent, expected) => {
     const first = makeTempDir("os", "checkout-a-");
     installToolgateBin(first);
-    const init = await runCli(["init", agent, "--cwd", first, "--json"]);
+    const init = await runCli(["init", agent, "--bare", "--cwd", first, "--json"]);
     const { command, file } = JSON.parse(init.stdout) as { command: string; file: string };
     expect(command).toEqual(expected);
     expect(readFileSync(file, "utf8")).not.toContain(first);
@@ -93,7 +93,7 @@ describe("the command init writes, in every checkout", () => {
   it("when toolgate is not installed in the project: writes the same command, says how to install it, and the hook denies", async () => {
     const dir = makeTempDir("os", "not-installed-");
     writeFiles(dir, { "pnpm-lock.yaml": "lockfileVersion: '9.0'\n" });
-    const init = await runCli(["init", "claude-code", "--cwd", dir, "--json"]);
+    const init = await runCli(["init", "claude-code", "--bare", "--cwd", dir, "--json"]);
     expect(init.code).toBe(0);
     const report = JSON.parse(init.stdout) as { command: string; cli: unknown };
     expect(report).toMatchObject({
@@ -110,7 +110,7 @@ describe("the command init writes, in every checkout", () => {
     installToolgateBin(root);
     const app = join(root, "packages/app");
     writeFiles(app, { "package.json": "{}" });
-    const init = await runCli(["init", "gemini-cli", "--cwd", app, "--json"]);
+    const init = await runCli(["init", "gemini-cli", "--bare", "--cwd", app, "--json"]);
     expect(JSON.parse(init.stdout)).toMatchObject({
       command: "$GEMINI_PROJECT_DIR/../../node_modules/.bin/toolgate hook gemini-cli || exit 2",
       cli: { path: "../../node_modules/.bin/toolgate", found: true },
@@ -127,7 +127,7 @@ describe("the installed command when toolgate cannot even start", () => {
   ] as const)("still denies for %s", async (agent, expectDeny) => {
     const dir = makeTempDir("os", "fallback-");
     installToolgateBin(dir);
-    const init = await runCli(["init", agent, "--cwd", dir, "--json"]);
+    const init = await runCli(["init", agent, "--bare", "--cwd", dir, "--json"]);
     const { command } = JSON.parse(init.stdout) as { command: string };
     // A bin that exists but whose Node.js fails before toolgate runs (a broken install).
     writeFiles(dir, { "node_modules/.bin/toolgate": '#!/bin/sh\nexec node /nowhere/toolgate/cli/main.cjs "$@"\n' });
@@ -177,7 +177,7 @@ describe("toolgate doctor", { timeout: 60_000 }, () => {
   it("reports every agent; installed hooks are spawned with a sample call and answer", async () => {
     const dir = join(makeTempDir("repo", "doctor-"), "a project");
     installToolgateBin(dir);
-    const inits = await Promise.all(["claude-code", "gemini-cli", "codex", "copilot-cli"].map((agent) => runCli(["init", agent, "--cwd", dir])));
+    const inits = await Promise.all(["claude-code", "gemini-cli", "codex", "copilot-cli"].map((agent) => runCli(["init", agent, "--bare", "--cwd", dir])));
     expect(inits.map((init) => init.code)).toEqual([0, 0, 0, 0]);
     expect(readJson(join(dir, ".github/hooks/toolgate.json"))).toMatchObject({
       version: 1,
@@ -209,7 +209,7 @@ describe("toolgate doctor", { timeout: 60_000 }, () => {
     // A project whose plugin does not load: the hook answers (it blocks every call), and doctor says why.
     writeFiles(dir, { "plugins/broken.mjs": "export default {" });
     installToolgateBin(dir);
-    await runCli(["init", "claude-code", "--cwd", dir]);
+    await runCli(["init", "claude-code", "--bare", "--cwd", dir]);
     const failing = await runCli(["doctor", "--cwd", dir, "--json"]);
     expect(failing.code).toBe(1);
     const report = JSON.parse(failing.stdout) as { project: { problem: string }; agents: { agent: string; answers: boolean; answer: string }[] };
@@ -250,7 +250,7 @@ describe("toolgate doctor", { timeout: 60_000 }, () => {
     expect(text.stdout).toMatch(/claude-code +installed, answers/);
     expect(text.stdout).toContain("a path on this machine only");
     // init replaces it with the portable command, and the doctor is satisfied.
-    expect((await runCli(["init", "claude-code", "--cwd", dir])).code).toBe(0);
+    expect((await runCli(["init", "claude-code", "--bare", "--cwd", dir])).code).toBe(0);
     const fixed = await runCli(["doctor", "--cwd", dir, "--json"]);
     expect(fixed.code, fixed.stdout).toBe(0);
     expect((JSON.parse(fixed.stdout) as { agents: Record<string, unknown>[] }).agents[0]).toMatchObject({ machinePath: null, current: true, problem: null });
@@ -259,7 +259,7 @@ describe("toolgate doctor", { timeout: 60_000 }, () => {
   it("fails on a hook whose CLI does not start from the project, and names the install line", async () => {
     const dir = makeTempDir("os", "doctor-");
     writeFiles(dir, { "plugins/allow.mjs": "export default { name: 'allow', hooks: {} };" });
-    for (const agent of ["gemini-cli", "copilot-cli"]) await runCli(["init", agent, "--cwd", dir]);
+    for (const agent of ["gemini-cli", "copilot-cli"]) await runCli(["init", agent, "--bare", "--cwd", dir]);
     const run = await runCli(["doctor", "--cwd", dir, "--json"]);
     expect(run.code).toBe(1);
     const agents = (JSON.parse(run.stdout) as { agents: Record<string, unknown>[] }).agents.filter((agent) => agent.installed);

@@ -86,7 +86,8 @@ describe("toolgate run", () => {
       verdict: { action: "block", message: "rm -rf is not allowed here", plugin: "policy", source: { kind: "plugin", name: "policy" }, args: calls[0]!.args },
       message: { type: "tool_result", tool_use_id: "call_1", content: 'Tool call blocked by plugin "policy": rm -rf is not allowed here', is_error: true },
     });
-    expect(allowed).toEqual({ call: calls[1], verdict: { action: "allow", args: { path: "notes.txt" } } });
+    // A call without a kind gets the one the agents' hooks give its tool: Gemini CLI's read_file reads.
+    expect(allowed).toEqual({ call: { ...calls[1], kind: "read" }, verdict: { action: "allow", args: { path: "notes.txt" } } });
     expect(modified?.verdict).toEqual({ action: "allow", args: { path: "/sandbox/out.txt", content: "hi" } });
     expect(modified).not.toHaveProperty("message");
   });

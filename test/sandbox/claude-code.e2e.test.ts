@@ -27,7 +27,7 @@ describe.skipIf(noSandbox)("the real Claude Code CLI with the sandbox", realClie
     const world = makeWorld("claude-e2e");
     worlds.push(world);
     installToolgateBin(world.project);
-    const init = await runCli(["init", "claude-code", "--cwd", world.project]);
+    const init = await runCli(["init", "claude-code", "--bare", "--cwd", world.project]);
     expect(init.code, init.stderr).toBe(0);
     const home = join(world.root, "home");
     mkdirSync(home);

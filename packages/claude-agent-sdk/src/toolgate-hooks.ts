@@ -1,6 +1,5 @@
 import type { HookCallback, HookCallbackMatcher, HookJSONOutput, HookInput } from "@anthropic-ai/claude-agent-sdk";
-import { askMessage, blockMessage, type Host, type ToolCall, type ToolResult, type Verdict } from "@toolgate/host";
-import { kindOfTool } from "./tool-kinds.js";
+import { askMessage, blockMessage, kindOfTool, type Host, type ToolCall, type ToolResult, type Verdict } from "@toolgate/host";
 
 /** The part of a toolgate host the hooks use: a real `createHost()` value fits. */
 export type HookHost = Pick<Host, "checkToolCall" | "postToolCall">;
@@ -32,7 +31,11 @@ export function toolgateHooks(host: HookHost): ToolgateHooks {
 /** Without a tool use id, the host generates one (`toolgate_<uuid>`). */
 function callOf(input: { tool_name: string; tool_input: unknown; tool_use_id: string; mcp_server?: unknown }, toolUseId: string | undefined): ToolCall {
   const id = input.tool_use_id || toolUseId;
-  const call = { name: input.tool_name, args: input.tool_input as Record<string, unknown>, kind: kindOfTool(input.tool_name, input.mcp_server !== undefined) };
+  const call = {
+    name: input.tool_name,
+    args: input.tool_input as Record<string, unknown>,
+    kind: kindOfTool(input.tool_name, { agent: "claude-code", mcp: input.mcp_server !== undefined }),
+  };
   return (id ? { id, ...call } : call) as ToolCall;
 }
 

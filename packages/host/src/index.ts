@@ -51,3 +51,5 @@ export type {
   ToolResult,
   Verdict,
 } from "@toolgate/plugin-sdk";
+// The one table of agent tool names to kinds, for adapters that map an agent's tools (the Claude Agent SDK's).
+export { kindOfTool, toolKindAgents, type KindOfToolOptions, type ToolKindAgent } from "@toolgate/plugin-sdk";

@@ -9,7 +9,6 @@ export { userCacheDir } from "./loading/user-cache-dir.js";
 export { createConsoleLogger } from "./logger.js";
 export { mcpToolDefinition, mcpToolOutput, type McpToolInfo } from "./adapters/mcp-tools.js";
 export { PermissionRules, ruleSyntaxError } from "./policies/permission-rules.js";
-export { kindOfTool } from "./policies/tool-kinds.js";
 export { resolveSettings, withProjectDecisionsLog, type HostSettings } from "./settings.js";
 export { rotatedPathOf } from "./decisions/decision-log.js";
 export { createHostWithSettings } from "./create-host.js";

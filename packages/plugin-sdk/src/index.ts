@@ -21,5 +21,6 @@ export type { Plugin, PluginApi, PluginExport, PluginFactory, ToolDefinition } f
 export { definePlugin } from "./plugin.js";
 export type { CounterOptions, PluginStore, Reservation, ReserveOptions } from "./store.js";
 export { storeFailure, type OnStoreError } from "./store-failure.js";
-export { commandFields, shellCommands, isShellCall, quoteWord, shellToolNames, type ShellCommandField } from "./shell-calls.js";
+export { commandFields, shellCommands, isShellCall, quoteWord, type ShellCommandField } from "./shell-calls.js";
+export { agentToolKinds, kindOfTool, shellToolNames, toolKindAgents, type KindOfToolOptions, type ToolKindAgent } from "./tool-kinds.js";
 export { inputFields } from "./session-input.js";

@@ -1,34 +1,8 @@
 import { inputFields, isInputToolName, sessionInput } from "./session-input.js";
 import type { ToolCall } from "./tool-call.js";
+import { shellToolNames } from "./tool-kinds.js";
 
-/**
- * The names of tools that run a shell command line, compared case-insensitively: the coding agents'
- * shells (Claude Code's `Bash`, Gemini CLI's `run_shell_command`, Codex's `shell` and `exec_command`,
- * Copilot CLI's `bash`, Cursor's `run_terminal_cmd`, Cline's `execute_command`, VS Code's
- * `run_in_terminal`) and the common names of shell tools in agent frameworks and MCP servers. Every
- * policy that reads shell lines (the permission rules, `block-dangerous-shell`) uses this one list.
- */
-export const shellToolNames: readonly string[] = Object.freeze([
-  "bash",
-  "sh",
-  "zsh",
-  "shell",
-  "terminal",
-  "exec",
-  "exec_command",
-  "run_command",
-  "execute_command",
-  "run_shell_command",
-  "shell_command",
-  "run_terminal_cmd",
-  "run_in_terminal",
-  "local_shell",
-  "container.exec",
-  "powershell",
-  "bashoutput",
-  "killshell",
-]);
-
+// The shell rows of the one tool-kind table.
 const defaultShellTools: ReadonlySet<string> = new Set(shellToolNames);
 
 /** `mcp__shell__bash` → `bash`, `functions.exec` → `exec`: the tool's own name after a server or namespace prefix. */

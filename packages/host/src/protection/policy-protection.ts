@@ -1,10 +1,9 @@
-import { shellCommands, isShellCall, type PreToolCallDecision, type ToolArgs, type ToolCall } from "@toolgate/plugin-sdk";
+import { shellCommands, isShellCall, kindOfTool, type PreToolCallDecision, type ToolArgs, type ToolCall } from "@toolgate/plugin-sdk";
 import { readFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { posix } from "node:path";
 import { analysisEnvironment } from "@toolgate/shell";
 import type { HostSettings } from "../settings.js";
-import { kindOfTool } from "../policies/tool-kinds.js";
 import { expandHome } from "../policies/rule-subjects.js";
 import { fileChanges, type FileChanges } from "./file-changes.js";
 import { policyHome } from "./policy-home.js";

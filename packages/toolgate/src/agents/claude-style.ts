@@ -2,7 +2,7 @@ import type { ToolCall, Verdict } from "@toolgate/plugin-sdk";
 import type { AgentName, AgentProtocol, HookAnswer, HookRequest } from "./agent-protocol.js";
 import { HookInputError, optionalString, parseJsonOrUndefined, requireArgs, requireObject, requireString, toolResultOf } from "./hook-input.js";
 import { matcherGroupSettings } from "./hook-settings.js";
-import { kindOfTool } from "@toolgate/host/internal";
+import { kindOfTool } from "@toolgate/host";
 import { askReason, blockReason, hasRewrittenArgs } from "./verdict-text.js";
 
 interface ClaudeStyleOptions {
@@ -51,7 +51,7 @@ export function claudeStyleProtocol(options: ClaudeStyleOptions): AgentProtocol 
         id: optionalString(input, "tool_use_id") ?? `${name}-call`,
         name: toolName,
         args: requireArgs(name, input, "tool_input"),
-        kind: kindOfTool(toolName),
+        kind: kindOfTool(toolName, { agent: name }),
       };
       const cwd = optionalString(input, "cwd");
       const sessionId = optionalString(input, "session_id");

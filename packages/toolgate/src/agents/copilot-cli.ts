@@ -3,7 +3,7 @@ import { isPlainObject } from "@toolgate/plugin-sdk/host";
 import type { AgentProtocol, AgentSettings, HookAnswer, HookRequest } from "./agent-protocol.js";
 import { optionalString, parseJsonOrUndefined, requireArgs, requireObject, requireString, syntheticCallId, toolResultOf } from "./hook-input.js";
 import { isToolgateCommand } from "./hook-settings.js";
-import { kindOfTool } from "@toolgate/host/internal";
+import { kindOfTool } from "@toolgate/host";
 import { askReason, blockReason, hasRewrittenArgs } from "./verdict-text.js";
 
 const name = "copilot-cli";
@@ -32,7 +32,7 @@ export const copilotCli: AgentProtocol = {
     const snake = input.toolName === undefined && input.tool_name !== undefined;
     const toolName = requireString(name, input, snake ? "tool_name" : "toolName");
     const args = requireArgs(name, input, snake ? "tool_input" : "toolArgs");
-    const call: ToolCall = { id: syntheticCallId(name), name: toolName, args, kind: kindOfTool(toolName) };
+    const call: ToolCall = { id: syntheticCallId(name), name: toolName, args, kind: kindOfTool(toolName, { agent: name }) };
     const cwd = optionalString(input, "cwd");
     const sessionId = optionalString(input, snake ? "session_id" : "sessionId");
     const result = snake ? input.tool_response : input.toolResult;

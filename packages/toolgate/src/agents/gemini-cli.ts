@@ -11,7 +11,7 @@ import {
   toolResultOf,
 } from "./hook-input.js";
 import { matcherGroupSettings } from "./hook-settings.js";
-import { kindOfTool } from "@toolgate/host/internal";
+import { kindOfTool } from "@toolgate/host";
 import { askReason, blockReason, hasRewrittenArgs, removedArgs } from "./verdict-text.js";
 
 const name = "gemini-cli";
@@ -36,7 +36,12 @@ export const geminiCli: AgentProtocol = {
       throw new HookInputError(name, `hook_event_name "${event}" is not BeforeTool or AfterTool; install the hook on those events only`);
     const toolName = requireString(name, input, "tool_name");
     const isMcp = typeof input.mcp_context === "object" && input.mcp_context !== null;
-    const call: ToolCall = { id: syntheticCallId(name), name: toolName, args: requireArgs(name, input, "tool_input"), kind: kindOfTool(toolName, isMcp) };
+    const call: ToolCall = {
+      id: syntheticCallId(name),
+      name: toolName,
+      args: requireArgs(name, input, "tool_input"),
+      kind: kindOfTool(toolName, { agent: name, mcp: isMcp }),
+    };
     const cwd = optionalString(input, "cwd");
     const sessionId = optionalString(input, "session_id");
     if (event === "BeforeTool") return { event: "pre", cwd, sessionId, call };

@@ -4,7 +4,7 @@ import type { ToolCall, Verdict } from "@toolgate/plugin-sdk";
 import { agentProtocols, isAgentName } from "../agents/agents.js";
 import { answerHookRequest, loadFailure, readHookRequest } from "../agents/answer-hook.js";
 import type { AgentProtocol } from "../agents/agent-protocol.js";
-import { isToolgateError, type SessionOptions } from "@toolgate/host";
+import { isToolgateError, kindOfTool, toolKindAgents, type SessionOptions } from "@toolgate/host";
 import { describeThrown } from "@toolgate/host/internal";
 import type { Generation, LiveHost } from "./live-host.js";
 import { allowedHosts, createRequestGuard, type RequestGuard } from "./request-guard.js";
@@ -27,7 +27,8 @@ export interface HookServerOptions {
  * The decisions of `toolgate hook` over HTTP:
  * - `POST /v1/hooks/<agent>`: the agent's hook JSON in, the JSON its command hook would print out
  *   (Claude Code's `type: "http"` hooks post here);
- * - `POST /v1/check`: `{ "call": { id, name, args, kind? }, "session"?: { id, user? } }` in, `{ "verdict": … }` out;
+ * - `POST /v1/check`: `{ "call": { id, name, args, kind? }, "agent"?, "session"?: { id, user? } }` in, `{ "verdict": … }` out;
+ *   a call without `kind` gets the one `agent`'s hook (or, without `agent`, any agent's) gives its tool;
  * - `GET /v1/health`: the plugins and whether the server can decide.
  *
  * Requests a web page could make are refused before anything else (see `RequestGuard`): the allowed
@@ -78,8 +79,10 @@ export function createHookServer(options: HookServerOptions): Server {
   }
 
   async function check(body: unknown): Promise<{ verdict: Verdict }> {
-    const { call, session } = (body ?? {}) as { call?: ToolCall; session?: SessionOptions };
-    if (typeof call !== "object" || call === null) throw new HttpError(400, 'the body must be { "call": { "id", "name", "args" }, "session"?: { "id" } }');
+    const { call: given, session, agent } = (body ?? {}) as { call?: ToolCall; session?: SessionOptions; agent?: unknown };
+    if (typeof given !== "object" || given === null)
+      throw new HttpError(400, 'the body must be { "call": { "id", "name", "args" }, "agent"?: "claude-code", "session"?: { "id" } }');
+    const call = withAgentKind(given, agent);
     return withGeneration(async (generation) => {
       // A plugin that failed to load is the host's gate to answer (onPluginError), in every surface's words.
       const failure = blockingFailure(generation);
@@ -183,4 +186,12 @@ function parseJson(text: string): unknown {
   } catch {
     throw new HttpError(400, "the body is not JSON");
   }
+}
+
+/** The call with the kind `agent`'s hook would give its tool, unless it names its own; an agent the table does not know is a 400. */
+function withAgentKind(call: ToolCall, agent: unknown): ToolCall {
+  if (agent !== undefined && (typeof agent !== "string" || !(toolKindAgents as readonly string[]).includes(agent)))
+    throw new HttpError(400, `"agent" must be one of ${toolKindAgents.join(", ")}; got ${JSON.stringify(agent)}`);
+  if (call.kind !== undefined || typeof call.name !== "string") return call;
+  return { ...call, kind: kindOfTool(call.name, { agent: agent as string | undefined }) };
 }

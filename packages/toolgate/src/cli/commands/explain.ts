@@ -8,9 +8,11 @@ import { openHost, resolveCwd, stderrLogger } from "../open-host.js";
 import { color, printJson, printLine } from "../output.js";
 import { failedPlugins } from "../plugin-report.js";
 import { addProjectOptions, type ProjectOptions } from "../project-options.js";
+import { agentOption, withToolKind } from "../agent-kind.js";
 
 interface ExplainOptions extends ProjectOptions {
   kind?: string;
+  agent?: string;
   id: string;
 }
 
@@ -18,6 +20,11 @@ const helpText = `
 Examples:
   toolgate explain Bash '{"command": "rm -rf /"}'
   toolgate explain terminal '{"command": "git push --force"}' --kind shell --json
+  toolgate explain run_shell_command '{"command": "cat .env"}' --agent gemini-cli
+
+The tool's kind is --kind when given, else the kind the agents' hooks give its name (Bash, Read and
+run_shell_command are shell, read and shell, as "toolgate hook" reads them; --agent reads the name as that
+agent's hook does; any other name is a function).
 
 Loads the project's plugins as "toolgate run" does, runs each plugin's pre_tool_call for this one call,
 and prints what each answered (none, block, allow, ask, modify, error, invalid) with its reason, the
@@ -32,7 +39,8 @@ export function registerExplainCommand(program: Command): void {
     .description("show how each plugin decides one tool call, and why (no tool runs)")
     .argument("<tool>", "the tool's name, as the model calls it (Bash, terminal, read_file, …)")
     .argument("[args]", "the call's arguments as a JSON object", "{}")
-    .option("--kind <kind>", "the tool's kind (shell, mcp, function, …)")
+    .option("--kind <kind>", "the tool's kind (shell, mcp, function, …); default: the kind the agents' hooks give its name")
+    .addOption(agentOption())
     .option("--id <id>", "the call id", "call_explain")
     .addHelpText("after", helpText)
     .action(async (tool: string, args: string, options: ExplainOptions) => {
@@ -69,7 +77,7 @@ function parseCall(tool: string, argsText: string, options: ExplainOptions): Too
   } catch (error) {
     throw new CliError(`${describeThrown(error)} (<args> must be a JSON object, e.g. '{"command": "ls"}')`, exitCodes.usage);
   }
-  return call;
+  return withToolKind(call, options.agent);
 }
 
 const outcomeLabels: Record<PluginExplanation["outcome"], (text: string) => string> = {

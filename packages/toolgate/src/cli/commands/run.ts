@@ -9,9 +9,11 @@ import { color, count, printError, printJsonLine, printLine, safeJson } from "..
 import { failedPlugins } from "../plugin-report.js";
 import { addProjectOptions, type ProjectOptions } from "../project-options.js";
 import { readCalls } from "../read-calls.js";
+import { agentOption, withToolKind } from "../agent-kind.js";
 
 interface RunOptions extends ProjectOptions {
   format: ToolMessageFormat;
+  agent?: string;
 }
 
 /** One replayed call: what `--json` prints per line. */
@@ -24,7 +26,9 @@ interface RunOutcome {
 
 const helpText = `
 Each line of <calls.jsonl> is one tool call: {"id": "call_1", "name": "terminal", "args": {...}, "kind"?: "shell"}.
-Blank lines are skipped; every line is checked before any call is gated.
+Blank lines are skipped; every line is checked before any call is gated. A call without "kind" gets the
+kind the agents' hooks give its tool (Bash is shell, as "toolgate hook" reads it; --agent reads the names
+as that agent's hook does).
 
 This is a dry run: every call passes through each plugin's pre_tool_call, and the decision is printed,
 but no tool is executed. A blocked call prints the tool message the model would receive. Plugins see
@@ -39,6 +43,7 @@ export function registerRunCommand(program: Command): void {
     .description("replay the tool calls of a JSONL file through the gate and print each decision (dry run: no tool runs)")
     .argument("<calls.jsonl>", "a file with one tool call per line")
     .addOption(new Option("--format <format>", "tool message format for blocked calls").choices(toolMessageFormats).default("openai"))
+    .addOption(agentOption())
     .addHelpText("after", helpText)
     .action(async (file: string, options: RunOptions) => {
       process.exitCode = await run(file, options);
@@ -47,7 +52,7 @@ export function registerRunCommand(program: Command): void {
 
 async function run(file: string, options: RunOptions): Promise<ExitCode> {
   const cwd = resolveCwd(options.cwd);
-  const calls = await readCalls(file);
+  const calls = (await readCalls(file)).map((call) => withToolKind(call, options.agent));
   // A dry run reads the real budgets and rate limits, and uses none of them up.
   const host = await openHost({ cwd, logger: stderrLogger, storeWrites: "local" }, "run");
   try {

@@ -144,11 +144,14 @@ describe("npm plugins and the config file", () => {
     const host = await open({ cwd: projectDir, configFile: false, pluginsDir: false, plugins: [typo] });
     expect(host.plugins[0]?.error).toContain(`npm package "${typo}" is not installed`);
     expect(host.plugins[0]?.error).toContain(`did you mean "${installed}"?`);
+    // Never an install line for the misspelt name: that package may be a squatter's.
+    expect(host.plugins[0]?.error).not.toContain("npm install");
   });
 
   it("a name far from every installed package suggests none", async () => {
     const host = await open({ cwd: projectDir, configFile: false, pluginsDir: false, plugins: ["toolgate-plugin-budget"] });
     expect(host.plugins[0]?.error).not.toContain("did you mean");
+    expect(host.plugins[0]?.error).not.toContain("npm install");
   });
 
   it("a config that does not validate is one clear error naming the file and the key", async () => {
@@ -159,7 +162,7 @@ describe("npm plugins and the config file", () => {
       expect((error as Error).message).toMatch(
         /toolgate\.config\.mjs \(.*\) is invalid: .*hookTimeoutMs must be a whole number of milliseconds from 1 to 2147483647, or Infinity for no timeout/,
       );
-      expect((error as Error).message).toContain("plugin is not a config key");
+      expect((error as Error).message).toMatch(/plugin is not a config key \(.*\); did you mean "plugins"\?/);
     } finally {
       project.remove();
     }

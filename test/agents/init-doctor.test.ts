@@ -35,7 +35,7 @@ describe("toolgate init", () => {
     expect(settings.hooks.PostToolUse).toEqual([{ matcher: "*", hooks: [{ type: "command", command }] }]);
     expect(settings.hooks.PostToolUseFailure).toEqual([{ matcher: "*", hooks: [{ type: "command", command }] }]);
     // The project's own bin, from the folder Claude Code names: no path of this machine, no npx.
-    expect(command).toBe('"$CLAUDE_PROJECT_DIR"/node_modules/.bin/toolgate hook claude-code || exit 2');
+    expect(command).toBe(installedCommand('"$CLAUDE_PROJECT_DIR"/node_modules/.bin/toolgate', "claude-code"));
 
     const before = readFileSync(join(dir, ".claude/settings.json"), "utf8");
     const second = await runCli(["init", "claude-code", "--bare", "--cwd", dir, "--json"]);
@@ -69,10 +69,15 @@ describe("toolgate init", () => {
 
 describe("the command init writes, in every checkout", () => {
   it.each([
-    ["claude-code", '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/toolgate hook claude-code || exit 2'],
-    ["gemini-cli", "$GEMINI_PROJECT_DIR/node_modules/.bin/toolgate hook gemini-cli || exit 2"],
-    ["codex", "node_modules/.bin/toolgate hook codex || exit 2"],
-    ["copilot-cli", expect.stringMatching(/^node_modules\/\.bin\/toolgate hook copilot-cli \|\| \{ \[ \$\? -eq 2 \] \|\| echo '\{"permissionDecision":"deny"/)],
+    ["claude-code", installedCommand('"$CLAUDE_PROJECT_DIR"/node_modules/.bin/toolgate', "claude-code")],
+    ["gemini-cli", installedCommand("$GEMINI_PROJECT_DIR/node_modules/.bin/toolgate", "gemini-cli")],
+    ["codex", installedCommand("node_modules/.bin/toolgate", "codex")],
+    [
+      "copilot-cli",
+      expect.stringMatching(
+        /^\{ \[ -x node_modules\/\.bin\/toolgate \] .* && node_modules\/\.bin\/toolgate hook copilot-cli \|\| \{ \[ \$\? -eq 2 \] \|\| echo '\{"permissionDecision":"deny"/,
+      ),
+    ],
   ] as const)("%s: names no path of this machine, and decides with the plugins of the checkout it runs in", async (agent, expected) => {
     const first = makeTempDir("os", "checkout-a-");
     installToolgateBin(first);
@@ -97,12 +102,17 @@ describe("the command init writes, in every checkout", () => {
     expect(init.code).toBe(0);
     const report = JSON.parse(init.stdout) as { command: string; cli: unknown };
     expect(report).toMatchObject({
-      command: '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/toolgate hook claude-code || exit 2',
+      command: installedCommand('"$CLAUDE_PROJECT_DIR"/node_modules/.bin/toolgate', "claude-code"),
       cli: { path: "node_modules/.bin/toolgate", found: false },
     });
     expect(init.stderr).toContain("warning: toolgate is not installed in this project (no node_modules/.bin/toolgate in");
     expect(init.stderr).toContain("the hook denies every tool call. Install it with: pnpm add -D toolgate");
-    expect((await shell(asAgentRuns("claude-code", report.command, dir), dir, "{}")).code).toBe(2);
+    const denied = await shell(asAgentRuns("claude-code", report.command, dir), dir, "{}");
+    expect(denied.code).toBe(2);
+    // Claude Code hands an exit-2 hook's stderr to the model: it says the fix, not the shell's "not found".
+    expect(denied.stderr.trim()).toBe(
+      "toolgate denied this call because the toolgate CLI is not installed in this project: run npm install, then toolgate doctor",
+    );
   });
 
   it("finds the bin a workspace hoists to its root, by a path from the project", async () => {
@@ -112,7 +122,7 @@ describe("the command init writes, in every checkout", () => {
     writeFiles(app, { "package.json": "{}" });
     const init = await runCli(["init", "gemini-cli", "--bare", "--cwd", app, "--json"]);
     expect(JSON.parse(init.stdout)).toMatchObject({
-      command: "$GEMINI_PROJECT_DIR/../../node_modules/.bin/toolgate hook gemini-cli || exit 2",
+      command: installedCommand("$GEMINI_PROJECT_DIR/../../node_modules/.bin/toolgate", "gemini-cli"),
       cli: { path: "../../node_modules/.bin/toolgate", found: true },
     });
   });
@@ -133,7 +143,10 @@ describe("the installed command when toolgate cannot even start", () => {
     writeFiles(dir, { "node_modules/.bin/toolgate": '#!/bin/sh\nexec node /nowhere/toolgate/cli/main.cjs "$@"\n' });
     expectDeny(await shell(asAgentRuns(agent, command, dir), dir, "{}"));
     rmSync(join(dir, "node_modules"), { recursive: true });
-    expectDeny(await shell(asAgentRuns(agent, command, dir), dir, "{}"));
+    const missing = await shell(asAgentRuns(agent, command, dir), dir, "{}");
+    expectDeny(missing);
+    expect(missing.stderr).toContain("the toolgate CLI is not installed in this project: run npm install");
+    expect(missing.stderr).not.toContain("not found");
   });
 });
 
@@ -275,3 +288,9 @@ describe("toolgate doctor", { timeout: 60_000 }, () => {
     expect(installed.code, installed.stdout).toBe(0);
   });
 });
+
+/** The command `init` writes: the bin checked first (a missing one says to run npm install), then run, then the agent's deny. */
+function installedCommand(bin: string, agent: string): string {
+  const missing = "toolgate denied this call because the toolgate CLI is not installed in this project: run npm install, then toolgate doctor";
+  return `{ [ -x ${bin} ] || { echo '${missing}' >&2; false; }; } && ${bin} hook ${agent} || exit 2`;
+}

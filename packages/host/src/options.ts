@@ -191,7 +191,7 @@ export const ConfigSchema = v.strictObject(
   "is not a config key (plugins, pluginsDir, hookTimeoutMs, onHookError, onPluginError, session, store, hooks, permissions, decisions, protectPolicy)",
 );
 
-export const HostOptionsSchema = v.object({
+const hostOptionEntries = {
   ...configEntries,
   cwd: v.optional(v.pipe(v.string("must be a string"), v.nonEmpty())),
   tools: v.optional(v.record(v.string(), v.custom<ToolDefinition>(isToolDefinitionLike, "must be a tool with an execute function"))),
@@ -206,7 +206,10 @@ export const HostOptionsSchema = v.object({
       `is not an event name (${hostEventNames.join(", ")})`,
     ),
   ),
-});
+};
+
+// Strict, so a misspelt option (`hookTimeoutMS`, `plugin`) is an error rather than a host without that policy.
+export const HostOptionsSchema = v.strictObject(hostOptionEntries, `is not a createHost option (${Object.keys(hostOptionEntries).join(", ")})`);
 
 function isHookTimeout(value: unknown): boolean {
   return value === Infinity || (Number.isInteger(value) && (value as number) >= 1 && (value as number) <= maxTimerMs);

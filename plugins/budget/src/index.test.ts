@@ -38,6 +38,14 @@ describe("budget", () => {
     );
   });
 
+  it("says when to retry as people read it: a daily budget spent now refills in 24 h", async () => {
+    const testHost = await host({ limit: 1, periodMs: 86_400_000 });
+    await testHost.call("search");
+    const blocked = await testHost.call("search");
+    expect(blocked.message.content).toContain("(per session per 24h)");
+    expect(blocked.message.content).toContain("Retry in 24 h.");
+  });
+
   it("counts a cost per tool, and refills as the period slides", async () => {
     const testHost = await host({ limit: 10, cost: { search: 4, "*": 1 }, unit: "USD", periodMs: 60_000 });
     await testHost.call("search"); // 4 at 0s

@@ -53,7 +53,9 @@ function resolveNpmSource(name: string, cwd: string, options: PluginOptions): Pl
   const packageDir = findInstalledPackage(name, cwd);
   if (!packageDir) {
     const suggestion = closestInstalledPackage(name, cwd);
-    const hint = suggestion === undefined ? `run \`npm install ${name}\`, or check the name` : `did you mean "${suggestion}"? Or run \`npm install ${name}\``;
+    // Never `npm install <name>`: a misspelt name may be a squatter's package, and the line would install it.
+    const hint =
+      suggestion === undefined ? "check the name; a plugin package is installed with the project's package manager" : `did you mean "${suggestion}"?`;
     const reason = `npm package "${name}" is not installed in ${cwd} (${hint})`;
     return { origin: "npm", label: name, options, error: new ToolgateError("PLUGIN_NOT_FOUND", reason) };
   }

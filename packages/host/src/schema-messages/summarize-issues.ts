@@ -1,3 +1,4 @@
+import { closest, distance } from "fastest-levenshtein";
 import type { BaseIssue } from "valibot";
 
 /**
@@ -13,7 +14,7 @@ export function summarizeIssues(issues: readonly BaseIssue<unknown>[], limit = 3
 function describeIssue(issue: BaseIssue<unknown>, prefix: string): string {
   const path = formatPath(issue, prefix);
   if (issue.received === "undefined" && issue.message.startsWith("Invalid key")) return `${path || "a key"} is required`;
-  const message = issue.message.startsWith("Invalid ") ? `expected ${issue.expected}, got ${issue.received}` : issue.message;
+  const message = withSuggestion(issue, issue.message.startsWith("Invalid ") ? `expected ${issue.expected}, got ${issue.received}` : issue.message);
   if (!path) return message;
   // Our own messages read as a predicate of the field ("must be a string"); valibot's as a statement.
   return /^(must|is) /.test(message) ? `${path} ${message}` : `${path}: ${message}`;
@@ -32,4 +33,16 @@ function formatPath(issue: BaseIssue<unknown>, prefix: string): string {
 /** The first issue only, for a value that should have matched one of several shapes. */
 export function validationMessage(issues: readonly BaseIssue<unknown>[]): string {
   return summarizeIssues(issues, 1);
+}
+
+/**
+ * An unknown key of a strict object, whose message lists the known keys in parentheses
+ * (`is not a config key (plugins, pluginsDir, …)`), gets the nearest of them: `did you mean "plugins"?`.
+ */
+function withSuggestion(issue: BaseIssue<unknown>, message: string): string {
+  const key = issue.path?.at(-1)?.key;
+  const known = /\(([^()]+)\)$/.exec(message)?.[1]?.split(", ");
+  if (issue.type !== "strict_object" || typeof key !== "string" || known === undefined) return message;
+  const nearest = closest(key, known);
+  return distance(key.toLowerCase(), nearest.toLowerCase()) <= Math.max(2, Math.floor(key.length / 3)) ? `${message}; did you mean "${nearest}"?` : message;
 }

@@ -40,19 +40,27 @@ const projectFolderIn: Record<AgentName, string | undefined> = {
   "copilot-cli": undefined,
 };
 
+/** What the agent (and so the model) reads when the project's bin is missing, instead of the shell's `sh: 1: …: not found`. */
+const cliMissingMessage = "toolgate denied this call because the toolgate CLI is not installed in this project: run npm install, then toolgate doctor";
+
 /**
  * The command an agent runs for each tool call: the project's own bin (`"$CLAUDE_PROJECT_DIR"/node_modules/.bin/toolgate
  * hook claude-code`), never `npx` (which resolves the package again on every tool call, about a second
- * each), followed by `|| <the agent's deny>` so that a bin that is missing or does not start still denies.
+ * each), checked first so that a missing bin says to run npm install, and followed by `|| <the agent's
+ * deny>` so that a bin that is missing or does not start still denies.
  */
 export function hookCommandFor(agent: AgentName, fallback: string, cli: ProjectCli): string {
-  return `${projectFolderIn[agent] ?? ""}${cli.path} hook ${agent} || ${fallback}`;
+  const program = `${projectFolderIn[agent] ?? ""}${cli.path}`;
+  return `{ [ -x ${program} ] || { echo '${cliMissingMessage}' >&2; false; }; } && ${program} hook ${agent} || ${fallback}`;
 }
 
-/** What runs before ` hook <agent>` in an installed command (the CLI it starts), or undefined for another shape. */
+/** What runs before ` hook <agent>` in an installed command (the CLI it starts, after the check that it exists), or undefined for another shape. */
 export function hookProgramOf(command: string, agent: AgentName): string | undefined {
   const at = command.lastIndexOf(` hook ${agent}`);
-  return at > 0 ? command.slice(0, at) : undefined;
+  if (at <= 0) return undefined;
+  const before = command.slice(0, at);
+  const afterCheck = before.lastIndexOf(" && ");
+  return afterCheck === -1 ? before : before.slice(afterCheck + " && ".length);
 }
 
 /**

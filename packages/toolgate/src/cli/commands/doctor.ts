@@ -25,7 +25,7 @@ export function registerDoctorCommand(program: Command): void {
     .description("does this project's policy load (and guard anything), and for each coding agent: is the toolgate hook installed, and does it answer")
     .addHelpText(
       "after",
-      "\nWarns when the project has no plugins and no permission rules (every call is allowed).\nExit codes: 0 the policy loads and every installed hook answers, 1 a plugin or the config does not load, or an installed hook\ndoes not answer, its CLI does not start from the project, its command names a path of this machine, or its settings are unreadable.",
+      "\nDecides a sample call and resolves the optional packages the config needs: a policy that cannot run (a missing package,\na hook that fails) is a problem. Warns when the project has no plugins and no permission rules (every call is allowed), and\nwhen budgets or rate limits count in the memory store.\nExit codes: 0 the policy loads and every installed hook answers, 1 a plugin or the config does not load, or an installed hook\ndoes not answer, its CLI does not start from the project, its command names a path of this machine, or its settings are unreadable.",
     )
     .action(async (options: ProjectOptions) => {
       process.exitCode = await doctor(options);
@@ -60,10 +60,15 @@ async function doctor(options: ProjectOptions): Promise<number> {
 }
 
 async function diagnoseProject(cwd: string): Promise<ProjectDiagnosis> {
-  const [{ createHost }, { describeThrown }] = await Promise.all([import("@toolgate/host"), import("@toolgate/host/internal")]);
+  const [{ createHost }, { describeThrown }, { diagnosePolicy, sampleHostOptions }] = await Promise.all([
+    import("@toolgate/host"),
+    import("@toolgate/host/internal"),
+    import("../diagnose-policy.js"),
+  ]);
+  const hookFailures: Parameters<typeof sampleHostOptions>[1] = [];
   let host: Awaited<ReturnType<typeof createHost>>;
   try {
-    host = await createHost({ cwd, logger: false });
+    host = await createHost(sampleHostOptions(cwd, hookFailures));
   } catch (error) {
     return { policies: 0, problem: `the toolgate config does not load: ${describeThrown(error)}`, warning: null, sandbox: { used: false } };
   }
@@ -74,11 +79,13 @@ async function diagnoseProject(cwd: string): Promise<ProjectDiagnosis> {
     const problems = failed.map((record) => `plugin "${record.name}" failed to load: ${record.error ?? "unknown error"}`);
     const failedProblem = problems.length === 0 ? null : `${problems.join("; ")} (every call is denied until it loads, unless onPluginError is "allow")`;
     const sandboxProblem = sandbox.used && !sandbox.works ? `no sandbox can start on this machine: ${sandbox.problem}; ${sandbox.advice}` : null;
-    const problem = [failedProblem, sandboxProblem].filter((text) => text !== null).join("; ") || null;
-    const warning =
+    const policy = await diagnosePolicy(host, cwd, hookFailures);
+    const problem = [failedProblem, sandboxProblem, ...policy.problems].filter((text) => text !== null).join("; ") || null;
+    const noPolicy =
       host.plugins.length === 0
         ? "no plugins and no permission rules: every tool call is allowed (add a plugin to plugins/ or rules to toolgate.config)"
         : null;
+    const warning = [noPolicy, ...policy.warnings].filter((text) => text !== null).join("; ") || null;
     return { policies, problem, warning, sandbox };
   } finally {
     await host.close();
@@ -98,9 +105,10 @@ function describeProject(project: ProjectDiagnosis, output: typeof import("../ou
   const { color } = output;
   const name = "project".padEnd(12);
   if (project.problem !== null) return `${name}${color.red(project.problem)}`;
-  if (project.warning !== null) return `${name}${color.yellow(`warning: ${project.warning}`)}`;
+  if (project.warning !== null && project.policies === 0) return `${name}${color.yellow(`warning: ${project.warning}`)}`;
   const loaded = `${name}${color.green(`${project.policies} ${project.policies === 1 ? "policy" : "policies"} loaded (plugins, configured hooks, permission rules)`)}`;
-  return project.sandbox.used ? `${loaded}\n${"sandbox".padEnd(12)}${color.green("works: shell calls run inside bubblewrap")}` : loaded;
+  const warned = project.warning === null ? loaded : `${loaded}\n${" ".repeat(12)}${color.yellow(`warning: ${project.warning}`)}`;
+  return project.sandbox.used ? `${warned}\n${"sandbox".padEnd(12)}${color.green("works: shell calls run inside bubblewrap")}` : warned;
 }
 
 function describe(diagnosis: AgentDiagnosis, output: typeof import("../output.js")): string {

@@ -124,6 +124,58 @@ describe("toolgate run", () => {
     expect(stderr.trim()).toBe("error: invalid.jsonl:2 is malformed: args is required");
   });
 
+  it("gives a call without an id one of its own (line-<n>)", async () => {
+    writeFiles(cwd, {
+      "no-ids.jsonl": jsonl([
+        { name: "terminal", args: { command: "rm -rf /" }, kind: "shell" },
+        { name: "read_file", args: { path: "a" } },
+      ]),
+    });
+    const { code, stdout, stderr } = await runCli(["run", "no-ids.jsonl", "--cwd", cwd, "--json"], { cwd });
+    expect(code, stderr).toBe(0);
+    const outcomes = parseJsonLines(stdout) as { call: { id: string }; verdict: { action: string } }[];
+    expect(outcomes.map((outcome) => [outcome.call.id, outcome.verdict.action])).toEqual([
+      ["line-1", "block"],
+      ["line-2", "allow"],
+    ]);
+  });
+
+  it("decides the calls of a decisions log again, and says how many records carry no arguments", async () => {
+    const record = (callId: string, tool: string, kind: string, args?: unknown) => ({
+      v: 1,
+      time: "2026-11-27T10:00:00.000Z",
+      surface: "hook:claude-code",
+      session: "s",
+      callId,
+      tool,
+      kind,
+      verdict: "allow",
+      participants: [],
+      argsDigest: "sha256:00",
+      ...(args === undefined ? {} : { args }),
+      policy: "sha256:0123456789abcdef",
+      ms: 1,
+    });
+    writeFiles(cwd, {
+      "decisions.jsonl": jsonl([
+        record("r1", "terminal", "shell", { command: "rm -rf /" }),
+        record("r2", "terminal", "shell"),
+        record("r3", "read_file", "function", { path: "notes.txt" }),
+      ]),
+    });
+    const { code, stdout, stderr } = await runCli(["run", "decisions.jsonl", "--cwd", cwd, "--json"], { cwd });
+    expect(code).toBe(0);
+    const outcomes = parseJsonLines(stdout) as { call: { id: string; kind?: string }; verdict: { action: string } }[];
+    expect(outcomes.map((outcome) => [outcome.call.id, outcome.verdict.action])).toEqual([
+      ["r1", "block"],
+      ["r3", "allow"],
+    ]);
+    expect(outcomes[0]!.call.kind).toBe("shell");
+    expect(stderr).toContain(
+      '1 of the records in decisions.jsonl carry only a digest of their arguments and were not decided again (record them with decisions: { args: "full" })',
+    );
+  });
+
   it("exits 2 for a file that does not exist", async () => {
     const { code, stderr } = await runCli(["run", "missing.jsonl", "--cwd", cwd], { cwd });
 

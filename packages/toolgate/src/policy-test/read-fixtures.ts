@@ -42,7 +42,7 @@ function parseYaml(text: string, label: string): Parsed {
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, uniqueKeys: true });
   if (document.errors.length > 0)
-    return { ok: false, problems: document.errors.map((error) => `${label}:${error.linePos?.[0].line ?? "?"}: not valid YAML: ${firstLine(error.message)}`) };
+    return { ok: false, problems: document.errors.map((error) => `${label}:${error.linePos?.[0].line ?? "?"}: not valid YAML: ${firstLine(error.message).replace(/ at line \d+, column \d+:?$/, "")}`) };
   return { ok: true, value: document.toJS(), lineOf: (keys) => lineOfNode(document, lineCounter, keys) };
 }
 
@@ -70,18 +70,21 @@ function checkCases(value: unknown, label: string, lineOf: (keys: readonly unkno
 
 function describeIssue(issue: v.BaseIssue<unknown>, value: unknown, label: string, lineOf: (keys: readonly unknown[]) => number | undefined): string {
   const keys = (issue.path ?? []).map((item) => item.key);
-  const message = issue.received === "undefined" && issue.message.startsWith("Invalid key") ? "is required" : issue.message;
   const location = at(label, lineOf(keys) ?? lineOf(keys.slice(0, 2)));
-  if (keys[0] !== "cases" || typeof keys[1] !== "number") return `${location} ${keys.length === 0 ? "" : `${keys.join(".")} `}${message}`;
-  const index = keys[1];
-  const field = keys.slice(2).join(".");
-  const name = nameOf(value, index);
-  return `${location} ${caseLabel(index, name)}: ${field === "" ? "" : `${field} `}${message}${received(issue)}`;
+  const inCase = keys[0] === "cases" && typeof keys[1] === "number";
+  const message = issueMessage(issue, inCase ? keys.slice(2) : keys);
+  if (!inCase) return `${location} ${message}`;
+  const index = keys[1] as number;
+  return `${location} ${caseLabel(index, nameOf(value, index))}: ${message}`;
 }
 
-/** What was there instead, for a value that is not one of a list (`got "deny"`). */
-function received(issue: v.BaseIssue<unknown>): string {
-  return issue.type === "picklist" ? ` (got ${issue.received})` : "";
+/** Our schema's messages name their field; valibot's own (a missing key, a key not allowed) get it here. */
+function issueMessage(issue: v.BaseIssue<unknown>, fieldKeys: readonly unknown[]): string {
+  const field = fieldKeys.map(String).join(".");
+  if (issue.received === "undefined" && field !== "") return `${field} is required`;
+  if (issue.expected === "never") return `${field} ${issue.message}`;
+  if (issue.message.startsWith("Invalid ")) return `${field === "" ? "" : `${field}: `}expected ${issue.expected}, got ${issue.received}`;
+  return issue.type === "picklist" ? `${issue.message} (got ${issue.received})` : issue.message;
 }
 
 function nameOf(value: unknown, index: number): string | undefined {

@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { agentNames } from "../agents/agent-protocol.js";
+import { compileMessagePattern } from "./message-pattern.js";
 
 /** What a fixture may expect: the gate's three actions, and `modify` for an allow with rewritten arguments. */
 export const expectedVerdicts = ["allow", "block", "ask", "modify"] as const;
@@ -18,7 +19,18 @@ const CaseSchema = v.strictObject(
     session: v.optional(text("session")),
     expect: v.picklist(expectedVerdicts, `expect must be one of ${expectedVerdicts.join(", ")}`),
     by: v.optional(text("by")),
-    message: v.optional(text("message")),
+    message: v.optional(
+      v.pipe(
+        text("message"),
+        v.check(
+          (source) => compileMessagePattern(source).ok,
+          (issue) => {
+            const compiled = compileMessagePattern(String(issue.input));
+            return `message ${compiled.ok ? "is not valid" : compiled.error}`;
+          },
+        ),
+      ),
+    ),
   },
   "is not a field of a case (name, tool, args, kind, agent, session, expect, by, message)",
 );

@@ -1,5 +1,5 @@
-import type { PolicySource, ToolCall } from "@toolgate/plugin-sdk";
-import type { Host } from "@toolgate/host";
+import type { PolicySource, ToolCall, Verdict } from "@toolgate/plugin-sdk";
+import type { Host, ToolCallExplanation } from "@toolgate/host";
 import { openHost, stderrLogger } from "../cli/open-host.js";
 import { failedPlugins } from "../cli/plugin-report.js";
 import { callOfCase } from "./fixture-call.js";
@@ -46,8 +46,9 @@ export async function runFixtureFile(cwd: string, cases: readonly LocatedCase[])
 async function runCase(host: Host, fixtureCase: LocatedCase, index: number): Promise<CaseResult> {
   const call = callOfCase(fixtureCase, index);
   const sessionOption = fixtureCase.session === undefined ? {} : { session: { id: fixtureCase.session } };
-  const { verdict } = await host.explainToolCall(call, sessionOption);
-  const got = verdictName(verdict, call.args);
+  const explanation = await host.explainToolCall(call, sessionOption);
+  const got = verdictName(explanation.verdict, call.args);
+  const verdict = got === "modify" ? withRewriter(explanation) : explanation.verdict;
   const mismatches = mismatchesOf({ verdict: fixtureCase.expect, ...pick(fixtureCase) }, verdict, got);
   return {
     where: fixtureCase.where,
@@ -68,6 +69,15 @@ async function runCase(host: Host, fixtureCase: LocatedCase, index: number): Pro
     pass: mismatches.length === 0,
     mismatches,
   };
+}
+
+/**
+ * Who a `modify` comes from: the gate names no decider for an allow, so the last plugin whose rewrite
+ * stands (later rewrites of the same key win) is the one a fixture's `by` is checked against.
+ */
+function withRewriter({ verdict, plugins }: ToolCallExplanation): Verdict {
+  const rewriter = plugins.findLast((plugin) => plugin.outcome === "modify");
+  return rewriter === undefined ? verdict : { ...verdict, source: { kind: "plugin", name: rewriter.plugin } };
 }
 
 function pick({ by, messagePattern }: LocatedCase) {

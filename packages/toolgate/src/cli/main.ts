@@ -30,6 +30,7 @@ const commandModules: Record<string, () => Promise<Register>> = {
   check: async () => registerCheckCommand,
   run: async () => registerRunCommand,
   explain: async () => (await import("./commands/explain.js")).registerExplainCommand,
+  test: async () => (await import("./commands/test.js")).registerTestCommand,
   new: async () => (await import("./commands/new.js")).registerNewCommand,
   add: async () => (await import("./commands/add.js")).registerAddCommand,
   "mcp-proxy": async () => (await import("./commands/mcp-proxy.js")).registerMcpProxyCommand,

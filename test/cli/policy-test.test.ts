@@ -89,7 +89,9 @@ describe("toolgate test", () => {
   it("passes a project's fixtures (toolgate.test.yaml and toolgate.tests/) and exits 0", async () => {
     const cwd = project({
       "toolgate.test.yaml": passing,
-      "toolgate.tests/more.json": JSON.stringify({ cases: [{ name: "rm -rf / is blocked", tool: "terminal", args: { command: "rm -rf /" }, expect: "block" }] }),
+      "toolgate.tests/more.json": JSON.stringify({
+        cases: [{ name: "rm -rf / is blocked", tool: "terminal", args: { command: "rm -rf /" }, expect: "block" }],
+      }),
     });
     const { code, stdout, stderr } = await runCli(["test", "--cwd", cwd]);
     expect(stderr).toBe("");
@@ -169,7 +171,8 @@ cases:
   it("broken fixture files are named with file, line, case and what is wrong (exit 2), and no case runs", async () => {
     const cwd = project({
       "bad-yaml.yaml": "cases:\n  - tool: [\n",
-      "bad-cases.yaml": "cases:\n  - name: typo\n    tool: Bash\n    expect: deny\n  - args: { command: ls }\n    expect: allow\n  - tool: x\n    expect: allow\n    message: /(/\n",
+      "bad-cases.yaml":
+        "cases:\n  - name: typo\n    tool: Bash\n    expect: deny\n  - args: { command: ls }\n    expect: allow\n  - tool: x\n    expect: allow\n    message: /(/\n",
       "bad.json": JSON.stringify({ cases: [{ tool: "a", expect: "allow", agent: "cursor" }] }),
       "good.yaml": "cases:\n  - tool: ls\n    expect: allow\n",
     });
@@ -200,7 +203,8 @@ cases:
     writeFiles(cwd, {
       "toolgate.config.mjs": `export default { store: "file", decisions: { log: ".toolgate/decisions.jsonl" }, session: { id: "s1" }, plugins: [[${pluginPath("budget")}, { limit: 1 }]] };`,
       // The cases of a file share a session: the second call finds the budget used by the first.
-      "toolgate.test.yaml": "cases:\n  - tool: search\n    expect: allow\n  - tool: search\n    expect: block\n    by: budget\n    message: 1 of 1 calls used\n",
+      "toolgate.test.yaml":
+        "cases:\n  - tool: search\n    expect: allow\n  - tool: search\n    expect: block\n    by: budget\n    message: 1 of 1 calls used\n",
     });
     for (const _ of [1, 2]) {
       const { code, stdout, stderr } = await runCli(["test", "--cwd", cwd]);

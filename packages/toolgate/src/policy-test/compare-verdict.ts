@@ -26,7 +26,9 @@ export function mismatchesOf(expected: Expectation, verdict: Verdict, got: Expec
   if (expected.by !== undefined && !decidedBy(verdict.source, expected.by))
     mismatches.push(`expected to be decided by ${expected.by}, decided by ${describeSource(verdict.source)}`);
   if (expected.messagePattern !== undefined && !matchesMessage(expected.messagePattern, verdict.message))
-    mismatches.push(`expected a message matching ${describePattern(expected.messagePattern)}, got ${verdict.message === undefined ? "no message" : JSON.stringify(verdict.message)}`);
+    mismatches.push(
+      `expected a message matching ${describePattern(expected.messagePattern)}, got ${verdict.message === undefined ? "no message" : JSON.stringify(verdict.message)}`,
+    );
   return mismatches;
 }
 

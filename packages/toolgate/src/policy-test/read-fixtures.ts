@@ -42,7 +42,12 @@ function parseYaml(text: string, label: string): Parsed {
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, uniqueKeys: true });
   if (document.errors.length > 0)
-    return { ok: false, problems: document.errors.map((error) => `${label}:${error.linePos?.[0].line ?? "?"}: not valid YAML: ${firstLine(error.message).replace(/ at line \d+, column \d+:?$/, "")}`) };
+    return {
+      ok: false,
+      problems: document.errors.map(
+        (error) => `${label}:${error.linePos?.[0].line ?? "?"}: not valid YAML: ${firstLine(error.message).replace(/ at line \d+, column \d+:?$/, "")}`,
+      ),
+    };
   return { ok: true, value: document.toJS(), lineOf: (keys) => lineOfNode(document, lineCounter, keys) };
 }
 

@@ -57,7 +57,10 @@ async function testPolicy(paths: readonly string[], options: ProjectOptions): Pr
 /** Every file read and checked before any case runs: one broken file means nothing runs, and every problem is named. */
 async function readAll(cwd: string, files: readonly string[]): Promise<LocatedCase[][]> {
   if (files.length === 0)
-    throw new CliError(`no fixture files in ${cwd}: write ${fixtureFileNames[0]} (or files in ${fixtureFolderName}/), or name the files to run`, exitCodes.usage);
+    throw new CliError(
+      `no fixture files in ${cwd}: write ${fixtureFileNames[0]} (or files in ${fixtureFolderName}/), or name the files to run`,
+      exitCodes.usage,
+    );
   const reads = await Promise.all(files.map((file) => readFixtureFile(file, displayPath(file, cwd))));
   const problems = reads.flatMap((read) => (read.ok ? [] : read.problems));
   if (problems.length === 0) return reads.map((read) => (read.ok ? read.cases : []));

@@ -1,9 +1,9 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { generateCode, parseModule } from "magicast";
-import { describeThrown, findConfigFile, isDataFile } from "@toolgate/host/internal";
+import { describeThrown, isDataFile } from "@toolgate/host/internal";
 import { CliError, exitCodes } from "../cli-error.js";
-import { defaultExportObject, withFinalNewlineOf } from "./add-to-config.js";
+import { defaultExportObject, projectConfigFile, withFinalNewlineOf } from "./add-to-config.js";
 
 type RuleList = "deny" | "ask" | "allow";
 export type Permissions = Readonly<Record<RuleList, readonly string[]>>;
@@ -23,12 +23,7 @@ const lists: readonly RuleList[] = ["deny", "ask", "allow"];
  * `plugins`); with no config, creates `toolgate.config.json`.
  */
 export async function addPermissionsToConfig(cwd: string, permissions: Permissions): Promise<PermissionsUpdate> {
-  let path: string | undefined;
-  try {
-    path = findConfigFile(cwd, undefined);
-  } catch (error) {
-    throw new CliError(describeThrown(error), exitCodes.failure);
-  }
+  let path = projectConfigFile(cwd);
   if (path === undefined) {
     path = join(cwd, "toolgate.config.json");
     const added = newRules({}, permissions);

@@ -23,16 +23,20 @@ export interface ConfigUpdate {
 
 /** Adds `name` to `plugins` in the project's toolgate.config.*, or creates toolgate.config.mjs. */
 export async function addPluginToConfig(cwd: string, name: string): Promise<ConfigUpdate> {
-  let existing: string | undefined;
-  try {
-    existing = findConfigFile(cwd, undefined);
-  } catch (error) {
-    throw new CliError(describeThrown(error), exitCodes.failure);
-  }
+  const existing = projectConfigFile(cwd);
   if (existing !== undefined) return { change: await addToExistingConfig(existing, name), path: existing };
   const path = join(cwd, "toolgate.config.mjs");
   await writeFile(path, `export default { plugins: [${JSON.stringify(name)}] };\n`, { flag: "wx" });
   return { change: "created", path };
+}
+
+/** The project's toolgate.config.*, if any; two of them is an error (the host refuses to choose, and so does an edit). */
+export function projectConfigFile(cwd: string): string | undefined {
+  try {
+    return findConfigFile(cwd, undefined);
+  } catch (error) {
+    throw new CliError(describeThrown(error), exitCodes.failure);
+  }
 }
 
 async function addToExistingConfig(path: string, name: string): Promise<"added" | "present"> {

@@ -48,9 +48,10 @@ describe("toolgate init in a project with no policy", () => {
       );
       const selfTest = selfTestOf(init.stdout);
       expect(selfTest).toMatch(new RegExp(`^echo '\\{.*rm -rf ~.*\\}' \\| npx toolgate hook ${agent}$`));
-      // The README and docs/agents.md show Claude Code's line as init prints it.
+      // The README, docs/agents.md and the first-steps page show Claude Code's line as init prints it.
       if (agent === "claude-code")
-        for (const doc of ["README.md", "docs/agents.md"]) expect(readFileSync(join(repoRoot, doc), "utf8"), doc).toContain(selfTest);
+        for (const doc of ["README.md", "docs/agents.md", "docs/protect-your-coding-agent.md"])
+          expect(readFileSync(join(repoRoot, doc), "utf8"), doc).toContain(selfTest);
       const run = await runLine(selfTest, dir);
       // Each agent's deny: exit 2 with the reason (Claude-style), or a deny in the JSON answer.
       expect(`${run.stdout}\n${run.stderr}`).toMatch(/deny/);

@@ -56,6 +56,11 @@ describe("toolgate init in a project with no policy", () => {
       // Each agent's deny: exit 2 with the reason (Claude-style), or a deny in the JSON answer.
       expect(`${run.stdout}\n${run.stderr}`).toMatch(/deny/);
       expect(`${run.stdout}\n${run.stderr}`).toContain('blocked by plugin "block-dangerous-shell"');
+      // And a first fixture file, which the starter policy passes.
+      expect(init.stdout).toContain("toolgate.test.yaml: what it must refuse and let through; run toolgate test");
+      const tested = await runCli(["test", "--cwd", dir, "--json"]);
+      expect(tested.code, tested.stdout + tested.stderr).toBe(0);
+      expect(JSON.parse(tested.stdout)).toMatchObject({ passed: 2, failed: 0 });
     },
     60_000,
   );

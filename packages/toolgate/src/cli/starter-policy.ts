@@ -31,6 +31,31 @@ export function writeStarterPolicy(cwd: string): string {
   return path;
 }
 
+/**
+ * A first fixture file for `toolgate test` beside the starter policy: what the policy must refuse and what it
+ * must let through, as `agent` sends them. Written only where there is none; returns its path, or undefined.
+ */
+export function writeStarterFixtures(cwd: string, agent: string): string | undefined {
+  const path = join(cwd, "toolgate.test.yaml");
+  if (existsSync(path)) return undefined;
+  const text = `# toolgate test: each call, and the verdict the project's policy must give it (docs/testing-policy.md)
+cases:
+  - name: deleting the home folder is refused
+    agent: ${agent}
+    tool: Bash
+    args: { command: "rm -rf ~" }
+    expect: block
+    by: block-dangerous-shell
+  - name: the project's tests may run
+    agent: ${agent}
+    tool: Bash
+    args: { command: "npm test" }
+    expect: allow
+`;
+  writeFileSync(path, text, { flag: "wx" });
+  return path;
+}
+
 /** Whether the guard's package can be found from `cwd` (its node_modules or a folder above). */
 export function isStarterPluginInstalled(cwd: string): boolean {
   for (let dir = cwd; ; dir = dirname(dir)) {

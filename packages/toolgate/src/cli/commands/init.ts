@@ -50,13 +50,15 @@ async function init(agent: AgentName, options: InitOptions): Promise<void> {
     );
   const file = output.displayPath(settings.path, cwd);
   const selfTest = starter.selfTestLine(protocol, cwd);
-  if (options.json) return output.printJson({ agent, file: settings.path, command, changed, cli, policy: policy ?? null, fixtures: fixtures ?? null, selfTest });
+  if (options.json)
+    return output.printJson({ agent, file: settings.path, command, changed, cli, policy: policy ?? null, fixtures: fixtures ?? null, selfTest });
   output.printLine(changed ? `installed the toolgate hook for ${agent} in ${file}` : `the toolgate hook for ${agent} is already installed in ${file}`);
   output.printLine(output.color.dim(`  ${protocol.events.pre} and ${protocol.events.post} run: ${command}`));
   if (policy !== undefined) {
     output.printLine(`added a starter policy in ${output.displayPath(policy, cwd)}: block-dangerous-shell (${starter.starterPlugin}), store "file"`);
     output.printLine(output.color.dim('  store "file" keeps budgets and rate limits across hook calls (each call is a new process); edit it to add your own'));
-    if (fixtures !== undefined) output.printLine(output.color.dim(`  ${output.displayPath(fixtures, cwd)}: what it must refuse and let through; run toolgate test`));
+    if (fixtures !== undefined)
+      output.printLine(output.color.dim(`  ${output.displayPath(fixtures, cwd)}: what it must refuse and let through; run toolgate test`));
   } else if (options.bare !== true) output.printLine(output.color.dim("  this project has a policy of its own: left as it is"));
   else output.printLine(output.color.dim("  --bare: no policy written; until you add one, every tool call is allowed"));
   output.printLine(policy === undefined ? "try it (your policy decides):" : "try it (the starter policy denies it):");

@@ -223,6 +223,15 @@ describe("control flow: a command sees every value a branch may leave", () => {
     },
   );
 
+  it.each([
+    'echo "rm -rf ~" > $T; ./s.sh',
+    'echo "rm -rf ~" > "$(cat name)"; bash s.sh',
+    'printf "rm -rf ~" | tee "$X"; . ./x',
+    'for i in 1 2; do ./s.sh; echo "rm -rf ~" > $T; done',
+  ])("%s → a file written under a name only known at run time may be the script run after it: refused", (source) => {
+    expect(analyze(source, environment).problems.join(" ")).toMatch(/only known when it runs/);
+  });
+
   it("a hostile nest of loops is bounded, and fails closed", () => {
     const source = `${"for i in 1 2; do x=$x$i; ".repeat(12)}rm -rf $x${"; done".repeat(12)}`;
     const analysis = analyze(source, environment);

@@ -335,6 +335,8 @@ class Collector {
   /** What `writes` made of the files, by path, up to `applied`: the text, or null when it cannot be known. */
   readonly #written = new Map<string, string | null>();
   #applied = 0;
+  /** A write went to a file whose name is only known at run time (`> $T`): any script run after it may be that file. */
+  #wroteUnnamed = false;
 
   /** Files the line writes, worked out only when a command may run or read one (most lines never ask). */
   get written(): ReadonlyMap<string, string | null> {
@@ -1241,6 +1243,7 @@ class Collector {
     for (const [target, append] of targets) {
       const key = this.writtenKey(target, invocation.cwd);
       if (key.startsWith("/dev/")) continue;
+      if (isUnknown(key) || key.includes("$")) this.#wroteUnnamed = true;
       const before = this.#written.get(key);
       this.#written.set(key, !append || before === undefined ? output : before === null || output === null ? null : before + output);
     }
@@ -1279,7 +1282,10 @@ class Collector {
   writtenScript(file: string, cwd: string | undefined): [string, string][] {
     if (this.writes.length === 0) return [];
     const text = this.written.get(this.writtenKey(file, cwd));
-    if (text === undefined) return [];
+    if (text === undefined) {
+      if (this.#wroteUnnamed) this.problem(`the line writes a file whose name is only known when it runs, then runs ${file}, which may be that file`);
+      return [];
+    }
     if (text === null) {
       this.problem(`the line writes ${file} and runs it, and what it writes there cannot be known here`);
       return [];

@@ -8,7 +8,7 @@
 // process is gone before the agent runs the command, so nothing may rely on it. If the proxy cannot start, the
 // command does not run.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -73,10 +73,19 @@ function main() {
   proxy.server.listen(socket, () => runContained(parsed, proxy, removeFolder, folder));
 }
 
+/**
+ * Node and the bridge run inside the sandbox, mounted read-only at their own paths: the sandbox's private /tmp
+ * (or a hidden folder) may cover where they live, as it does for a Node installed under /tmp.
+ */
+function ownFileMounts() {
+  return [realpathSync(process.execPath), bridge].flatMap((path) => ["--ro-bind", path, path]);
+}
+
 function runContained({ allow, bwrap, bwrapOptions, command }, proxy, removeFolder, folder) {
   const noProxy = loopbackNames.filter((name) => !allow.includes(name)).join(",");
   const args = [
     ...bwrapOptions,
+    ...ownFileMounts(),
     "--ro-bind",
     folder,
     insideFolder,

@@ -1,6 +1,6 @@
 import { execFile, execFileSync, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
@@ -180,6 +180,21 @@ describe.skipIf(skip)("network: { allow } through a real host, bwrap, bash and c
     expect(readdirSync(runnerTmp)).toEqual([]);
     expect(spawnSync("pgrep", ["-f", marker]).stdout.toString()).toBe("");
     expect(spawnSync("pgrep", ["-f", runnerTmp]).stdout.toString()).toBe("");
+  });
+
+  it("runs with a Node that lives under /tmp, which the sandbox replaces with a private one", async () => {
+    const nodeFolder = mkdtempSync("/tmp/toolgate-node-");
+    try {
+      const nodeInTmp = join(nodeFolder, "node");
+      copyFileSync(process.execPath, nodeInTmp);
+      chmodSync(nodeInTmp, 0o755);
+      const line = await containedLine(host, `curl -sS http://localhost:${listed}/from-tmp`);
+      expect(line.startsWith(`${process.execPath} `)).toBe(true);
+      const ran = await bash(nodeInTmp + line.slice(process.execPath.length), project, { TMPDIR: runnerTmp });
+      expect(ran).toMatchObject({ code: 0, stdout: "listed GET /from-tmp\n", stderr: "" });
+    } finally {
+      rmSync(nodeFolder, { recursive: true, force: true });
+    }
   });
 
   it("fails closed: when the proxy cannot start, the command does not run", async () => {

@@ -21,6 +21,14 @@ beforeAll(async () => {
   writeFileSync(join(project, "toolgate.config.json"), JSON.stringify({ plugins: ["toolgate-plugin-budget", "./policy/guard.ts"] }));
   writeFileSync(join(project, "package.json"), '{\n  "name": "app",\n  "devDependencies": {\n    "toolgate": "^1.0.0",\n    "vitest": "^4.0.0"\n  }\n}\n');
   symlinkSync(join(project, "toolgate.config.json"), join(project, "cfg-link.json"));
+  symlinkSync(join(project, "cfg-link.json"), join(project, "cfg-chain.json"));
+  symlinkSync(project, join(project, "self"));
+  symlinkSync(join(project, "plugins"), join(root, "elsewhere"));
+  symlinkSync(join(root, "nothing-here"), join(project, "dangling"));
+  writeFileSync(join(project, "src", "main.ts"), "");
+  writeFileSync(join(project, "plugins", "guard.mjs"), "");
+  mkdirSync(join(project, "plugins", "pack", "dist"), { recursive: true });
+  writeFileSync(join(project, "plugins", "pack", "dist", "deep.mjs"), "");
   const settings = await resolveSettings({ cwd: project, configFile: "toolgate.config.json" });
   protection = new PolicyProtection(settings, "block", home);
 });
@@ -156,10 +164,22 @@ describe("shell lines that change toolgate's policy are blocked", () => {
     "apply_patch '*** Begin Patch\n*** Add File: plugins/evil.ts\n+export default {}\n*** End Patch'",
     // a link already in the project that points at the config
     "echo x > cfg-link.json",
+    // links on the way: a link to a link, a folder link in the middle, a link outside the project into it
+    "echo x > cfg-chain.json",
+    "echo x > self/toolgate.config.json",
+    "echo x > ./self/self/plugins/evil.ts",
+    "cd self/src && echo x > ../toolgate.config.json",
+    "echo x > ROOT/elsewhere/evil.ts",
+    "rm -rf ROOT/elsewhere/",
+    // a glob that reaches into a protected folder by what it holds
+    "find . -name 'guard.*' -delete",
+    "find . -name guard.mjs -exec rm {} +",
+    "shopt -s globstar; rm -f **/guard.mjs",
+    "find . -name deep.mjs -delete",
   ];
 
   it.each(lines)("%s", (line) => {
-    const decision = protection.check(bash(line.replaceAll("PROJECT", project)));
+    const decision = protection.check(bash(line.replaceAll("PROJECT", project).replaceAll("ROOT", root)));
     expect(decision?.action).toBe("block");
     expect(decision && "message" in decision ? decision.message : "").toMatch(/human/);
   });
@@ -203,6 +223,12 @@ describe("everyday shell lines stay allowed", () => {
     "tee /tmp/out.txt < src/index.ts",
     "mv src/a.ts src/b.ts",
     "cp -r src /tmp/src-copy",
+    // a dangling link writes where it points, outside the policy; a path through a file has nothing below it
+    "echo x > dangling",
+    "echo x > src/main.ts/x",
+    "echo x > self/src/new.ts",
+    "find . -name '*.md' -delete",
+    "shopt -s globstar; rm -f **/*.orig",
   ];
 
   it.each(lines)("%s", (line) => {
@@ -237,6 +263,15 @@ describe("file tools that change toolgate's policy are blocked", () => {
     ["MCP move_file away", () => ({ name: "move_file", kind: "mcp", args: { source: join(project, "plugins"), destination: "/tmp/p" } })],
     ["MCP create_directory", () => ({ name: "mcp__fs__create_directory", args: { path: join(project, "plugins/evil") } })],
     ["an unknown MCP tool naming a path", () => ({ name: "mcp__x__delete_path", args: { path: join(project, ".toolgate") } })],
+    // a file tool's glob (the tool expands it, picomatch-like): braces and extglobs before the first *
+    ["MCP delete, a brace glob", () => ({ name: "mcp__fs__delete_files", args: { path: join(project, "plugin{s,x}/*") } })],
+    ["MCP delete, an extglob", () => ({ name: "mcp__fs__delete_files", args: { path: join(project, "@(plugins|x)/*.ts") } })],
+    ["MCP delete, an escaped glob", () => ({ name: "mcp__fs__delete_files", args: { path: join(project, "tool\\gate.config.*") } })],
+    ["MCP delete, a glob over the folder's name", () => ({ name: "mcp__fs__delete_files", args: { path: join(project, "plug*/evil.ts") } })],
+    ["MCP delete, a glob above the folder", () => ({ name: "mcp__fs__delete_files", args: { path: join(project, "?lugins/sub/*.ts") } })],
+    ["MCP delete, a globstar", () => ({ name: "mcp__fs__delete_files", args: { path: join(project, "**/guard.mjs") } })],
+    ["MCP delete, a globstar inside the folder", () => ({ name: "mcp__fs__delete_files", args: { path: join(project, "plugins/**/not-there-yet.ts") } })],
+    ["MCP delete, a brace across folders", () => ({ name: "mcp__fs__delete_files", args: { path: join(project, "{src,plugins/sub}/*") } })],
     [
       "apply_patch Update",
       () => ({ name: "apply_patch", args: { input: "*** Begin Patch\n*** Update File: toolgate.config.json\n@@\n-a\n+b\n*** End Patch" } }),
@@ -282,6 +317,11 @@ describe("file tools that leave the policy alone are allowed", () => {
     ["Read the config", () => ({ name: "Read", args: { file_path: join(project, "toolgate.config.json") } })],
     ["MCP read_text_file", () => ({ name: "mcp__fs__read_text_file", args: { path: join(project, "toolgate.config.json") } })],
     ["MCP list_directory", () => ({ name: "list_directory", kind: "mcp", args: { path: join(project, "plugins") } })],
+    ["MCP delete, a glob in src", () => ({ name: "mcp__fs__delete_files", args: { path: join(project, "src/*.ts") } })],
+    ["MCP delete, logs beside the config", () => ({ name: "mcp__fs__delete_files", args: { path: join(project, "*.log") } })],
+    ["MCP delete, a glob over other folders' names", () => ({ name: "mcp__fs__delete_files", args: { path: join(project, "s*/x.ts") } })],
+    ["MCP delete, a globstar over what no policy folder holds", () => ({ name: "mcp__fs__delete_files", args: { path: join(project, "**/*.md") } })],
+    ["MCP delete, a brace over other folders", () => ({ name: "mcp__fs__delete_files", args: { path: join(project, "{src,build}/*.js") } })],
     ["Grep plugins", () => ({ name: "Grep", args: { pattern: "x", path: join(project, "plugins") } })],
     ["apply_patch to src", () => ({ name: "apply_patch", args: { input: "*** Begin Patch\n*** Update File: src/a.ts\n@@\n-a\n+b\n*** End Patch" } })],
     [

@@ -1,5 +1,5 @@
-import { lstatSync, realpathSync } from "node:fs";
-import { basename, dirname, posix, resolve } from "node:path";
+import { type Dirent, lstatSync, readdirSync, realpathSync, type Stats } from "node:fs";
+import { basename, dirname, posix } from "node:path";
 import { createRequire } from "node:module";
 import type picomatchModule from "picomatch";
 
@@ -47,6 +47,8 @@ function globMatcher(pattern: string): (path: string) => boolean {
 }
 
 const globCharacters = /[*?[]/;
+/** Where picomatch's syntax may begin (globs, braces, extglobs, escapes): the text before it matches as written. */
+const globSyntax = /[*?[{(!+@\\]/;
 
 /**
  * The places toolgate's policy lives, and the question the protection asks of each path a call would
@@ -74,10 +76,13 @@ export class ProtectedPaths {
 
   /** Existing paths and their real paths (null: none there), for one call: a line's paths share folders. */
   readonly #realPaths = new Map<string, string | null>();
+  /** What protected folders hold, for one call's globs. */
+  readonly #listings = new Map<string, readonly string[] | undefined>();
 
   /** Starts a call's check: what the file system held for the last call is asked again. */
   beginCall(): void {
     this.#realPaths.clear();
+    this.#listings.clear();
   }
 
   /** The entry an absolute path (which may hold glob characters) lands on, if any. */
@@ -114,16 +119,77 @@ export class ProtectedPaths {
   }
 
   #globHit(pattern: string, reach: Reach): ProtectedHit | undefined {
-    const matches = globMatcher(posix.normalize(pattern));
-    // The folder before the first glob character: a glob inside a protected folder changes it.
-    const literal = pattern.slice(0, pattern.search(globCharacters));
-    const base = literal.slice(0, literal.lastIndexOf("/")) || "/";
+    const normal = posix.normalize(pattern);
+    // Only a path that starts with the pattern's plain part can match it: the matcher is asked of those alone.
+    const plain = normal.slice(0, Math.max(0, normal.search(globSyntax)));
+    const matches = globMatcher(normal);
+    const matchesPath = (path: string) => path.startsWith(plain) && matches(path);
     for (const entry of this.entries) {
-      if (matches(entry.path) || isWithin(base, entry.path)) return { entry, target: pattern };
+      if (matchesPath(entry.path) || this.#mayMatchInside(normal, plain, matchesPath, entry.path)) return { entry, target: pattern };
       if (reach !== "tree" || !entry.guardAncestors) continue;
-      for (let folder = dirname(entry.path); folder !== dirname(folder); folder = dirname(folder)) if (matches(folder)) return { entry, target: pattern };
+      for (let folder = dirname(entry.path); folder !== dirname(folder); folder = dirname(folder)) if (matchesPath(folder)) return { entry, target: pattern };
     }
     return undefined;
+  }
+
+  /**
+   * Whether a glob may name something inside `folder`: it starts inside the folder; or its first segments
+   * match the folder's and more follow; or, with a `**` that may start at or above the folder, it matches
+   * something the folder holds. A brace or extglob that holds a `/` may, whenever it could start above.
+   */
+  #mayMatchInside(pattern: string, plain: string, matchesPath: (path: string) => boolean, folder: string): boolean {
+    const inside = folder === "/" ? "/" : `${folder}/`;
+    if (plain.startsWith(inside)) return true;
+    if (!inside.startsWith(plain)) return false;
+    if (slashInGroup.test(pattern)) return true;
+    if (pattern.includes("**")) return this.#contents(folder)?.some(matchesPath) ?? true;
+    return leadingSegmentsMatch(pattern, folder);
+  }
+
+  /** Everything below `folder`, for one call; undefined when there is more than a policy folder holds. */
+  #contents(folder: string): readonly string[] | undefined {
+    if (!this.#listings.has(folder)) this.#listings.set(folder, listTree(folder, contentsLimit));
+    return this.#listings.get(folder);
+  }
+}
+
+/** Braces or extglobs that hold a `/`: their segments cannot be matched one by one. */
+const slashInGroup = /[{(][^})]*\//;
+const contentsLimit = 10_000;
+
+/** Whether the glob has more segments than `folder` and its first ones match the folder's. */
+function leadingSegmentsMatch(pattern: string, folder: string): boolean {
+  const patternParts = pattern.split("/");
+  const folderParts = folder.split("/");
+  if (patternParts.length <= folderParts.length) return false;
+  return folderParts.every((part, index) => {
+    const glob = patternParts[index]!;
+    return glob === part || (glob !== "" && globMatcher(glob)(part));
+  });
+}
+
+/** The paths below `folder` (none for a file or nothing), or undefined past `limit` of them. Links are listed, not followed. */
+function listTree(folder: string, limit: number): string[] | undefined {
+  const found: string[] = [];
+  const pending = [folder];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    for (const item of readFolder(next)) {
+      const path = `${next}/${item.name}`;
+      found.push(path);
+      if (found.length > limit) return undefined;
+      if (item.isDirectory()) pending.push(path);
+    }
+  }
+  return found;
+}
+
+function readFolder(path: string): Dirent[] {
+  try {
+    return readdirSync(path, { withFileTypes: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return [];
+    throw error;
   }
 }
 
@@ -135,33 +201,53 @@ function isWithin(path: string, folder: string): boolean {
 }
 
 /**
- * The path with every symlink in its existing part resolved (`realpath` of the longest existing prefix,
- * the rest appended): a link in the project that points at the config is the config.
+ * The path with every symlink in its existing part resolved (the real path of the longest existing prefix,
+ * the rest appended): a link in the project that points at the config is the config. The walk goes down from
+ * `/` and stops at the first part that does not exist, since nothing can be below it; `known` keeps each
+ * prefix's answer, so paths of one line that share folders ask the file system once per folder.
  */
 function realPath(path: string, known = new Map<string, string | null>()): string {
-  let existing = path;
-  let rest = "";
-  for (let depth = 0; depth < 64; depth++) {
-    let real = known.get(existing);
-    if (real === undefined) {
-      real = realIfExists(existing);
-      known.set(existing, real);
+  let real = "/";
+  for (let start = 1; start < path.length; ) {
+    const slash = path.indexOf("/", start);
+    const end = slash === -1 ? path.length : slash;
+    const prefix = path.slice(0, end);
+    let resolved = known.get(prefix);
+    if (resolved === undefined) {
+      resolved = realOfPart(prefix, real);
+      known.set(prefix, resolved);
     }
-    if (real !== null) return rest === "" ? real : resolve(real, rest);
-    const parent = dirname(existing);
-    if (parent === existing) return path;
-    rest = rest === "" ? basename(existing) : `${basename(existing)}/${rest}`;
-    existing = parent;
+    if (resolved === null) return below(real, path.slice(start));
+    real = resolved;
+    start = end + 1;
   }
-  return path;
+  return real;
 }
 
-function realIfExists(path: string): string | null {
-  // Most paths a line names do not exist yet: asking lstat first spares realpath's thrown error for each.
-  if (lstatSync(path, { throwIfNoEntry: false }) === undefined) return null;
-  try {
-    return realpathSync.native(path);
-  } catch {
-    return null;
+/** The real path of `prefix`, given its folder's (`realFolder`); null when nothing is there. */
+function realOfPart(prefix: string, realFolder: string): string | null {
+  const stats = lstatOrNothing(prefix);
+  if (stats === undefined) return null;
+  if (stats.isSymbolicLink()) {
+    try {
+      return realpathSync.native(prefix);
+    } catch {
+      return null; // a dangling link: compared by its own path
+    }
   }
+  return below(realFolder, basename(prefix));
+}
+
+function lstatOrNothing(path: string): Stats | undefined {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false });
+  } catch (error) {
+    // A part that is a file (`config.ts/x`) has nothing below it; any other failure stays an error, which denies.
+    if ((error as NodeJS.ErrnoException).code === "ENOTDIR") return undefined;
+    throw error;
+  }
+}
+
+function below(folder: string, rest: string): string {
+  return folder === "/" ? `/${rest}` : `${folder}/${rest}`;
 }

@@ -176,6 +176,16 @@ describe("shell lines that change toolgate's policy are blocked", () => {
     "find . -name guard.mjs -exec rm {} +",
     "shopt -s globstar; rm -f **/guard.mjs",
     "find . -name deep.mjs -delete",
+    // a glob after a start only known at run time, that could end at a protected path or reach into one
+    "rm -rf $X/plug*",
+    'rm -rf "$X"/pl?gins',
+    "cd $SOMEWHERE && rm -rf *",
+    "cd $D; rm -rf p*/",
+    "rm -rf $X/proj/plug*/x",
+    "rm -f $X/p*s/g*",
+    'find $D -name "toolgate.config.*" -delete',
+    'find $D -name "gu?rd.*" -delete',
+    "rm -rf $X/pro?",
   ];
 
   it.each(lines)("%s", (line) => {
@@ -229,6 +239,12 @@ describe("everyday shell lines stay allowed", () => {
     "echo x > self/src/new.ts",
     "find . -name '*.md' -delete",
     "shopt -s globstar; rm -f **/*.orig",
+    'find $DIR -name "*.pyc" -delete',
+    "rm -rf $X/**/*.orig",
+    "rm -rf $X/*.log",
+    "rm -rf $X/dist/*",
+    "rm -rf $X/proj/src/*",
+    "cd $D && rm -f *.o",
   ];
 
   it.each(lines)("%s", (line) => {

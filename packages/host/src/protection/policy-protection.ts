@@ -167,10 +167,12 @@ export class PolicyProtection {
     if (unknownAt === -1 && (path.startsWith("/") || cwd !== undefined)) return this.#paths.hit(path.startsWith("/") ? path : posix.join(cwd!, path), reach);
     // Known from some point on only: `$DIR/toolgate.config.ts`, or relative after a `cd` to a folder only known at run time.
     const tail = unknownAt === -1 ? `/${path}` : path.slice(unknownAt);
-    if (/(^|\/)\.\.(\/|$)/.test(tail) || /[*?[]/.test(tail)) return "unknown";
+    if (/(^|\/)\.\.(\/|$)/.test(tail)) return "unknown";
     const normal = posix.normalize(tail);
     if (normal === "" || normal === "/" || normal === "." || normal === "./") return "unknown";
-    return this.#paths.hitByTail(normal.startsWith("./") ? normal.slice(1) : normal, reach, raw);
+    const known = normal.startsWith("./") ? normal.slice(1) : normal;
+    if (/[*?[]/.test(known)) return this.#paths.hitByGlobTail(known, reach, raw) ?? "unknown";
+    return this.#paths.hitByTail(known, reach, raw);
   }
 
   /** The folders a relative path of this call is read from: the host's, and the one the call names, if any. */

@@ -112,6 +112,20 @@ export class ProtectedPaths {
     return entry === undefined ? undefined : { entry, target: raw };
   }
 
+  /**
+   * A glob known from `tail` on (`$X/plug*`, `*` after a `cd` to a folder only known at run time): the entry
+   * it could end at (or, for a recursive change, above), or reach into through the entry's last parts.
+   */
+  hitByGlobTail(tail: string, reach: Reach, raw: string): ProtectedHit | undefined {
+    const entry = this.entries.find((each) => {
+      if (tailReaches(tail, each.path, true)) return true;
+      if (reach !== "tree" || !each.guardAncestors) return false;
+      for (let folder = dirname(each.path); folder !== dirname(folder); folder = dirname(folder)) if (tailReaches(tail, folder, false)) return true;
+      return false;
+    });
+    return entry === undefined ? undefined : { entry, target: raw };
+  }
+
   /** The first protected name `text` holds (lower-cased), for a write whose target cannot be worked out. */
   nameIn(text: string): string | undefined {
     const lower = text.toLowerCase();
@@ -156,6 +170,28 @@ export class ProtectedPaths {
 /** Braces or extglobs that hold a `/`: their segments cannot be matched one by one. */
 const slashInGroup = /[{(][^})]*\//;
 const contentsLimit = 10_000;
+
+/**
+ * Whether a path that ends with the glob `tail` (`/plug*`, `/**\/guard.*`) could be `path`, or (`inside`)
+ * lie inside it with the tail's first parts matching the path's last ones.
+ */
+function tailReaches(tail: string, path: string, inside: boolean): boolean {
+  const tailParts = tail.split("/").slice(1);
+  const pathParts = path.split("/").slice(1);
+  const globstar = tailParts.indexOf("**");
+  if (globstar !== -1) {
+    const matches = globMatcher(tailParts.join("/"));
+    for (let start = 0; start < pathParts.length; start++) if (matches(pathParts.slice(start).join("/"))) return true;
+  } else if (tailParts.length <= pathParts.length && partsMatch(tailParts, pathParts.slice(-tailParts.length))) return true;
+  if (!inside) return false;
+  const leading = globstar === -1 ? tailParts.length - 1 : globstar;
+  for (let count = Math.min(leading, pathParts.length); count >= 1; count--) if (partsMatch(tailParts.slice(0, count), pathParts.slice(-count))) return true;
+  return false;
+}
+
+function partsMatch(globs: readonly string[], parts: readonly string[]): boolean {
+  return globs.every((glob, index) => glob === parts[index] || (glob !== "" && globMatcher(glob)(parts[index]!)));
+}
 
 /** Whether the glob has more segments than `folder` and its first ones match the folder's. */
 function leadingSegmentsMatch(pattern: string, folder: string): boolean {

@@ -1,10 +1,11 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { pathToFileURL } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
 import { publishablePackages } from "../../scripts/lib/workspace-packages.js";
-import { repoRoot } from "../cli/cli-harness.js";
+import { makeTempDir, removeTempDirs, repoRoot, runCli, writeFiles } from "../cli/cli-harness.js";
 import { codeLangs, docPages, shellLangs, snippetsOf, type Snippet } from "./doc-snippets.js";
 
 // Every shell line and code block a reader may copy from the docs either runs here (code: typechecked
@@ -15,6 +16,7 @@ const snippets = docPages(repoRoot).flatMap((page) => snippetsOf(repoRoot, page)
 const testedBy = (snippet: Snippet) => /^tested-by:\s*(\S+)$/.exec(snippet.marker ?? "")?.[1];
 const marked = (snippet: Snippet) => snippet.marker === "excerpt" || testedBy(snippet) !== undefined;
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+const tsxLoader = pathToFileURL(join(repoRoot, "node_modules/tsx/dist/loader.mjs")).href;
 
 describe("snippets in the docs", () => {
   it("finds the pages and their blocks", () => {
@@ -47,10 +49,39 @@ describe("snippets in the docs", () => {
   });
 
   it("every code block that is not an excerpt typechecks as written, strict, against the workspace's packages", { timeout: 120_000 }, () => {
-    const checked = snippets.filter((snippet) => codeLangs.has(snippet.lang) && !marked(snippet));
+    const checked = snippets.filter((snippet) => codeLangs.has(snippet.lang) && snippet.marker !== "excerpt");
     expect(checked.length).toBeGreaterThan(5);
     const errors = typecheck(checked);
     expect(errors, "fix the snippet, or mark it <!-- excerpt --> on the line before the fence").toEqual([]);
+  });
+});
+
+describe("snippets that run as a reader would run them", () => {
+  afterAll(removeTempDirs);
+
+  it("docs/policies/command-hooks.md: its config and its script, as written, veto rm -rf and let ls through", async () => {
+    const page = "docs/policies/command-hooks.md";
+    const [config] = snippetsOf(repoRoot, page).filter((snippet) => snippet.lang === "yaml");
+    const [script] = snippetsOf(repoRoot, page).filter((snippet) => snippet.marker === "tested-by: test/docs/snippets.test.ts");
+    expect(config?.code).toContain("# toolgate.config.yaml");
+    expect(script?.code).toContain("# guards/no-rm.sh (chmod +x)");
+    const dir = makeTempDir("os", "command-hook-page-");
+    writeFiles(dir, { "toolgate.config.yaml": config!.code, "guards/no-rm.sh": script!.code });
+    chmodSync(join(dir, "guards/no-rm.sh"), 0o755);
+    const denied = await runCli(["explain", "Bash", JSON.stringify({ command: "rm -rf build" }), "--cwd", dir]);
+    expect(denied.stdout).toContain("verdict: BLOCK by command:./guards/no-rm.sh: rm -rf is not allowed in this repository");
+    const allowed = await runCli(["explain", "Bash", JSON.stringify({ command: "ls" }), "--cwd", dir]);
+    expect(allowed.stdout).toContain("verdict: ALLOW");
+  });
+
+  it("README.md's embed snippet runs as written (tsx), its stand-in tool answering through the gate", () => {
+    const embed = snippetsOf(repoRoot, "README.md").find((snippet) => snippet.code.includes("const runInSandbox ="));
+    expect(embed?.marker).toBe("tested-by: test/docs/snippets.test.ts");
+    const dir = makeTempDir("repo", "embed-snippet-");
+    writeFiles(dir, { "embed.mts": `${embed!.code}\nconsole.log(JSON.stringify(messages));\n` });
+    const run = spawnSync(process.execPath, ["--import", tsxLoader, join(dir, "embed.mts")], { cwd: dir, encoding: "utf8" });
+    expect(run.status, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual([{ role: "tool", tool_call_id: "call_1", content: "ran: ls" }]);
   });
 });
 

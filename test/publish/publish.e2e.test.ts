@@ -290,6 +290,18 @@ describe("publishing to an npm registry and installing from it", { timeout: 180_
     const explained = await npx(project, ["explain", "terminal", JSON.stringify({ command: "ls" })]);
     expect(explained.stdout).toMatch(/BLOCK/);
     expect(explained.stdout).toContain(modelHooksInstall);
+
+    // check and doctor say so too, rather than "check passed" over a policy whose every call is denied.
+    const check = await npx(project, ["check", "--json"]);
+    expect(check.code, check.stdout + check.stderr).toBe(1);
+    expect((JSON.parse(check.stdout) as { ok: boolean; problems: string[] }).problems.join("\n")).toContain(
+      `@toolgate/model-hooks, which is not installed: run \`${modelHooksInstall}\``,
+    );
+    const doctor = await npx(project, ["doctor", "--json"]);
+    expect(doctor.code, doctor.stdout + doctor.stderr).toBe(1);
+    const diagnosis = JSON.parse(doctor.stdout) as { ok: boolean; project: { problem: string | null } };
+    expect(diagnosis.ok).toBe(false);
+    expect(diagnosis.project.problem).toContain(modelHooksInstall);
   });
 
   it("a Redis store without @toolgate/store-redis blocks what a plugin with api.store judges, with the npm install line", async () => {

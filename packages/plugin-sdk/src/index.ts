@@ -24,3 +24,4 @@ export { storeFailure, type OnStoreError } from "./store-failure.js";
 export { commandFields, shellCommands, isShellCall, quoteWord, type ShellCommandField } from "./shell-calls.js";
 export { agentToolKinds, kindOfTool, shellToolNames, toolKindAgents, type KindOfToolOptions, type ToolKindAgent } from "./tool-kinds.js";
 export { inputFields } from "./session-input.js";
+export { nearestKey, optionsError } from "./options-error.js";

@@ -1,4 +1,4 @@
-import { definePlugin, type PluginApi, type ToolArgs, type ToolCall, type Verdict } from "@toolgate/plugin-sdk";
+import { definePlugin, optionsError, type PluginApi, type ToolArgs, type ToolCall, type Verdict } from "@toolgate/plugin-sdk";
 import { appendFileSync, mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import * as v from "valibot";
@@ -103,9 +103,7 @@ export default definePlugin<AuditLogOptions>((options, api) => {
 function resolveOptions(input: unknown, cwd: string): { file: string; includeArgs: boolean } {
   const parsed = v.safeParse(OptionsSchema, input ?? {});
   if (!parsed.success) {
-    const issue = parsed.issues[0];
-    const path = v.getDotPath(issue);
-    throw new Error(`${pluginName}: ${path === null ? "options" : `option "${path}"`}: ${issue.message} (got ${issue.received})`);
+    throw optionsError(pluginName, OptionsSchema, parsed.issues[0]);
   }
   const { file = ".toolgate/audit.jsonl", includeArgs = true } = parsed.output;
   return { file: resolve(cwd, file), includeArgs };

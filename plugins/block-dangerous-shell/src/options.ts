@@ -1,6 +1,6 @@
 import { tmpdir } from "node:os";
 import { posix } from "node:path";
-import { shellToolNames } from "@toolgate/plugin-sdk";
+import { optionsError, shellToolNames } from "@toolgate/plugin-sdk";
 import * as v from "valibot";
 import type { Guard } from "./check.js";
 import { builtinRules } from "./rules/builtin-rules.js";
@@ -111,9 +111,7 @@ export interface Environment {
 export function resolveOptions(input: unknown, environment: Environment): ResolvedOptions {
   const parsed = v.safeParse(OptionsSchema, input ?? {});
   if (!parsed.success) {
-    const issue = parsed.issues[0];
-    const path = v.getDotPath(issue);
-    throw new Error(`${pluginName}: ${path === null ? "options" : `option "${path}"`}: ${issue.message} (got ${issue.received})`);
+    throw optionsError(pluginName, OptionsSchema, parsed.issues[0]);
   }
   const options = parsed.output;
   const packs = resolvePacks(options.packs ?? []);

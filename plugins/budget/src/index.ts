@@ -1,4 +1,4 @@
-import { definePlugin, storeFailure, type HookContext, type OnStoreError, type ToolCall } from "@toolgate/plugin-sdk";
+import { definePlugin, optionsError, storeFailure, type HookContext, type OnStoreError, type ToolCall } from "@toolgate/plugin-sdk";
 import * as v from "valibot";
 import { formatDuration, formatRetry } from "./format.js";
 
@@ -153,7 +153,7 @@ function resolveOptions(input: unknown) {
     // A missing required key reaches us as the strict object's "not an option" issue.
     if (path === "limit" && issue.received === "undefined")
       throw new Error(`${pluginName}: option "limit" is required: the calls (or cost units) allowed per period`);
-    throw new Error(`${pluginName}: ${path === null ? "options" : `option "${path}"`}: ${issue.message} (got ${issue.received})`);
+    throw optionsError(pluginName, OptionsSchema, issue);
   }
   const { limit, cost = 1, per = "session", periodMs, tools, unit, onError = "release", pendingTtlMs, onStoreError = "block", now = Date.now } = parsed.output;
   return {

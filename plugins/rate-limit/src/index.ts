@@ -1,4 +1,4 @@
-import { definePlugin, storeFailure, type OnStoreError, type ToolCall } from "@toolgate/plugin-sdk";
+import { definePlugin, optionsError, storeFailure, type OnStoreError, type ToolCall } from "@toolgate/plugin-sdk";
 import * as v from "valibot";
 import { formatDuration, formatRetry } from "./format.js";
 
@@ -86,9 +86,7 @@ export default definePlugin<RateLimitOptions>((options, api) => {
 function resolveOptions(input: unknown) {
   const parsed = v.safeParse(OptionsSchema, input ?? {});
   if (!parsed.success) {
-    const issue = parsed.issues[0];
-    const path = v.getDotPath(issue);
-    throw new Error(`${pluginName}: ${path === null ? "options" : `option "${path}"`}: ${issue.message} (got ${issue.received})`);
+    throw optionsError(pluginName, OptionsSchema, parsed.issues[0]);
   }
   const { max = 5, windowMs = 60_000, tools, perTool = true, now = Date.now, onStoreError = "block" } = parsed.output;
   return { max, windowMs, tools: tools && new Set(tools), perTool, now: now as () => number, onStoreError };

@@ -1,4 +1,4 @@
-import { definePlugin } from "@toolgate/plugin-sdk";
+import { definePlugin, optionsError } from "@toolgate/plugin-sdk";
 import * as v from "valibot";
 
 const pluginName = "read-only-mode";
@@ -68,9 +68,7 @@ export default definePlugin<ReadOnlyModeOptions>((options) => {
 function resolveOptions(input: unknown): { writePattern: RegExp; allow: ReadonlySet<string>; message: string } {
   const parsed = v.safeParse(OptionsSchema, input ?? {});
   if (!parsed.success) {
-    const issue = parsed.issues[0];
-    const path = v.getDotPath(issue);
-    throw new Error(`${pluginName}: ${path === null ? "options" : `option "${path}"`}: ${issue.message} (got ${issue.received})`);
+    throw optionsError(pluginName, OptionsSchema, parsed.issues[0]);
   }
   const { writePattern = defaultWritePattern, allow = [], message = defaultMessage } = parsed.output;
   return { writePattern: compile(writePattern), allow: new Set(allow.map((name) => name.toLowerCase())), message };

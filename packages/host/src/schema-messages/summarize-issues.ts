@@ -1,4 +1,4 @@
-import { closest, distance } from "fastest-levenshtein";
+import { nearestKey } from "@toolgate/plugin-sdk";
 import type { BaseIssue } from "valibot";
 
 /**
@@ -43,6 +43,6 @@ function withSuggestion(issue: BaseIssue<unknown>, message: string): string {
   const key = issue.path?.at(-1)?.key;
   const known = /\(([^()]+)\)$/.exec(message)?.[1]?.split(", ");
   if (issue.type !== "strict_object" || typeof key !== "string" || known === undefined) return message;
-  const nearest = closest(key, known);
-  return distance(key.toLowerCase(), nearest.toLowerCase()) <= Math.max(2, Math.floor(key.length / 3)) ? `${message}; did you mean "${nearest}"?` : message;
+  const nearest = nearestKey(key, known);
+  return nearest === undefined ? message : `${message}; did you mean "${nearest}"?`;
 }

@@ -38,7 +38,8 @@ function parseEntry(entry: string): AllowedChange {
 /** Whether one changed call is one the allowances name. */
 export function isAllowedChange(base: Decision, head: Decision, allowed: readonly AllowedChange[]): boolean {
   return allowed.some((entry) => {
-    if ("decider" in entry) return [base.source, head.source].some((source) => source !== undefined && (source.name === entry.decider || sourceKey(source) === entry.decider));
+    if ("decider" in entry)
+      return [base.source, head.source].some((source) => source !== undefined && (source.name === entry.decider || sourceKey(source) === entry.decider));
     return (entry.from === "*" || entry.from === base.verdict) && (entry.to === "*" || entry.to === head.verdict);
   });
 }

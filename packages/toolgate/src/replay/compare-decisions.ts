@@ -25,11 +25,16 @@ export interface ChangeGroup {
 const order: readonly ExpectedVerdict[] = ["allow", "modify", "ask", "block"];
 
 /** Whether two decisions differ in what a diff reports: the verdict, or who gave it. */
-export function hasChanged(before: Decision, after: Decision): boolean {
+function hasChanged(before: Decision, after: Decision): boolean {
   return before.verdict !== after.verdict || sourceKey(before.source) !== sourceKey(after.source);
 }
 
-export function changedCalls(calls: readonly LocatedCall[], base: readonly Decision[], head: readonly Decision[], allowed: readonly AllowedChange[]): ChangedCall[] {
+export function changedCalls(
+  calls: readonly LocatedCall[],
+  base: readonly Decision[],
+  head: readonly Decision[],
+  allowed: readonly AllowedChange[],
+): ChangedCall[] {
   return calls.flatMap(({ file, line, call }, index) => {
     const before = base[index]!;
     const after = head[index]!;

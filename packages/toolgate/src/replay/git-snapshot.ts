@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, parse, relative } from "node:path";
@@ -20,20 +20,30 @@ export interface GitSnapshot {
  */
 export async function snapshotAt(ref: string, cwd: string): Promise<GitSnapshot> {
   if (ref.startsWith("-")) throw new CliError(`"${ref}" is not a git ref (it starts with "-")`, exitCodes.usage);
-  const commit = (await git(cwd, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`])).trim();
+  const commit = await commitOf(ref, cwd);
   const prefix = (await git(cwd, ["rev-parse", "--show-prefix"])).trim();
+  // From the top: run in a subfolder, git archive looks for that subfolder inside the tree it is given.
+  const top = (await git(cwd, ["rev-parse", "--show-toplevel"])).trim();
   const root = mkdtempSync(join(realpathSync(tmpdir()), "toolgate-policy-"));
   const dir = join(root, relative(parse(cwd).root, cwd));
   try {
     mkdirSync(dir, { recursive: true });
-    await extractTree(cwd, `${commit}:${prefix}`, dir);
+    await extractTree(top, `${commit}:${prefix}`, dir);
     linkNodeModules(cwd, root);
   } catch (error) {
     rmSync(root, { recursive: true, force: true });
-    if (error instanceof CliError) throw new CliError(`${ref}: ${error.message}`, exitCodes.usage);
     throw error;
   }
   return { dir, commit, remove: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+async function commitOf(ref: string, cwd: string): Promise<string> {
+  try {
+    return (await git(cwd, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`])).trim();
+  } catch (error) {
+    const said = error instanceof CliError && error.message !== "" ? ` (git: ${error.message})` : "";
+    throw new CliError(`no file and no git commit by that name in ${cwd}${said}`, exitCodes.usage);
+  }
 }
 
 function linkNodeModules(cwd: string, root: string): void {
@@ -46,22 +56,23 @@ function linkNodeModules(cwd: string, root: string): void {
 }
 
 /** `git archive <tree> | tar -x -C <dir>`: modes (executable hooks) and symlinks kept. */
-function extractTree(cwd: string, tree: string, dir: string): Promise<void> {
+async function extractTree(cwd: string, tree: string, dir: string): Promise<void> {
+  const archive = spawn("git", ["archive", "--format=tar", tree], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+  const tar = spawn("tar", ["-x", "-f", "-", "-C", dir], { stdio: ["pipe", "ignore", "pipe"] });
+  let errors = "";
+  archive.stderr.on("data", (chunk: Buffer) => (errors += chunk.toString()));
+  tar.stderr.on("data", (chunk: Buffer) => (errors += chunk.toString()));
+  archive.stdout.pipe(tar.stdin);
+  // Both must have ended: tar may close before git's exit is reported, and either may fail.
+  const [archiveCode, tarCode] = await Promise.all([exitOf(archive), exitOf(tar)]);
+  if (archiveCode !== 0 || tarCode !== 0)
+    throw new CliError(`cannot copy ${tree} out of git: ${errors.trim() || `git archive exited ${archiveCode}, tar ${tarCode}`}`, exitCodes.usage);
+}
+
+function exitOf(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve, reject) => {
-    const archive = spawn("git", ["archive", "--format=tar", tree], { cwd, stdio: ["ignore", "pipe", "pipe"] });
-    const tar = spawn("tar", ["-x", "-f", "-", "-C", dir], { stdio: ["pipe", "ignore", "pipe"] });
-    let errors = "";
-    archive.stderr.on("data", (chunk: Buffer) => (errors += chunk.toString()));
-    tar.stderr.on("data", (chunk: Buffer) => (errors += chunk.toString()));
-    archive.stdout.pipe(tar.stdin);
-    archive.on("error", reject);
-    tar.on("error", reject);
-    let archiveCode: number | null = null;
-    archive.on("close", (code) => (archiveCode = code));
-    tar.on("close", (code) => {
-      if (archiveCode === 0 && code === 0) resolve();
-      else reject(new CliError(`cannot copy ${tree} out of git: ${errors.trim() || `git archive exited ${archiveCode}, tar ${code}`}`, exitCodes.usage));
-    });
+    child.on("error", reject);
+    child.on("close", resolve);
   });
 }
 
@@ -76,7 +87,7 @@ function git(cwd: string, args: readonly string[]): Promise<string> {
     child.on("error", (error) => reject(new CliError(`cannot run git: ${error.message}`, exitCodes.usage)));
     child.on("close", (code) => {
       if (code === 0) resolve(out);
-      else reject(new CliError(errors.trim() || `not a commit in the git repository at ${cwd}`, exitCodes.usage));
+      else reject(new CliError(errors.trim(), exitCodes.usage));
     });
   });
 }

@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import { resolve, sep } from "node:path";
 import { CliError, exitCodes } from "../cli/cli-error.js";
 import type { PolicyLocation } from "./decide-lines.js";
-import { snapshotAt } from "./git-snapshot.js";
+import { snapshotAt, type GitSnapshot } from "./git-snapshot.js";
 
 /** One side of a diff: where its policy lives, how the report names it, and the cleanup. */
 export interface PolicySide {
@@ -23,20 +23,22 @@ export async function openPolicySide(spec: string | undefined, cwd: string, opti
   if (spec === undefined) return { label: "working tree", location: { cwd }, ...same };
   const file = resolve(spec);
   if (isFile(file)) return { label: spec, location: { cwd, configFile: file }, ...same };
-  let snapshot;
-  try {
-    snapshot = await snapshotAt(spec, cwd);
-  } catch (error) {
-    if (!(error instanceof CliError)) throw error;
-    throw new CliError(`${option} ${spec} is neither a config file nor a git commit of ${cwd}: ${error.message}`, exitCodes.usage);
-  }
-  const { dir, commit } = snapshot;
+  const { dir, commit, remove } = await snapshotOf(spec, cwd, option);
   return {
     label: `${spec} (${commit.slice(0, 12)})`,
     location: { cwd: dir },
     reword: (message) => message.split(`${dir}${sep}`).join(`${spec}:`).split(dir).join(`${spec}:.`),
-    remove: snapshot.remove,
+    remove,
   };
+}
+
+async function snapshotOf(spec: string, cwd: string, option: string): Promise<GitSnapshot> {
+  try {
+    return await snapshotAt(spec, cwd);
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error;
+    throw new CliError(`${option} ${spec}: ${error.message}`, exitCodes.usage);
+  }
 }
 
 function isFile(path: string): boolean {

@@ -5,8 +5,8 @@ import type { NotReplayed } from "./read-sessions.js";
 const listed = 10;
 
 const because: Record<Exclude<NotReplayed["reason"], "invalid">, string> = {
-  "no-args": 'carry only a digest of their arguments (record them with decisions: { args: "full" })',
-  "no-record": "are tool calls, not decision records: nothing was recorded to compare with",
+  "no-args": 'only a digest of the arguments was recorded (record them with decisions: { args: "full" })',
+  "no-record": "tool calls, not decision records: no verdict was recorded to compare with",
 };
 
 /**
@@ -16,7 +16,11 @@ const because: Record<Exclude<NotReplayed["reason"], "invalid">, string> = {
 export function printNotReplayed(lines: readonly NotReplayed[]): void {
   if (lines.length === 0) return;
   printLine(color.yellow(`not replayed (${count(lines.length, "line")}):`));
-  for (const reason of ["no-args", "no-record"] as const) printGrouped(lines.filter((line) => line.reason === reason), because[reason]);
+  for (const reason of ["no-args", "no-record"] as const)
+    printGrouped(
+      lines.filter((line) => line.reason === reason),
+      because[reason],
+    );
   const invalid = lines.filter((line) => line.reason === "invalid");
   for (const line of invalid.slice(0, listed)) printLine(`  ${escapeControl(line.message)}`);
   if (invalid.length > listed) printLine(`  … and ${invalid.length - listed} more bad lines (--json lists them all)`);

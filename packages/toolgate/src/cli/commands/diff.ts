@@ -48,7 +48,9 @@ export function registerDiffCommand(program: Command): void {
     .argument("<decisions.jsonl...>", "decisions logs with arguments recorded, or JSONL files of tool calls")
     .requiredOption("--base <ref|config>", "the policy before: a git ref or a config file")
     .option("--head <ref|config>", "the policy after: a git ref or a config file (default: the project on disk)")
-    .addOption(new Option("--allow-changes <spec>", "changes that do not fail the diff: allow->block, *->ask, a plugin or rule name").argParser(collect).default([]))
+    .addOption(
+      new Option("--allow-changes <spec>", "changes that do not fail the diff: allow->block, *->ask, a plugin or rule name").argParser(collect).default([]),
+    )
     .addHelpText("after", helpText)
     .action(async (files: string[], options: DiffOptions) => {
       process.exitCode = await diff(files, options);

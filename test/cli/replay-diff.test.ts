@@ -196,7 +196,11 @@ describe.skipIf(!gitAvailable)("toolgate diff against a git ref", () => {
     tmp = makeTempDir("os", "diff-tmpdir-");
     writeFiles(cwd, {
       "toolgate.config.ts": configAt("Bash:command=*sudo*"),
-      "plugins/guard.mjs": guardAt("deploy"),
+      // The committed guard takes its word from a package only the project's own node_modules holds (not committed).
+      "plugins/guard.mjs": `import { word } from "policy-words";\n${guardAt("deploy").replace('"deploy"', "word")}`,
+      ".gitignore": "node_modules/\n",
+      "node_modules/policy-words/package.json": JSON.stringify({ name: "policy-words", type: "module", exports: "./index.js" }),
+      "node_modules/policy-words/index.js": 'export const word = "deploy";\n',
       "session.jsonl": session([
         record("c1", "Bash", { command: "ls" }),
         record("c2", "Bash", { command: "sudo ls" }, "block"),
@@ -319,7 +323,8 @@ describe("replay and diff write nothing", () => {
     const cwd = makeTempDir("os", "replay-live-");
     // A live project: records with arguments, a file store, and a plugin that counts every call in it.
     const counter = `export default (_options, api) => ({ name: "counter", hooks: { async pre_tool_call() {
-      const calls = await api.store.increment("calls");
+      const calls = ((await api.store.get("calls")) ?? 0) + 1;
+      await api.store.set("calls", calls);
       if (calls > 2) return { action: "block", message: "over budget: call " + calls };
     } } });`;
     writeFiles(cwd, {

@@ -24,6 +24,10 @@ export async function snapshotAt(ref: string, cwd: string): Promise<GitSnapshot>
   const prefix = (await git(cwd, ["rev-parse", "--show-prefix"])).trim();
   // From the top: run in a subfolder, git archive looks for that subfolder inside the tree it is given.
   const top = (await git(cwd, ["rev-parse", "--show-toplevel"])).trim();
+  if (prefix !== "")
+    await git(top, ["cat-file", "-e", `${commit}:${prefix}`]).catch(() => {
+      throw new CliError(`the project folder ${prefix} is not in that commit`, exitCodes.usage);
+    });
   const root = mkdtempSync(join(realpathSync(tmpdir()), "toolgate-policy-"));
   const dir = join(root, relative(parse(cwd).root, cwd));
   try {

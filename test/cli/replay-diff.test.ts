@@ -132,8 +132,11 @@ describe("toolgate diff over a recorded session", () => {
 
     expect(code).toBe(1);
     expect(stdout).toBe("");
-    expect(stderr).toContain("error: head working tree: a plugin failed to load: broken (");
-    expect(stderr).toContain("plugins/broken.mjs");
+    expect(stderr).toContain(
+      `error: head working tree: a plugin failed to load: broken: ${join(cwd, "plugins/broken.mjs")}: not a valid plugin: hooks.pre_tool_call must be a function`,
+    );
+    // The host's own warnings say which policy they come from.
+    expect(stderr).toContain('[toolgate head] error: plugin "broken" failed to load');
   });
 
   it("says when --base is neither a file nor a commit (exit 2)", async () => {

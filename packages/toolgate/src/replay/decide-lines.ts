@@ -1,5 +1,5 @@
 import type { PolicySource, Verdict } from "@toolgate/plugin-sdk";
-import type { Host } from "@toolgate/host";
+import type { Host, HostLogger } from "@toolgate/host";
 import { openHost, stderrLogger } from "../cli/open-host.js";
 import { failedPlugins } from "../cli/plugin-report.js";
 import type { CallLine } from "../cli/read-calls.js";
@@ -10,6 +10,8 @@ import type { ExpectedVerdict } from "../policy-test/fixture-schema.js";
 export interface PolicyLocation {
   cwd: string;
   configFile?: string;
+  /** Where the host's warnings go. @default stderr, as every command's */
+  logger?: HostLogger;
 }
 
 /** One call's verdict as `replay` and `diff` compare it. `verdict` is `modify` for an allow with rewritten arguments. */
@@ -35,7 +37,7 @@ export async function decideCalls(location: PolicyLocation, calls: readonly Loca
   const host = await openHost({
     cwd: location.cwd,
     ...(location.configFile === undefined ? {} : { configFile: location.configFile }),
-    logger: stderrLogger,
+    logger: location.logger ?? stderrLogger,
     store: "memory",
     storeWrites: "local",
     decisions: { log: false },
@@ -64,6 +66,7 @@ function decisionOf(verdict: Verdict, args: Record<string, unknown>): Decision {
 function assertLoaded(host: Host): void {
   const failed = failedPlugins(host.plugins);
   if (failed.length === 0) return;
-  const reasons = failed.map((record) => `${record.name}${record.path === undefined ? "" : ` (${record.path})`}: ${record.error ?? "failed to load"}`);
+  // A load error names the file already.
+  const reasons = failed.map((record) => `${record.name}: ${record.error ?? `${record.path ?? "its module"} failed to load`}`);
   throw new Error(`${failed.length === 1 ? "a plugin" : `${failed.length} plugins`} failed to load: ${reasons.join("; ")}`);
 }

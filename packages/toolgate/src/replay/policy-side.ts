@@ -1,5 +1,7 @@
 import { statSync } from "node:fs";
 import { resolve, sep } from "node:path";
+import type { HostLogger } from "@toolgate/host";
+import { createConsoleLogger } from "@toolgate/host/internal";
 import { CliError, exitCodes } from "../cli/cli-error.js";
 import type { PolicyLocation } from "./decide-lines.js";
 import { snapshotAt, type GitSnapshot } from "./git-snapshot.js";
@@ -39,6 +41,16 @@ async function snapshotOf(spec: string, cwd: string, option: string): Promise<Gi
     if (!(error instanceof CliError)) throw error;
     throw new CliError(`${option} ${spec}: ${error.message}`, exitCodes.usage);
   }
+}
+
+/** The host's warnings for one side, marked with it (`[toolgate base] …`), the copy's paths as `<ref>:<path>`. */
+export function sideLogger(side: string, reword: (message: string) => string): HostLogger {
+  const logger = createConsoleLogger(`[toolgate ${side}]`);
+  const level =
+    (write: HostLogger["warn"]) =>
+    (message: string, ...details: unknown[]) =>
+      write(reword(String(message)), ...details);
+  return { debug: level(logger.debug), info: level(logger.info), warn: level(logger.warn), error: level(logger.error) };
 }
 
 function isFile(path: string): boolean {

@@ -6,7 +6,7 @@ import { addProjectOptions, type ProjectOptions } from "../project-options.js";
 import { parseAllowedChanges } from "../../replay/allow-changes.js";
 import { changedCalls, groupChanges } from "../../replay/compare-decisions.js";
 import { decideCalls, type Decision, type LocatedCall } from "../../replay/decide-lines.js";
-import { openPolicySide, type PolicySide } from "../../replay/policy-side.js";
+import { openPolicySide, sideLogger, type PolicySide } from "../../replay/policy-side.js";
 import { printDiff, type DiffReport } from "../../replay/print-diff.js";
 import { assertSomethingToDecide, readSessions } from "../../replay/read-sessions.js";
 import { rethrowForSide } from "../../replay/side-error.js";
@@ -96,5 +96,5 @@ async function diff(files: readonly string[], options: DiffOptions): Promise<Exi
 }
 
 function decideOn(side: PolicySide, name: string, calls: readonly LocatedCall[]): Promise<Decision[]> {
-  return decideCalls(side.location, calls).catch(rethrowForSide(`${name} ${side.label}`, side.reword));
+  return decideCalls({ ...side.location, logger: sideLogger(name, side.reword) }, calls).catch(rethrowForSide(`${name} ${side.label}`, side.reword));
 }

@@ -61,6 +61,13 @@ describe("toolgate diff over a recorded session", () => {
     expect(existsSync(join(fixture, ".toolgate"))).toBe(false);
   });
 
+  it("is the example docs/testing-policy.md shows", () => {
+    const golden = readFileSync(join(fixture, "diff.golden.txt"), "utf8");
+    expect(readFileSync(join(repoRoot, "docs/testing-policy.md"), "utf8")).toContain(
+      `$ npx toolgate diff --base base.config.mjs decisions.jsonl\n${golden}\`\`\``,
+    );
+  });
+
   it("gives the same diff as JSON, each change marked allowed or not", async () => {
     const { code, stdout } = await runCli(["diff", "--base", "base.config.mjs", "decisions.jsonl", "--json", "--allow-changes", "guard"], { cwd: fixture });
     const report = JSON.parse(stdout) as DiffJson;

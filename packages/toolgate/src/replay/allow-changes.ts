@@ -1,6 +1,6 @@
 import { CliError, exitCodes } from "../cli/cli-error.js";
 import type { ExpectedVerdict } from "../policy-test/fixture-schema.js";
-import type { Decision } from "./decide-lines.js";
+import type { Decision } from "./decide-calls.js";
 import { sourceKey } from "./describe-decision.js";
 
 const verdicts: readonly string[] = ["allow", "modify", "ask", "block"] satisfies ExpectedVerdict[];

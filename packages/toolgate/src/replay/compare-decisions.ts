@@ -1,7 +1,7 @@
 import type { ToolCall } from "@toolgate/plugin-sdk";
 import type { ExpectedVerdict } from "../policy-test/fixture-schema.js";
 import { isAllowedChange, type AllowedChange } from "./allow-changes.js";
-import type { Decision, LocatedCall } from "./decide-lines.js";
+import type { Decision, LocatedCall } from "./decide-calls.js";
 import { sourceKey } from "./describe-decision.js";
 
 /** A call whose verdict or decider differs between the two policies: what `diff --json` lists. */

@@ -3,7 +3,7 @@ import { resolve, sep } from "node:path";
 import type { HostLogger } from "@toolgate/host";
 import { createConsoleLogger } from "@toolgate/host/internal";
 import { CliError, exitCodes } from "../cli/cli-error.js";
-import type { PolicyLocation } from "./decide-lines.js";
+import type { PolicyLocation } from "./decide-calls.js";
 import { snapshotAt, type GitSnapshot } from "./git-snapshot.js";
 
 /** One side of a diff: where its policy lives, how the report names it, and the cleanup. */

@@ -2,7 +2,7 @@ import type { ToolCall } from "@toolgate/plugin-sdk";
 import { escapeControl } from "@toolgate/host/internal";
 import type { RecordedDecision } from "../cli/read-calls.js";
 import { color, count, printLine, safeJson } from "../cli/output.js";
-import type { Decision } from "./decide-lines.js";
+import type { Decision } from "./decide-calls.js";
 import { describeDecision } from "./describe-decision.js";
 import { printNotReplayed } from "./print-not-replayed.js";
 import type { NotReplayed } from "./read-sessions.js";

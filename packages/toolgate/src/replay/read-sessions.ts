@@ -1,6 +1,6 @@
 import { CliError, exitCodes } from "../cli/cli-error.js";
 import { readCallFile, type SkippedLine } from "../cli/read-calls.js";
-import type { LocatedCall } from "./decide-lines.js";
+import type { LocatedCall } from "./decide-calls.js";
 
 /** A line that could not be decided again, located for the report. */
 export interface NotReplayed {

@@ -3,12 +3,12 @@ import { exitCodes, type ExitCode } from "../cli-error.js";
 import { resolveCwd } from "../open-host.js";
 import { printJson } from "../output.js";
 import { addProjectOptions, type ProjectOptions } from "../project-options.js";
-import { parseAllowedChanges } from "../../replay/allow-changes.js";
+import { parseAllowedChanges, type AllowedChange } from "../../replay/allow-changes.js";
 import { changedCalls, groupChanges } from "../../replay/compare-decisions.js";
-import { decideCalls, type Decision, type LocatedCall } from "../../replay/decide-lines.js";
+import { decideCalls, type Decision, type LocatedCall } from "../../replay/decide-calls.js";
 import { openPolicySide, sideLogger, type PolicySide } from "../../replay/policy-side.js";
 import { printDiff, type DiffReport } from "../../replay/print-diff.js";
-import { assertSomethingToDecide, readSessions } from "../../replay/read-sessions.js";
+import { assertSomethingToDecide, readSessions, type Sessions } from "../../replay/read-sessions.js";
 import { rethrowForSide } from "../../replay/side-error.js";
 
 const helpText = `
@@ -66,33 +66,41 @@ async function diff(files: readonly string[], options: DiffOptions): Promise<Exi
   const allowed = parseAllowedChanges(options.allowChanges);
   const sessions = await readSessions(files);
   assertSomethingToDecide(sessions.calls, files, sessions.notReplayed);
+  const report = await withSides(options, cwd, (base, head) => compare(base, head, sessions, allowed));
+  if (options.json) printJson(report);
+  else printDiff(report);
+  return report.notAllowed === 0 ? exitCodes.ok : exitCodes.failure;
+}
+
+/** Opens both policies for `use`, and removes a committed policy's copy whatever happens. */
+async function withSides<T>(options: DiffOptions, cwd: string, use: (base: PolicySide, head: PolicySide) => Promise<T>): Promise<T> {
   const base = await openPolicySide(options.base, cwd, "--base");
   try {
     const head = await openPolicySide(options.head, cwd, "--head");
     try {
-      const before = await decideOn(base, "base", sessions.calls);
-      const after = await decideOn(head, "head", sessions.calls);
-      const changes = changedCalls(sessions.calls, before, after, allowed);
-      const notAllowed = changes.filter((change) => !change.allowed).length;
-      const report: DiffReport = {
-        base: base.label,
-        head: head.label,
-        records: sessions.records,
-        compared: sessions.calls.length,
-        changed: changes.length,
-        notAllowed,
-        groups: groupChanges(changes),
-        notReplayed: sessions.notReplayed,
-      };
-      if (options.json) printJson(report);
-      else printDiff(report);
-      return notAllowed === 0 ? exitCodes.ok : exitCodes.failure;
+      return await use(base, head);
     } finally {
       head.remove();
     }
   } finally {
     base.remove();
   }
+}
+
+async function compare(base: PolicySide, head: PolicySide, sessions: Sessions, allowed: readonly AllowedChange[]): Promise<DiffReport> {
+  const before = await decideOn(base, "base", sessions.calls);
+  const after = await decideOn(head, "head", sessions.calls);
+  const changes = changedCalls(sessions.calls, before, after, allowed);
+  return {
+    base: base.label,
+    head: head.label,
+    records: sessions.records,
+    compared: sessions.calls.length,
+    changed: changes.length,
+    notAllowed: changes.filter((change) => !change.allowed).length,
+    groups: groupChanges(changes),
+    notReplayed: sessions.notReplayed,
+  };
 }
 
 function decideOn(side: PolicySide, name: string, calls: readonly LocatedCall[]): Promise<Decision[]> {

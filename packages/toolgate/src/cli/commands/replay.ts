@@ -4,7 +4,7 @@ import { resolveCwd } from "../open-host.js";
 import { printJson } from "../output.js";
 import { addProjectOptions, type ProjectOptions } from "../project-options.js";
 import type { RecordedDecision } from "../read-calls.js";
-import { decideCalls, type Decision, type LocatedCall } from "../../replay/decide-lines.js";
+import { decideCalls, type Decision, type LocatedCall } from "../../replay/decide-calls.js";
 import { sourceKey } from "../../replay/describe-decision.js";
 import { printReplay, type ReplayedCall } from "../../replay/print-replay.js";
 import { assertSomethingToDecide, readSessions } from "../../replay/read-sessions.js";

@@ -107,7 +107,7 @@ const lazyChildProcess = {
  * with code splitting, what they share with the host commands would become chunks that every start
  * of main.js loads too, file by file. main.js, the whole hook path, is one file instead.
  */
-const lazyCommands = ["new", "add", "explain", "mcp-proxy", "init", "doctor", "serve", "decisions", "ui"];
+const lazyCommands = ["new", "add", "explain", "mcp-proxy", "init", "doctor", "serve", "decisions", "ui", "replay", "diff"];
 const lazyCommandsExternal = {
   name: "lazy-commands-external",
   setup(build) {

@@ -31,6 +31,8 @@ const commandModules: Record<string, () => Promise<Register>> = {
   run: async () => registerRunCommand,
   explain: async () => (await import("./commands/explain.js")).registerExplainCommand,
   test: async () => (await import("./commands/test.js")).registerTestCommand,
+  replay: async () => (await import("./commands/replay.js")).registerReplayCommand,
+  diff: async () => (await import("./commands/diff.js")).registerDiffCommand,
   new: async () => (await import("./commands/new.js")).registerNewCommand,
   add: async () => (await import("./commands/add.js")).registerAddCommand,
   "mcp-proxy": async () => (await import("./commands/mcp-proxy.js")).registerMcpProxyCommand,

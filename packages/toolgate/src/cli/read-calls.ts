@@ -1,9 +1,35 @@
-import type { ToolCall } from "@toolgate/plugin-sdk";
+import type { PolicySource, ToolCall } from "@toolgate/plugin-sdk";
 import { readFile } from "node:fs/promises";
 import { describeThrown } from "@toolgate/host/internal";
 import { assertValidCall } from "@toolgate/host/internal";
 import { CliError, exitCodes } from "./cli-error.js";
 import { printNote } from "./output.js";
+
+/** What a decisions log recorded about a call, for the commands that compare it with today's verdict. */
+export interface RecordedDecision {
+  verdict: "allow" | "block" | "ask";
+  source?: PolicySource;
+  session?: string;
+}
+
+/** One line that stands for a call: the call, its line number, and the decision when the line is a record. */
+export interface CallLine {
+  line: number;
+  call: ToolCall;
+  recorded?: RecordedDecision;
+}
+
+/** A line that stands for no call: a record without its arguments, or a line that is not a valid call or record. */
+export interface SkippedLine {
+  line: number;
+  reason: "no-args" | "invalid";
+  message: string;
+}
+
+export interface CallFile {
+  calls: CallLine[];
+  skipped: SkippedLine[];
+}
 
 /**
  * Reads a JSONL file of tool calls, one `{"id"?,"name","args","kind"?}` per line (a call without an id gets
@@ -12,6 +38,23 @@ import { printNote } from "./output.js";
  * skipped. Every line is checked before any call is returned, so a bad line means nothing runs.
  */
 export async function readCalls(file: string): Promise<ToolCall[]> {
+  const { calls, skipped } = await readCallFile(file);
+  const invalid = skipped.find((line) => line.reason === "invalid");
+  if (invalid !== undefined) throw new CliError(invalid.message, exitCodes.usage);
+  const digestOnly = skipped.length;
+  if (digestOnly > 0)
+    printNote(
+      `[toolgate] ${digestOnly} of the records in ${file} carry only a digest of their arguments and were not decided again (record them with decisions: { args: "full" })`,
+    );
+  return calls.map((line) => line.call);
+}
+
+/**
+ * Every line of a calls file or decisions log, read as `readCalls` reads it, without stopping at a bad
+ * line: each line that stands for no call is returned with why (`replay` and `diff` report them and go
+ * on). An unreadable file is still an error.
+ */
+export async function readCallFile(file: string): Promise<CallFile> {
   let text: string;
   try {
     text = await readFile(file, "utf8");
@@ -21,50 +64,61 @@ export async function readCalls(file: string): Promise<ToolCall[]> {
   return parseCalls(text, file);
 }
 
-function parseCalls(text: string, file: string): ToolCall[] {
-  const calls: ToolCall[] = [];
-  let digestOnly = 0;
+function parseCalls(text: string, file: string): CallFile {
+  const result: CallFile = { calls: [], skipped: [] };
   text
     .replace(/^\uFEFF/, "")
     .split(/\r?\n/)
     .forEach((line, index) => {
       if (line.trim() === "") return;
-      const call = parseCall(line, `${file}:${index + 1}`, index + 1);
-      if (call === undefined) digestOnly++;
-      else calls.push(call);
+      const parsed = parseLine(line, `${file}:${index + 1}`, index + 1);
+      if ("call" in parsed) result.calls.push({ line: index + 1, ...parsed });
+      else result.skipped.push({ line: index + 1, ...parsed });
     });
-  if (digestOnly > 0)
-    printNote(
-      `[toolgate] ${digestOnly} of the records in ${file} carry only a digest of their arguments and were not decided again (record them with decisions: { args: "full" })`,
-    );
-  return calls;
+  return result;
 }
 
-/** The call on one line; undefined for a decision record that carries no arguments. */
-function parseCall(line: string, where: string, lineNumber: number): ToolCall | undefined {
+type ParsedLine = Omit<CallLine, "line"> | Omit<SkippedLine, "line">;
+
+function parseLine(line: string, where: string, lineNumber: number): ParsedLine {
   let value: unknown;
   try {
     value = JSON.parse(line);
   } catch (error) {
-    throw new CliError(`${where} is not valid JSON: ${describeThrown(error)}`, exitCodes.usage);
+    return { reason: "invalid", message: `${where} is not valid JSON: ${describeThrown(error)}` };
   }
+  let recorded: RecordedDecision | undefined;
   if (isDecisionRecord(value)) {
-    if (value.args === undefined) return undefined;
+    if (value.args === undefined) return { reason: "no-args", message: `${where} carries only a digest of its arguments` };
+    recorded = recordedDecision(value);
     value = { id: value.callId ?? `line-${lineNumber}`, name: value.tool, args: value.args, ...(value.kind === "function" ? {} : { kind: value.kind }) };
   } else if (isObject(value) && !("id" in value)) value = { id: `line-${lineNumber}`, ...value };
   try {
     assertValidCall(value, where);
   } catch (error) {
-    throw new CliError(describeThrown(error), exitCodes.usage);
+    return { reason: "invalid", message: describeThrown(error) };
   }
-  return value;
+  return recorded === undefined ? { call: value } : { call: value, recorded };
 }
 
 interface RecordLine {
   tool: string;
+  verdict: string;
   kind?: string;
   callId?: string;
   args?: unknown;
+  source?: unknown;
+  session?: unknown;
+}
+
+function recordedDecision(record: RecordLine): RecordedDecision {
+  const verdict = record.verdict === "block" || record.verdict === "ask" ? record.verdict : "allow";
+  const source = isSource(record.source) ? { source: { kind: record.source.kind, name: record.source.name } } : {};
+  return { verdict, ...source, ...(typeof record.session === "string" ? { session: record.session } : {}) };
+}
+
+function isSource(value: unknown): value is PolicySource {
+  return isObject(value) && typeof value.kind === "string" && typeof value.name === "string";
 }
 
 /** A line of a decisions log (`{"v":1,"time",…,"tool",…,"verdict",…}`), not a call. */

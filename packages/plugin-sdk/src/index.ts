@@ -25,3 +25,4 @@ export { commandFields, shellCommands, isShellCall, quoteWord, type ShellCommand
 export { agentToolKinds, kindOfTool, shellToolNames, toolKindAgents, type KindOfToolOptions, type ToolKindAgent } from "./tool-kinds.js";
 export { inputFields } from "./session-input.js";
 export { nearestKey, optionsError } from "./options-error.js";
+export { formatDuration, formatRetry } from "./durations.js";

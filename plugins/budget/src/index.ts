@@ -1,6 +1,14 @@
-import { definePlugin, optionsError, storeFailure, type HookContext, type OnStoreError, type ToolCall } from "@toolgate/plugin-sdk";
+import {
+  definePlugin,
+  formatDuration,
+  formatRetry,
+  optionsError,
+  storeFailure,
+  type HookContext,
+  type OnStoreError,
+  type ToolCall,
+} from "@toolgate/plugin-sdk";
 import * as v from "valibot";
-import { formatDuration, formatRetry } from "./format.js";
 
 const pluginName = "budget";
 const storeFailureMessage = "budget: the budget cannot be checked right now (its store is unreachable), so the call is blocked. Retry later.";

@@ -1,6 +1,5 @@
-import { definePlugin, optionsError, storeFailure, type OnStoreError, type ToolCall } from "@toolgate/plugin-sdk";
+import { definePlugin, formatDuration, formatRetry, optionsError, storeFailure, type OnStoreError, type ToolCall } from "@toolgate/plugin-sdk";
 import * as v from "valibot";
-import { formatDuration, formatRetry } from "./format.js";
 
 const pluginName = "rate-limit";
 const storeFailureMessage = "rate limit: the limit cannot be checked right now (its store is unreachable), so the call is blocked. Retry later.";

@@ -55,7 +55,8 @@ const storeKey = Symbol.for(`toolgate.shell.shared-analysis@${readerVersion}`);
 const entries: Entry[] = ((globalThis as { [storeKey]?: Entry[] })[storeKey] ??= []);
 
 function sameEnvironment(a: Readonly<AnalysisEnvironment>, b: Readonly<AnalysisEnvironment>): boolean {
-  for (const field of environmentFields) if (a[field] !== b[field]) return false;
+  if (a === b) return true;
+  for (let index = 0; index < environmentFields.length; index++) if (a[environmentFields[index]!] !== b[environmentFields[index]!]) return false;
   return true;
 }
 
@@ -74,7 +75,10 @@ export function sharedAnalysis(source: string, environment: Readonly<AnalysisEnv
     }
     return entry.analysis;
   }
-  const key = Object.freeze(Object.fromEntries(environmentFields.map((field) => [field, environment[field]]))) as Readonly<AnalysisEnvironment>;
+  // Filled field by field in one order: every key shares one shape (no entries array, no closure per reading).
+  const copied: Partial<Record<keyof AnalysisEnvironment, string | undefined>> = {};
+  for (let index = 0; index < environmentFields.length; index++) copied[environmentFields[index]!] = environment[environmentFields[index]!];
+  const key = Object.freeze(copied) as Readonly<AnalysisEnvironment>;
   const analysis = freezeReading(analyze(source, key));
   entries.unshift({ source, environment: key, analysis });
   if (entries.length > capacity) entries.length = capacity;

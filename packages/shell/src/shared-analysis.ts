@@ -75,10 +75,13 @@ export function sharedAnalysis(source: string, environment: Readonly<AnalysisEnv
     }
     return entry.analysis;
   }
-  // Filled field by field in one order: every key shares one shape (no entries array, no closure per reading).
-  const copied: Partial<Record<keyof AnalysisEnvironment, string | undefined>> = {};
-  for (let index = 0; index < environmentFields.length; index++) copied[environmentFields[index]!] = environment[environmentFields[index]!];
-  const key = Object.freeze(copied) as Readonly<AnalysisEnvironment>;
+  // Every field named (a field added to `AnalysisEnvironment` and not here fails to compile): one shape for every key.
+  const key = Object.freeze({
+    cwd: environment.cwd,
+    home: environment.home,
+    tmp: environment.tmp,
+    projectRoot: environment.projectRoot,
+  } satisfies Record<keyof AnalysisEnvironment, unknown>) as Readonly<AnalysisEnvironment>;
   const analysis = freezeReading(analyze(source, key));
   entries.unshift({ source, environment: key, analysis });
   if (entries.length > capacity) entries.length = capacity;

@@ -81,9 +81,11 @@ export function indexByName(invocations: readonly Invocation[]): Facts["named"] 
       matched++;
       found = lists[index]!;
     }
-    // Invocations of several of the names: read them in source order, as they are in the analysis.
-    if (matched > 1) found = invocations.filter((invocation) => wanted.has(invocation.name));
-    return found;
+    if (matched < 2) return found;
+    // Invocations of several of the names: read them in source order, as they are in the analysis (indexed: the list is frozen).
+    const several: Invocation[] = [];
+    for (let index = 0; index < invocations.length; index++) if (wanted.has(invocations[index]!.name)) several.push(invocations[index]!);
+    return several;
   };
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { decodeAnsiC } from "./ansi-c.js";
 import { expandBraces } from "./brace-expansion.js";
+import { expandText } from "./expansion.js";
 import { analyze } from "./invocations.js";
 import { transformText } from "./transforms.js";
 import { unknownText } from "./unknown.js";
@@ -117,5 +118,19 @@ describe("analyze evaluates before it names a command", () => {
       "the line writes x.sh and runs it, and what it writes there cannot be known here",
     ]);
     expect(analyze("cat script.sh | sh; bash script.sh", environment).problems).toEqual([]);
+  });
+});
+
+// Literal text is read in runs up to the next `$` or backtick: a backtick inside a run still starts a substitution.
+describe("expandText: literal runs stop at every substitution and expansion", () => {
+  const scope = { lookup: (name: string) => (name === "V" ? ["v1"] : undefined), cwd: "/p" };
+  it.each([
+    ["a`b`c", [`a${unknownText}c`]],
+    ["lit `x` more $V tail", [`lit ${unknownText} more v1 tail`]],
+    ["$V`date`end", [`v1${unknownText}end`]],
+    ["a$V/b", ["av1/b"]],
+    ["no specials here", ["no specials here"]],
+  ])("%s → %j", (text, values) => {
+    expect(expandText(text, scope)).toEqual(values);
   });
 });

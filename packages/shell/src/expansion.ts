@@ -82,8 +82,11 @@ function expandPieces(text: string, scope: ExpansionScope, depth: number): reado
         }
       }
     } else {
-      literal += char;
-      i++;
+      // The run up to the next backtick or `$`, in one piece (not a string per character).
+      let end = i + 1;
+      while (end < text.length && text.charCodeAt(end) !== 36 && text.charCodeAt(end) !== 96) end++;
+      literal += text.slice(i, end);
+      i = end;
     }
   }
   pieces.push([literal]);

@@ -538,12 +538,12 @@ class Collector {
     const start = out.length;
     // Each part of a pipeline runs in its own subshell: a `cd` there does not last.
     const own = pipeline.length > 1;
-    for (const command of pipeline) {
+    for (let index = 0; index < pipeline.length; index++) {
       if (this.overBudget()) return;
-      this.command(command, out.length === start ? noUpstream : out.slice(start), depth, own ? copy(state) : state, via, out);
+      this.command(pipeline[index]!, out.length === start ? noUpstream : out.slice(start), depth, own ? copy(state) : state, via, out);
     }
     // A trap set earlier may run after this pipeline: it sees this state too.
-    for (const trap of this.traps) trap.state = join([trap.state, state], this.environment);
+    for (let index = 0; index < this.traps.length; index++) this.traps[index]!.state = join([this.traps[index]!.state, state], this.environment);
   }
 
   command(command: Command, upstream: Invocation[], depth: number, state: ShellState, via: readonly string[], out: Invocation[]): void {
@@ -586,14 +586,16 @@ class Collector {
     this.expansionProblems(command, expansionState);
     if (state.aliases !== undefined && this.aliased(command, depth, state, via, out)) return;
     const argvs = this.expandWords(command.words, expansionState);
-    const direct: Invocation[] = [];
+    // Sized to the variants (most commands have one): a list grown by `push` from empty reserves room for 16.
+    const direct = new Array<Invocation>(argvs.length);
+    let made = 0;
     for (let variant = 0; variant < argvs.length; variant++) {
       const argv = argvs[variant]!;
       if (this.overBudget()) break;
       const invocation = this.invocation(argv, this.expandRedirects(command.redirects, expansionState), upstream, state, via);
-      direct.push(invocation);
+      direct[made++] = invocation;
       // A word only known at run time is shown as written (`$CMD build`), not as the marker that stands for it.
-      if (argv.some(isUnknown)) invocation.text = textsOf(command.words).join(" ");
+      if (someUnknown(argv)) invocation.text = textsOf(command.words).join(" ");
       if (mayEvaluate.has(invocation.name)) {
         for (const problem of commandProblems(invocation.name, invocation.args, this.scope(expansionState))) this.problem(problem);
         for (const name of commandAssigned(invocation.name, invocation.args)) setVar(state, name, null);
@@ -614,7 +616,7 @@ class Collector {
     if (first && (command.redirects.length > 0 || first.name === "tee")) this.recordWrites(first);
     if (first && this.dry === 0 && this.writes.length > 0 && (first.name === "cp" || first.name === "mv")) this.writes.push(first);
     this.track(first, state);
-    for (const invocation of direct) this.codeAssignments(invocation, command.words, depth, state, out, invocation === first);
+    for (let index = 0; index < made; index++) this.codeAssignments(direct[index]!, command.words, depth, state, out, direct[index] === first);
   }
 
   /**
@@ -1654,6 +1656,12 @@ function isSpace(code: number): boolean {
     code === 12288 ||
     code === 65279
   );
+}
+
+/** `argv.some(isUnknown)` without a call through `some` per word (asked of every argv). */
+function someUnknown(argv: readonly string[]): boolean {
+  for (let index = 0; index < argv.length; index++) if (isUnknown(argv[index]!)) return true;
+  return false;
 }
 
 function textsOf(words: readonly Word[]): string[] {

@@ -55,7 +55,8 @@ const storeKey = Symbol.for(`toolgate.shell.shared-analysis@${readerVersion}`);
 const entries: Entry[] = ((globalThis as { [storeKey]?: Entry[] })[storeKey] ??= []);
 
 function sameEnvironment(a: Readonly<AnalysisEnvironment>, b: Readonly<AnalysisEnvironment>): boolean {
-  for (const field of environmentFields) if (a[field] !== b[field]) return false;
+  if (a === b) return true;
+  for (let index = 0; index < environmentFields.length; index++) if (a[environmentFields[index]!] !== b[environmentFields[index]!]) return false;
   return true;
 }
 
@@ -74,7 +75,13 @@ export function sharedAnalysis(source: string, environment: Readonly<AnalysisEnv
     }
     return entry.analysis;
   }
-  const key = Object.freeze(Object.fromEntries(environmentFields.map((field) => [field, environment[field]]))) as Readonly<AnalysisEnvironment>;
+  // Every field named (a field added to `AnalysisEnvironment` and not here fails to compile): one shape for every key.
+  const key = Object.freeze({
+    cwd: environment.cwd,
+    home: environment.home,
+    tmp: environment.tmp,
+    projectRoot: environment.projectRoot,
+  } satisfies Record<keyof AnalysisEnvironment, unknown>) as Readonly<AnalysisEnvironment>;
   const analysis = freezeReading(analyze(source, key));
   entries.unshift({ source, environment: key, analysis });
   if (entries.length > capacity) entries.length = capacity;
@@ -92,15 +99,25 @@ function freezeReading(analysis: Analysis): Analysis {
   return Object.freeze(analysis);
 }
 
+// One frozen empty list stands for every empty one in a reading: freezing a fresh array costs more than anything
+// else this walk does, and most commands nest nothing, follow nothing in their pipeline, and redirect nothing.
+const frozenEmpty: never[] = Object.freeze([]) as never[];
+
 // A frozen invocation has been walked: the mark costs no set of its own (commands are reached through `nested` and `upstream` too).
 function freezeInvocation(invocation: Invocation): void {
   if (Object.isFrozen(invocation)) return;
   const { redirects, nested, upstream } = invocation;
-  for (let index = 0; index < redirects.length; index++) Object.freeze(redirects[index]);
-  Object.freeze(invocation.args);
-  Object.freeze(redirects);
-  Object.freeze(nested);
-  Object.freeze(upstream);
+  if (redirects.length === 0) invocation.redirects = frozenEmpty;
+  else {
+    for (let index = 0; index < redirects.length; index++) Object.freeze(redirects[index]);
+    Object.freeze(redirects);
+  }
+  if (invocation.args.length === 0) invocation.args = frozenEmpty;
+  else Object.freeze(invocation.args);
+  if (nested.length === 0) invocation.nested = frozenEmpty;
+  else Object.freeze(nested);
+  if (upstream.length === 0) invocation.upstream = frozenEmpty;
+  else Object.freeze(upstream);
   Object.freeze(invocation);
   for (let index = 0; index < nested.length; index++) freezeInvocation(nested[index]!);
   for (let index = 0; index < upstream.length; index++) freezeInvocation(upstream[index]!);

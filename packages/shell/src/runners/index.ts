@@ -48,6 +48,12 @@ const modelledNames: ReadonlySet<string> = new Set([...runnerNames, ...wrapperNa
 export function runnerReading(invocation: Invocation): RunnerReading {
   // Worked out on each call, not kept: a cache keyed by invocations would hold every decision's objects through minor collections.
   const reading = emptyReading();
+  readInto(invocation, reading);
+  return reading;
+}
+
+/** Adds to `reading` what `runnerReading` finds for the invocation. */
+function readInto(invocation: Invocation, reading: RunnerReading): void {
   readWrappers(invocation, reading);
   readParallel(invocation, reading);
   if (invocation.assignments.length > 0) readEnvironmentCode(invocation, reading);
@@ -58,7 +64,6 @@ export function runnerReading(invocation: Invocation): RunnerReading {
     readGlobOptions(withOptions, reading);
   } else readCommandArguments(invocation, reading, modelledNames, shells);
   readGitControlWrites(invocation, reading);
-  return reading;
 }
 
 /**
@@ -144,15 +149,20 @@ const maxRunnerDepth = 8;
  * `readNested`, which adds what it runs to `invocation.nested` and to the analysis.
  */
 export function readRunners(analysis: Analysis, readNested: (invocation: Invocation, script: string, how: string) => void): void {
+  // One reading for every invocation, emptied before each: most find nothing, and none is kept past its turn.
+  const reading = emptyReading();
+  const { problems, scripts } = reading;
   for (let index = 0; index < analysis.invocations.length; index++) {
     const invocation = analysis.invocations[index]!;
-    const reading = runnerReading(invocation);
-    for (const problem of reading.problems) if (!analysis.problems.includes(problem)) analysis.problems.push(problem);
-    if (reading.scripts.length === 0) continue;
+    problems.length = 0;
+    scripts.length = 0;
+    readInto(invocation, reading);
+    for (let at = 0; at < problems.length; at++) if (!analysis.problems.includes(problems[at]!)) analysis.problems.push(problems[at]!);
+    if (scripts.length === 0) continue;
     if (invocation.via.length >= maxRunnerDepth) {
       analysis.problems.push(`commands run through programs are nested more than ${maxRunnerDepth} levels deep`);
       continue;
     }
-    for (const [script, how] of reading.scripts) readNested(invocation, script, how);
+    for (const [script, how] of scripts) readNested(invocation, script, how);
   }
 }

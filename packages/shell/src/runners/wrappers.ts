@@ -145,7 +145,7 @@ const keywords = new Set(["then", "else", "elif", "do", "if", "while", "until", 
 export function readWrappers(invocation: Invocation, reading: RunnerReading): void {
   const argv = (invocation as { argv?: readonly string[] }).argv;
   if (argv === undefined || invocation.wrappers.length === 0) {
-    if (argv === undefined || !Object.hasOwn(wrappers, invocation.name)) return;
+    if (argv === undefined || !wrapperNames.has(invocation.name)) return;
   }
   let index = 0;
   while (index < argv.length) {

@@ -1,12 +1,15 @@
 import { firstMessage, hasFlag, positionals, show, type Rule } from "./rule.js";
 
+// One list for every decision: `named` keeps its answers by the list asked with.
+const cloudTools: readonly string[] = ["aws", "gcloud", "az", "gsutil"];
+
 export const cloudRules: readonly Rule[] = [
   {
     id: "cloud-destroy",
     pack: "cloud",
     summary: "`aws … delete-*/terminate-*`, `aws s3 rm --recursive`, `aws s3 rb`, `gcloud … delete`, `gsutil rm -r`, `az … delete`",
     check: ({ named }) =>
-      firstMessage(named(["aws", "gcloud", "az", "gsutil"]), (invocation) => {
+      firstMessage(named(cloudTools), (invocation) => {
         const { name, args } = invocation;
         const words = positionals(args, [
           "--region",

@@ -2,6 +2,8 @@ import { isUnknown } from "@toolgate/shell";
 import { firstMessage, hasFlag, show, type Rule } from "./rule.js";
 
 const engines = new Set(["docker", "podman", "nerdctl"]);
+// One list for every decision: `named` keeps its answers by the list asked with.
+const containerTools: readonly string[] = [...engines, "docker-compose", "podman-compose"];
 
 export const containerRules: readonly Rule[] = [
   {
@@ -9,7 +11,7 @@ export const containerRules: readonly Rule[] = [
     pack: "containers",
     summary: "`docker system prune`, `docker volume prune/rm`, mass `docker rm -f $(docker ps -aq)`, `docker compose down -v`",
     check: ({ named }) =>
-      firstMessage(named([...engines, "docker-compose", "podman-compose"]), (invocation) => {
+      firstMessage(named(containerTools), (invocation) => {
         const { name, args } = invocation;
         const compose = name === "docker-compose" || name === "podman-compose" ? args : engines.has(name) && args[0] === "compose" ? args.slice(1) : undefined;
         let reason: string | undefined;

@@ -42,9 +42,11 @@ export function mayBeDevice(path: string, cwd: string | undefined): boolean {
 /** What an invocation writes to a block device, if anything: the device. */
 export function diskWritten(invocation: Invocation, facts: Facts): string | undefined {
   const { name, args, redirects, cwd } = invocation;
-  const redirect =
-    redirects.length === 0 ? undefined : redirects.find((candidate) => writingRedirects.has(candidate.operator) && namesDevice(candidate.target.text, cwd));
-  if (redirect) return redirect.target.text;
+  // Indexed, not `find`: a shared reading's lists are frozen, where the built-ins are slow (`copyFrom`).
+  for (let index = 0; index < redirects.length; index++) {
+    const redirect = redirects[index]!;
+    if (writingRedirects.has(redirect.operator) && namesDevice(redirect.target.text, cwd)) return redirect.target.text;
+  }
   switch (name) {
     case "dd":
     case "dcfldd":
@@ -58,7 +60,8 @@ export function diskWritten(invocation: Invocation, facts: Facts): string | unde
       return positionals(args).find((arg) => mayBeDevice(arg, cwd));
     case "truncate":
     case "tee":
-      return args.find((arg) => namesDevice(arg, cwd));
+      for (let index = 0; index < args.length; index++) if (namesDevice(args[index]!, cwd)) return args[index];
+      return undefined;
     case "find": {
       // `-fprint FILE`, `-fprint0 FILE`, `-fls FILE`, `-fprintf FILE FORMAT`: find writes its list there.
       const at = args.findIndex((arg, index) => index > 0 && /^-(fprint0?|fls|fprintf)$/.test(args[index - 1]!) && namesDevice(arg, cwd));

@@ -1,5 +1,5 @@
 import { gitWords, type Invocation } from "@toolgate/shell";
-import { show, type Facts, type Rule } from "./rule.js";
+import { copyFrom, show, type Facts, type Rule } from "./rule.js";
 
 /** `git [global options] <subcommand> <args>`, seen through `-C dir`, `-c key=value`, `--git-dir=…`. */
 interface GitCommand {
@@ -13,7 +13,7 @@ function gitCommand(invocation: Invocation): GitCommand | undefined {
   const { args } = invocation;
   const { index, alias } = gitWords(args);
   // A `!` alias is a shell command, read as a nested script; any other alias stands for its words.
-  const words = alias === undefined || alias.startsWith("!") ? args.slice(index) : [...alias.split(/\s+/).filter(Boolean), ...args.slice(index + 1)];
+  const words = alias === undefined || alias.startsWith("!") ? copyFrom(args, index) : [...alias.split(/\s+/).filter(Boolean), ...copyFrom(args, index + 1)];
   const subcommand = words[0];
   return subcommand === undefined ? undefined : { subcommand: subcommand.toLowerCase(), args: words.slice(1), invocation };
 }

@@ -3,13 +3,16 @@ import { firstMessage, hasFlag, positionals, show, type Rule } from "./rule.js";
 const clusterWide =
   /^(namespaces?|ns|nodes?|no|persistentvolumes?|pv|persistentvolumeclaims?|pvc|customresourcedefinitions?|crds?|clusterroles?|clusterrolebindings?)$/;
 
+// One list for every decision: `named` keeps its answers by the list asked with.
+const clusterTools: readonly string[] = ["kubectl", "oc", "k3s", "microk8s", "helm"];
+
 export const kubernetesRules: readonly Rule[] = [
   {
     id: "kubernetes-destroy",
     pack: "kubernetes",
     summary: "`kubectl delete namespace|node|pv|crd …`, `kubectl delete --all` / `-A`, `kubectl drain`, `helm uninstall`",
     check: ({ named }) =>
-      firstMessage(named(["kubectl", "oc", "k3s", "microk8s", "helm"]), (invocation) => {
+      firstMessage(named(clusterTools), (invocation) => {
         const { name, args } = invocation;
         let reason: string | undefined;
         if (name === "kubectl" || name === "oc" || name === "k3s" || name === "microk8s") {

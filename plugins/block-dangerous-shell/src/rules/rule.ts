@@ -41,34 +41,62 @@ export interface Facts {
 
 const none: readonly Invocation[] = Object.freeze([]);
 
+// Each list of names a rule asks with, as a set: the lists are the rules' own constants, kept as long as they are.
+const nameSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+
+function setOf(names: readonly string[]): ReadonlySet<string> {
+  let set = nameSets.get(names);
+  if (set === undefined) {
+    set = new Set(names);
+    nameSets.set(names, set);
+  }
+  return set;
+}
+
 /** `Facts.named` over an analysis: an index by command name, built once per decision. */
 export function indexByName(invocations: readonly Invocation[]): Facts["named"] {
   const byName = new Map<string, Invocation[]>();
+  // The names the line runs, each once, beside their invocations: a line runs far fewer names than rules ask about.
+  const distinct: string[] = [];
+  const lists: Invocation[][] = [];
   // Indexed: a reading's lists are frozen, and a for-of over a frozen array makes an iterator each time.
   for (let index = 0; index < invocations.length; index++) {
     const invocation = invocations[index]!;
     const list = byName.get(invocation.name);
     if (list) list.push(invocation);
-    else byName.set(invocation.name, [invocation]);
-  }
-  // Rules pass the same lists of names on every decision: answer each list once.
-  const answers = new Map<readonly string[], readonly Invocation[]>();
-  return (names) => {
-    const known = answers.get(names);
-    if (known !== undefined) return known;
-    let found: readonly Invocation[] = none;
-    let lists = 0;
-    for (const name of names) {
-      const list = byName.get(name);
-      if (list === undefined) continue;
-      lists++;
-      found = list;
+    else {
+      const created = [invocation];
+      byName.set(invocation.name, created);
+      distinct.push(invocation.name);
+      lists.push(created);
     }
-    // Invocations of several of the names: read them in source order, as they are in the analysis.
-    if (lists > 1) found = invocations.filter((invocation) => names.includes(invocation.name));
-    answers.set(names, found);
-    return found;
+  }
+  // Worked out on each ask, not kept: a line runs a few names, so an answer costs less than a map of answers would.
+  return (names) => {
+    const wanted = setOf(names);
+    let found: readonly Invocation[] = none;
+    let matched = 0;
+    for (let index = 0; index < distinct.length; index++) {
+      if (!wanted.has(distinct[index]!)) continue;
+      matched++;
+      found = lists[index]!;
+    }
+    if (matched < 2) return found;
+    // Invocations of several of the names: read them in source order, as they are in the analysis (indexed: the list is frozen).
+    const several: Invocation[] = [];
+    for (let index = 0; index < invocations.length; index++) if (wanted.has(invocations[index]!.name)) several.push(invocations[index]!);
+    return several;
   };
+}
+
+/**
+ * `list.slice(start)` written out. A shared reading's lists are frozen, and on a frozen array V8's built-in
+ * `slice` (like `filter`, `some`, `find`, `indexOf`, `join`) leaves its fast path: many times slower than this loop.
+ */
+export function copyFrom<T>(list: readonly T[], start: number): T[] {
+  const copied = new Array<T>(Math.max(list.length - start, 0));
+  for (let index = start; index < list.length; index++) copied[index - start] = list[index]!;
+  return copied;
 }
 
 /** The first message `check` gives for an invocation, in source order. */

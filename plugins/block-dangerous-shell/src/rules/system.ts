@@ -49,6 +49,10 @@ function isShellForkBomb(script: string): boolean {
   return (call && (forkBomb.test(masked) || forkBombBackground.test(masked))) || (loop && forkLoop.test(masked));
 }
 const writingRedirects = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
+// One list each for every decision: `named` keeps its answers by the list asked with.
+const finders: readonly string[] = ["find"];
+const recursiveChangers: readonly string[] = ["chmod", "chown", "chgrp"];
+const movers: readonly string[] = ["mv"];
 
 const each = (check: (invocation: Invocation, facts: Facts) => string | undefined) => (facts: Facts) =>
   firstMessage(facts.analysis.invocations, (invocation) => check(invocation, facts));
@@ -101,8 +105,8 @@ export const systemRules: readonly Rule[] = [
     catastrophic: true,
     summary: "recursive `chmod`/`chown` of `/`, a system folder or the home folder, also through `find … -exec chmod`",
     check: (facts) =>
-      firstMessage(facts.named(["find"]), (invocation) => findChangesPermissions(invocation, facts)) ??
-      firstMessage(facts.named(["chmod", "chown", "chgrp"]), (invocation) => {
+      firstMessage(facts.named(finders), (invocation) => findChangesPermissions(invocation, facts)) ??
+      firstMessage(facts.named(recursiveChangers), (invocation) => {
         // `find / | xargs chmod 777`: what find lists, the change reaches.
         const finder = invocation.input === "stdin" ? invocation.upstream.find((other) => other.name === "find") : undefined;
         if (finder !== undefined) return changesEverythingUnder(finder, invocation, facts);
@@ -122,7 +126,7 @@ export const systemRules: readonly Rule[] = [
     catastrophic: true,
     summary: "moving `/`, a system folder, the home folder or the project root away (`mv ~ /tmp/x`)",
     check: (facts) =>
-      firstMessage(facts.named(["mv"]), (invocation) => {
+      firstMessage(facts.named(movers), (invocation) => {
         const hit = movedSources(invocation)
           .map((operand) => classifyTarget(operand, invocation.cwd, facts.context))
           .find((target) => target.kind === "root" || target.kind === "system" || target.kind === "home" || target.kind === "project");
@@ -315,10 +319,14 @@ const etcWriters = new Set([
 ]);
 
 function writesUnderEtc(invocation: Invocation): boolean {
-  if (invocation.redirects.length > 0 && invocation.redirects.some((redirect) => writingRedirects.has(redirect.operator) && isUnderEtc(redirect.target.text)))
-    return true;
+  // Indexed loops, not `some` and `filter`: a shared reading's lists are frozen, where the built-ins are slow (`copyFrom`).
+  const { redirects, args } = invocation;
+  for (let index = 0; index < redirects.length; index++) {
+    if (writingRedirects.has(redirects[index]!.operator) && isUnderEtc(redirects[index]!.target.text)) return true;
+  }
   if (!etcWriters.has(invocation.name)) return false;
-  const operands = invocation.args.filter((arg) => !arg.startsWith("-"));
+  const operands: string[] = [];
+  for (let index = 0; index < args.length; index++) if (!args[index]!.startsWith("-")) operands.push(args[index]!);
   switch (invocation.name) {
     case "tee":
     case "touch":

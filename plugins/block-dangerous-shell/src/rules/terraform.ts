@@ -1,6 +1,8 @@
 import { firstMessage, hasFlag, positionals, show, type Rule } from "./rule.js";
 
 const tools = new Set(["terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf"]);
+// One list for every decision: `named` keeps its answers by the list asked with.
+const toolNames: readonly string[] = [...tools];
 
 export const terraformRules: readonly Rule[] = [
   {
@@ -8,7 +10,7 @@ export const terraformRules: readonly Rule[] = [
     pack: "terraform",
     summary: "`terraform destroy`, `terraform apply -destroy` (also tofu, terragrunt, pulumi, cdk)",
     check: ({ named }) =>
-      firstMessage(named([...tools]), (invocation) => {
+      firstMessage(named(toolNames), (invocation) => {
         if (!tools.has(invocation.name)) return undefined;
         const words = positionals(invocation.args);
         const destroys =

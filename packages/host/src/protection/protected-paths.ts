@@ -102,14 +102,9 @@ export class ProtectedPaths {
    * to an unknown folder), known from `tail` on: the entry whose path could end that way.
    */
   hitByTail(tail: string, reach: Reach, raw: string): ProtectedHit | undefined {
-    const entry = this.entries.find((each) => {
-      if (each.path.endsWith(tail)) return true;
-      if (reach !== "tree" || !each.guardAncestors) return false;
-      // `rm -rf $X/plugins/..`-like tails are not given here; `rm -rf $X/proj` may be the project itself.
-      for (let folder = dirname(each.path); folder !== dirname(folder); folder = dirname(folder)) if (folder.endsWith(tail)) return true;
-      return false;
-    });
-    return entry === undefined ? undefined : { entry, target: raw };
+    // `rm -rf $X/plugins/..`-like tails are not given here; `rm -rf $X/proj` may be the project itself.
+    const ends = (path: string) => path.endsWith(tail);
+    return this.#firstHit(reach, raw, ends, ends);
   }
 
   /**
@@ -117,13 +112,12 @@ export class ProtectedPaths {
    * it could end at (or, for a recursive change, above), or reach into through the entry's last parts.
    */
   hitByGlobTail(tail: string, reach: Reach, raw: string): ProtectedHit | undefined {
-    const entry = this.entries.find((each) => {
-      if (tailReaches(tail, each.path, true)) return true;
-      if (reach !== "tree" || !each.guardAncestors) return false;
-      for (let folder = dirname(each.path); folder !== dirname(folder); folder = dirname(folder)) if (tailReaches(tail, folder, false)) return true;
-      return false;
-    });
-    return entry === undefined ? undefined : { entry, target: raw };
+    return this.#firstHit(
+      reach,
+      raw,
+      (path) => tailReaches(tail, path, true),
+      (folder) => tailReaches(tail, folder, false),
+    );
   }
 
   /** The first protected name `text` holds (lower-cased), for a write whose target cannot be worked out. */
@@ -138,12 +132,21 @@ export class ProtectedPaths {
     const plain = normal.slice(0, Math.max(0, normal.search(globSyntax)));
     const matches = globMatcher(normal);
     const matchesPath = (path: string) => path.startsWith(plain) && matches(path);
-    for (const entry of this.entries) {
-      if (matchesPath(entry.path) || this.#mayMatchInside(normal, plain, matchesPath, entry.path)) return { entry, target: pattern };
-      if (reach !== "tree" || !entry.guardAncestors) continue;
-      for (let folder = dirname(entry.path); folder !== dirname(folder); folder = dirname(folder)) if (matchesPath(folder)) return { entry, target: pattern };
-    }
-    return undefined;
+    return this.#firstHit(reach, pattern, (path) => matchesPath(path) || this.#mayMatchInside(normal, plain, matchesPath, path), matchesPath);
+  }
+
+  /**
+   * The first entry whose path `atEntry` holds for or, for a recursive change to a folder above an entry
+   * that guards its folders, whose folder above `aboveEntry` holds for.
+   */
+  #firstHit(reach: Reach, target: string, atEntry: (path: string) => boolean, aboveEntry: (folder: string) => boolean): ProtectedHit | undefined {
+    const entry = this.entries.find((each) => {
+      if (atEntry(each.path)) return true;
+      if (reach !== "tree" || !each.guardAncestors) return false;
+      for (let folder = dirname(each.path); folder !== dirname(folder); folder = dirname(folder)) if (aboveEntry(folder)) return true;
+      return false;
+    });
+    return entry === undefined ? undefined : { entry, target };
   }
 
   /**
@@ -197,11 +200,7 @@ function partsMatch(globs: readonly string[], parts: readonly string[]): boolean
 function leadingSegmentsMatch(pattern: string, folder: string): boolean {
   const patternParts = pattern.split("/");
   const folderParts = folder.split("/");
-  if (patternParts.length <= folderParts.length) return false;
-  return folderParts.every((part, index) => {
-    const glob = patternParts[index]!;
-    return glob === part || (glob !== "" && globMatcher(glob)(part));
-  });
+  return patternParts.length > folderParts.length && partsMatch(patternParts.slice(0, folderParts.length), folderParts);
 }
 
 /** The paths below `folder` (none for a file or nothing), or undefined past `limit` of them. Links are listed, not followed. */

@@ -25,7 +25,7 @@ export interface ChangeGroup {
 const order: readonly ExpectedVerdict[] = ["allow", "modify", "ask", "block"];
 
 /** Whether two decisions differ in what a diff reports: the verdict, or who gave it. */
-function hasChanged(before: Decision, after: Decision): boolean {
+export function hasChanged(before: Decision, after: Decision): boolean {
   return before.verdict !== after.verdict || sourceKey(before.source) !== sourceKey(after.source);
 }
 

@@ -5,7 +5,7 @@ import { printJson } from "../output.js";
 import { addProjectOptions, type ProjectOptions } from "../project-options.js";
 import type { RecordedDecision } from "../read-calls.js";
 import { decideCalls, type Decision, type LocatedCall } from "../../replay/decide-calls.js";
-import { sourceKey } from "../../replay/describe-decision.js";
+import { hasChanged } from "../../replay/compare-decisions.js";
 import { printReplay, type ReplayedCall } from "../../replay/print-replay.js";
 import { assertSomethingToDecide, readSessions } from "../../replay/read-sessions.js";
 import { rethrowForSide } from "../../replay/side-error.js";
@@ -27,19 +27,17 @@ human answered was recorded with the answer.
 Exit codes: 0 the calls were replayed (changed or not: "toolgate diff" is the gate for CI), 1 a plugin
 failed to load or the config is invalid, 2 bad usage or bad input (an unreadable file, no call to replay).`;
 
-interface ReplayOptions extends ProjectOptions {}
-
 export function registerReplayCommand(program: Command): void {
   addProjectOptions(program.command("replay"))
     .description("decide the calls of recorded sessions again under today's policy and show what changed (no tool runs)")
     .argument("<decisions.jsonl...>", "decisions logs with arguments recorded")
     .addHelpText("after", helpText)
-    .action(async (files: string[], options: ReplayOptions) => {
+    .action(async (files: string[], options: ProjectOptions) => {
       process.exitCode = await replay(files, options);
     });
 }
 
-async function replay(files: readonly string[], options: ReplayOptions): Promise<ExitCode> {
+async function replay(files: readonly string[], options: ProjectOptions): Promise<ExitCode> {
   const cwd = resolveCwd(options.cwd);
   const sessions = await readSessions(files);
   const recorded = sessions.calls.filter((line): line is LocatedCall & { recorded: RecordedDecision } => line.recorded !== undefined);
@@ -66,6 +64,5 @@ async function replay(files: readonly string[], options: ReplayOptions): Promise
 
 /** A record knows allow, ask and block: an allow that rewrites arguments today is still an allow. */
 function isChanged(recorded: RecordedDecision, today: Decision): boolean {
-  const action = today.verdict === "modify" ? "allow" : today.verdict;
-  return recorded.verdict !== action || sourceKey(recorded.source) !== sourceKey(today.source);
+  return hasChanged(recorded, { ...today, verdict: today.verdict === "modify" ? "allow" : today.verdict });
 }

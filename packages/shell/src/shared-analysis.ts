@@ -103,21 +103,19 @@ function freezeReading(analysis: Analysis): Analysis {
 // else this walk does, and most commands nest nothing, follow nothing in their pipeline, and redirect nothing.
 const frozenEmpty: never[] = Object.freeze([]) as never[];
 
+function frozenList<T>(list: T[]): T[] {
+  return list.length === 0 ? frozenEmpty : (Object.freeze(list) as T[]);
+}
+
 // A frozen invocation has been walked: the mark costs no set of its own (commands are reached through `nested` and `upstream` too).
 function freezeInvocation(invocation: Invocation): void {
   if (Object.isFrozen(invocation)) return;
   const { redirects, nested, upstream } = invocation;
-  if (redirects.length === 0) invocation.redirects = frozenEmpty;
-  else {
-    for (let index = 0; index < redirects.length; index++) Object.freeze(redirects[index]);
-    Object.freeze(redirects);
-  }
-  if (invocation.args.length === 0) invocation.args = frozenEmpty;
-  else Object.freeze(invocation.args);
-  if (nested.length === 0) invocation.nested = frozenEmpty;
-  else Object.freeze(nested);
-  if (upstream.length === 0) invocation.upstream = frozenEmpty;
-  else Object.freeze(upstream);
+  for (let index = 0; index < redirects.length; index++) Object.freeze(redirects[index]);
+  invocation.redirects = frozenList(redirects);
+  invocation.args = frozenList(invocation.args);
+  invocation.nested = frozenList(nested);
+  invocation.upstream = frozenList(upstream);
   Object.freeze(invocation);
   for (let index = 0; index < nested.length; index++) freezeInvocation(nested[index]!);
   for (let index = 0; index < upstream.length; index++) freezeInvocation(upstream[index]!);

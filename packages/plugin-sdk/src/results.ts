@@ -53,7 +53,7 @@ export interface ToolResult {
 }
 
 /** Which kind of participant decided: a plugin, a permission rule, or a configured command, HTTP or model hook. */
-export type PolicyKind = "plugin" | "rule" | "command" | "http" | "model";
+export type PolicyKind = "plugin" | "rule" | "command" | "http" | "model" | "cedar" | "cel";
 
 /**
  * Who decided a verdict: `{ kind: "plugin", name: "rate-limit" }`, `{ kind: "rule", name: "bash:command=*sudo*" }`,

@@ -17,6 +17,18 @@ export const modelHooksPackage: OptionalPackage = {
   install: "npm install @toolgate/model-hooks ai",
 };
 
+export const cedarPackage: OptionalPackage = {
+  name: "@toolgate/cedar",
+  feature: 'Cedar policies (type: "cedar")',
+  install: "npm install @toolgate/cedar",
+};
+
+export const celPackage: OptionalPackage = {
+  name: "@toolgate/cel",
+  feature: 'CEL policies (type: "cel")',
+  install: "npm install @toolgate/cel",
+};
+
 export const storeRedisPackage: OptionalPackage = {
   name: "@toolgate/store-redis",
   feature: 'the Redis store (store: "redis://…")',

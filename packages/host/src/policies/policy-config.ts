@@ -50,14 +50,26 @@ const ModelHookSchema = v.strictObject(
   "is not a model hook key (type, matcher, timeout, model, prompt, baseURL, apiKeyEnv)",
 );
 
-const hookSchemas = { command: CommandHookSchema, http: HttpHookSchema, model: ModelHookSchema } as const;
+const hookSchemas = {
+  command: CommandHookSchema,
+  http: HttpHookSchema,
+  model: ModelHookSchema,
+} as const;
+type HookType = keyof typeof hookSchemas;
+const hookTypes = Object.keys(hookSchemas) as HookType[];
 
 // Chosen by `type` rather than a union, so a bad key is reported against the kind the entry says it is.
 const HookSchema = v.lazy((entry) => {
   const type = typeof entry === "object" && entry !== null ? (entry as { type?: unknown }).type : undefined;
-  if (type === undefined || type === "http" || type === "model" || type === "command") return hookSchemas[type ?? "command"];
-  return v.strictObject({ type: v.picklist(["command", "http", "model"], 'must be "command", "http" or "model"') });
+  if (type === undefined) return CommandHookSchema;
+  if (typeof type === "string" && Object.hasOwn(hookSchemas, type)) return hookSchemas[type as HookType];
+  return v.strictObject({ type: v.picklist(hookTypes, `must be ${hookTypeList()}`) });
 });
+
+function hookTypeList(): string {
+  const quoted = hookTypes.map((type) => `"${type}"`);
+  return `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1)}`;
+}
 
 export type CommandHookConfig = v.InferOutput<typeof CommandHookSchema>;
 export type HttpHookConfig = v.InferOutput<typeof HttpHookSchema>;

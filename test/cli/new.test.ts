@@ -51,14 +51,25 @@ describe("toolgate new", () => {
     expect(stderr).toBe("");
     const pkg = join(dir, "toolgate-plugin-no-deploy");
     expect(stdout).toContain(`created toolgate-plugin-no-deploy in ${relative(repoRoot, pkg)}`);
-    expect(filesIn(pkg)).toEqual([".gitignore", "README.md", "package.json", "src/index.test.ts", "src/index.ts", "tsconfig.json", "vitest.config.ts"]);
+    expect(filesIn(pkg)).toEqual([
+      ".gitignore",
+      "README.md",
+      "package.json",
+      "src/index.test.ts",
+      "src/index.ts",
+      "toolgate.config.json",
+      "toolgate.test.yaml",
+      "tsconfig.json",
+      "vitest.config.ts",
+    ]);
     const manifest = JSON.parse(readText(pkg, "package.json")) as Manifest;
-    expect(manifest).toMatchObject({ name: "toolgate-plugin-no-deploy", type: "module", scripts: { build: "tsc", test: "vitest run" } });
+    expect(manifest).toMatchObject({ name: "toolgate-plugin-no-deploy", type: "module", scripts: { build: "tsc", test: "vitest run", "test:policy": "toolgate test" } });
     expect(manifest.keywords).toContain("toolgate-plugin");
     expect(manifest.peerDependencies).toEqual({ "@toolgate/plugin-sdk": sdkRange });
     expect(manifest.devDependencies).toMatchObject({
       "@toolgate/plugin-sdk": sdkRange,
       "@toolgate/host": expect.any(String),
+      toolgate: expect.any(String),
       vitest: expect.any(String),
       typescript: expect.any(String),
     });
@@ -150,5 +161,21 @@ describe("toolgate new", () => {
     expect(types.output).toBe("");
     expect(types.code).toBe(0);
     expect(existsSync(join(pkg, "dist"))).toBe(false);
+  }, 60_000);
+
+  it("writes a first fixture file that toolgate test passes through the plugin, and fails once the plugin stops blocking", async () => {
+    const dir = makeTempDir("repo");
+    expect((await runCli(["new", "toolgate-plugin-fixtured", "--dir", dir])).code).toBe(0);
+    const pkg = join(dir, "toolgate-plugin-fixtured");
+
+    const passing = await runCli(["test", "--json", "--cwd", pkg]);
+    expect(passing.code, passing.stderr).toBe(0);
+    const report = JSON.parse(passing.stdout) as { passed: number; failed: number; cases: { by?: string }[] };
+    expect(report).toMatchObject({ passed: 2, failed: 0 });
+
+    writeFiles(pkg, { "src/index.ts": readText(pkg, "src/index.ts").replace('return { action: "block"', 'return undefined && { action: "block"') });
+    const failing = await runCli(["test", "--cwd", pkg]);
+    expect(failing.code).toBe(1);
+    expect(failing.stdout).toContain("deleting everything from the root is refused");
   }, 60_000);
 });

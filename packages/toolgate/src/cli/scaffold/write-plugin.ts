@@ -44,11 +44,12 @@ function createManifest({ packageName, pluginName }: PluginNames): Record<string
     exports: { ".": { types: "./dist/index.d.ts", default: "./dist/index.js" }, "./package.json": "./package.json" },
     types: "./dist/index.d.ts",
     files: ["dist", "!dist/**/*.test.*"],
-    scripts: { build: "tsc", test: "vitest run", prepack: "npm run build" },
+    scripts: { build: "tsc", test: "vitest run", "test:policy": "toolgate test", prepack: "npm run build" },
     peerDependencies: { "@toolgate/plugin-sdk": sdkRange },
     devDependencies: {
       "@toolgate/host": compatibleRange(hostVersion()),
       "@toolgate/plugin-sdk": sdkRange,
+      toolgate: compatibleRange(hostVersion()),
       ...toolVersions,
     },
   };

@@ -63,7 +63,11 @@ describe("toolgate new", () => {
       "vitest.config.ts",
     ]);
     const manifest = JSON.parse(readText(pkg, "package.json")) as Manifest;
-    expect(manifest).toMatchObject({ name: "toolgate-plugin-no-deploy", type: "module", scripts: { build: "tsc", test: "vitest run", "test:policy": "toolgate test" } });
+    expect(manifest).toMatchObject({
+      name: "toolgate-plugin-no-deploy",
+      type: "module",
+      scripts: { build: "tsc", test: "vitest run", "test:policy": "toolgate test" },
+    });
     expect(manifest.keywords).toContain("toolgate-plugin");
     expect(manifest.peerDependencies).toEqual({ "@toolgate/plugin-sdk": sdkRange });
     expect(manifest.devDependencies).toMatchObject({

@@ -1,38 +1,12 @@
-/** Who or what answered for one call, as the record lists them (see the contract's "one record per decided call"). */
-export interface RecordParticipant {
-  kind: string;
-  name: string;
-  action: string;
-  message?: string;
-  ms?: number;
-}
+import type { DecisionRecord } from "@toolgate/plugin-sdk";
 
-/** One line of `.toolgate/decisions.jsonl`: the fields the readers use; the rest is kept as read. */
-export interface DecisionRecord {
-  v: 1;
-  time: string;
-  surface: string;
-  session?: string;
-  callId?: string;
-  tool: string;
-  kind?: string;
-  /** What the call ran, masked and short (absent in records from before it was recorded). */
-  summary?: string;
-  verdict: "allow" | "ask" | "block";
-  outcome?: string;
-  source?: { kind: string; name: string };
-  participants: RecordParticipant[];
-  argsDigest?: string;
-  args?: unknown;
-  policy?: string;
-  ms?: number;
-}
+export type { DecisionRecord };
 
 const verdicts = new Set(["allow", "ask", "block"]);
 
 /**
  * The record on one line, or undefined when the line is not one: a writer may be mid-line, and a file
- * anyone can write to may hold anything. Only the fields the views rely on are checked.
+ * anyone can write to may hold anything. Every field the record type requires is checked; the rest is kept as read.
  */
 export function parseRecord(line: string): DecisionRecord | undefined {
   if (line.trim() === "") return undefined;
@@ -54,6 +28,12 @@ function isRecord(value: unknown): value is DecisionRecord {
     !Number.isNaN(Date.parse(record.time)) &&
     typeof record.tool === "string" &&
     typeof record.surface === "string" &&
+    typeof record.session === "string" &&
+    typeof record.callId === "string" &&
+    typeof record.kind === "string" &&
+    typeof record.argsDigest === "string" &&
+    typeof record.policy === "string" &&
+    typeof record.ms === "number" &&
     typeof record.verdict === "string" &&
     verdicts.has(record.verdict) &&
     (record.source === undefined || isSource(record.source)) &&
@@ -75,6 +55,7 @@ function isParticipant(value: unknown): boolean {
     typeof participant.kind === "string" &&
     typeof participant.name === "string" &&
     typeof participant.action === "string" &&
+    typeof participant.ms === "number" &&
     (participant.message === undefined || typeof participant.message === "string")
   );
 }

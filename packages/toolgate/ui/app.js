@@ -311,6 +311,48 @@ function explanationNodes({ explanation, failedPlugins }) {
   return [list, summary];
 }
 
+/** The diff panel: the log's calls decided under two policies (git refs), old and new verdict side by side. */
+async function compare() {
+  const form = new FormData($("diff-form"));
+  const body = { base: String(form.get("base")).trim(), head: String(form.get("head")).trim() };
+  $("diff-status").textContent = "deciding every recorded call under both policies…";
+  $("diff-table").hidden = true;
+  let report;
+  try {
+    const response = await fetch("/api/diff", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    report = await response.json();
+    if (!response.ok) throw new Error(report.error);
+  } catch (error) {
+    $("diff-status").replaceChildren(element("span", `cannot compare: ${error.message}`, "error"));
+    return;
+  }
+  $("diff-status").textContent = `${report.changed} of ${report.compared} calls change from ${report.base} to ${report.head}${
+    report.notReplayed.length > 0 ? ` (${report.notReplayed.length} records not replayable)` : ""
+  }`;
+  $("diff-rows").replaceChildren(...report.groups.flatMap((group) => group.calls.map(diffRow)));
+  $("diff-table").hidden = report.changed === 0;
+}
+
+function diffRow(change) {
+  const row = document.createElement("tr");
+  row.append(
+    element("td", change.where, "time"),
+    element("td", change.call.name, "tool"),
+    element("td", JSON.stringify(change.call.args).slice(0, 200), "summary"),
+    decisionCell(change.base),
+    decisionCell(change.head),
+  );
+  return row;
+}
+
+function decisionCell(decision) {
+  const cell = element("td", undefined, "message");
+  const by = decision.source ? ` by ${decision.source.kind} ${decision.source.name}` : "";
+  cell.append(element("span", decision.verdict, `verdict-${decision.verdict === "modify" ? "allow" : decision.verdict}`), element("span", by, "dim"));
+  if (decision.message) cell.append(element("div", decision.message));
+  return cell;
+}
+
 function debounce(action, ms) {
   let timer;
   return () => {
@@ -341,6 +383,10 @@ $("filters").addEventListener(
   }, 300),
 );
 $("filters").addEventListener("submit", (event) => event.preventDefault());
+$("diff-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  compare();
+});
 $("records").addEventListener("keydown", onRowKey);
 $("close-detail").addEventListener("click", () => {
   state.selected = undefined;

@@ -26,8 +26,9 @@ export async function readSessions(files: readonly string[]): Promise<Sessions> 
   for (const file of files) {
     const { calls, skipped } = await readCallFile(file);
     sessions.records += calls.length + skipped.length;
-    sessions.calls.push(...calls.map((line) => ({ file, ...line })));
-    sessions.notReplayed.push(...skipped.map(({ line, reason, message }) => ({ where: `${file}:${line}`, reason, message })));
+    // One push per line: a spread passes each as an argument, and a large log overflows the stack.
+    for (const line of calls) sessions.calls.push({ file, ...line });
+    for (const { line, reason, message } of skipped) sessions.notReplayed.push({ where: `${file}:${line}`, reason, message });
   }
   return sessions;
 }

@@ -3,6 +3,7 @@ import { describeThrown } from "@toolgate/host/internal";
 import { createRecordTest, FilterError } from "../decisions/filter.js";
 import { allowedHosts, createRequestGuard, type RequestGuard } from "../server/request-guard.js";
 import type { Asset } from "./assets.js";
+import { BadDiff, diffRecordedLog } from "./diff-log.js";
 import { BadCall, explainRecordedCall } from "./explain-call.js";
 import type { NumberedRecord, RecordHub } from "./record-hub.js";
 import { HttpError, readBody } from "../server/read-body.js";
@@ -12,6 +13,8 @@ export interface UiServerOptions {
   assets: ReadonlyMap<string, Asset>;
   /** The project whose plugins explain a recorded call. */
   cwd: string;
+  /** The log shown, whose recorded calls the diff panel decides again. */
+  logPath: string;
 }
 
 const maxBodyBytes = 1024 * 1024;
@@ -31,7 +34,8 @@ const securityHeaders = {
 /**
  * The `toolgate ui` server: the page (`/`, `/app.js`, `/style.css`), the records as Server-Sent Events
  * (`GET /api/stream?tool=&verdict=&source=&session=&since=&last=`: a `backlog` event, then `records`
- * events as lines are appended), and `POST /api/explain` for one recorded call. The same guard as
+ * events as lines are appended), `POST /api/explain` for one recorded call, and `POST /api/diff`
+ * (`{ base, head? }`, git refs) for the log's calls decided under two policies. The same guard as
  * `serve` refuses what another web page could send (a foreign Host, Origin or Sec-Fetch-Site, a POST
  * that is not JSON); the allowed Host values hold the port, so they are fixed once it listens.
  */
@@ -57,6 +61,7 @@ export function createUiServer(options: UiServerOptions): Server {
     if (request.method === "GET" && asset !== undefined) return send(response, 200, asset.type, asset.body);
     if (request.method === "GET" && url.pathname === "/api/stream") return stream(url.searchParams, request, response);
     if (request.method === "POST" && url.pathname === "/api/explain") return explain(request, response);
+    if (request.method === "POST" && url.pathname === "/api/diff") return diff(request, response);
     throw new HttpError(404, `no route ${request.method} ${url.pathname}`);
   }
 
@@ -78,12 +83,7 @@ export function createUiServer(options: UiServerOptions): Server {
   }
 
   async function explain(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    let body: unknown;
-    try {
-      body = JSON.parse(await readBody(request, maxBodyBytes));
-    } catch (error) {
-      throw error instanceof HttpError ? error : new HttpError(400, `the body is not JSON: ${describeThrown(error)}`);
-    }
+    const body = await readJson(request);
     try {
       sendJson(response, 200, await explainRecordedCall(options.cwd, body));
     } catch (error) {
@@ -92,7 +92,25 @@ export function createUiServer(options: UiServerOptions): Server {
     }
   }
 
+  async function diff(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const body = await readJson(request);
+    try {
+      sendJson(response, 200, await diffRecordedLog(options.cwd, options.logPath, body));
+    } catch (error) {
+      if (error instanceof BadDiff) throw new HttpError(400, error.message);
+      throw new HttpError(500, `cannot compare the policies: ${describeThrown(error)}`);
+    }
+  }
+
   return server;
+}
+
+async function readJson(request: IncomingMessage): Promise<unknown> {
+  try {
+    return JSON.parse(await readBody(request, maxBodyBytes));
+  } catch (error) {
+    throw error instanceof HttpError ? error : new HttpError(400, `the body is not JSON: ${describeThrown(error)}`);
+  }
 }
 
 function filterOf(query: URLSearchParams) {

@@ -3,13 +3,10 @@ import { exitCodes, type ExitCode } from "../cli-error.js";
 import { resolveCwd } from "../open-host.js";
 import { printJson } from "../output.js";
 import { addProjectOptions, type ProjectOptions } from "../project-options.js";
-import { parseAllowedChanges, type AllowedChange } from "../../replay/allow-changes.js";
-import { changedCalls, groupChanges } from "../../replay/compare-decisions.js";
-import { decideCalls, type Decision, type LocatedCall } from "../../replay/decide-calls.js";
-import { openPolicySide, sideLogger, type PolicySide } from "../../replay/policy-side.js";
-import { printDiff, type DiffReport } from "../../replay/print-diff.js";
-import { assertSomethingToDecide, readSessions, type Sessions } from "../../replay/read-sessions.js";
-import { rethrowForSide } from "../../replay/side-error.js";
+import { parseAllowedChanges } from "../../replay/allow-changes.js";
+import { diffPolicies } from "../../replay/diff-policies.js";
+import { printDiff } from "../../replay/print-diff.js";
+import { assertSomethingToDecide, readSessions } from "../../replay/read-sessions.js";
 
 const helpText = `
 Decides every recorded call of the decisions logs under two policies and prints the calls whose verdict
@@ -66,43 +63,8 @@ async function diff(files: readonly string[], options: DiffOptions): Promise<Exi
   const allowed = parseAllowedChanges(options.allowChanges);
   const sessions = await readSessions(files);
   assertSomethingToDecide(sessions.calls, files, sessions.notReplayed);
-  const report = await withSides(options, cwd, (base, head) => compare(base, head, sessions, allowed));
+  const report = await diffPolicies({ base: options.base, head: options.head, cwd, allowed }, sessions);
   if (options.json) printJson(report);
   else printDiff(report);
   return report.notAllowed === 0 ? exitCodes.ok : exitCodes.failure;
-}
-
-/** Opens both policies for `use`, and removes a committed policy's copy whatever happens. */
-async function withSides<T>(options: DiffOptions, cwd: string, use: (base: PolicySide, head: PolicySide) => Promise<T>): Promise<T> {
-  const base = await openPolicySide(options.base, cwd, "--base");
-  try {
-    const head = await openPolicySide(options.head, cwd, "--head");
-    try {
-      return await use(base, head);
-    } finally {
-      head.remove();
-    }
-  } finally {
-    base.remove();
-  }
-}
-
-async function compare(base: PolicySide, head: PolicySide, sessions: Sessions, allowed: readonly AllowedChange[]): Promise<DiffReport> {
-  const before = await decideOn(base, "base", sessions.calls);
-  const after = await decideOn(head, "head", sessions.calls);
-  const changes = changedCalls(sessions.calls, before, after, allowed);
-  return {
-    base: base.label,
-    head: head.label,
-    records: sessions.records,
-    compared: sessions.calls.length,
-    changed: changes.length,
-    notAllowed: changes.filter((change) => !change.allowed).length,
-    groups: groupChanges(changes),
-    notReplayed: sessions.notReplayed,
-  };
-}
-
-function decideOn(side: PolicySide, name: string, calls: readonly LocatedCall[]): Promise<Decision[]> {
-  return decideCalls({ ...side.location, logger: sideLogger(name, side.reword) }, calls).catch(rethrowForSide(`${name} ${side.label}`, side.reword));
 }

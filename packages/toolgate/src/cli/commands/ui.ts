@@ -40,7 +40,7 @@ async function startUi(options: UiOptions): Promise<void> {
   const logPath = await findLogPath({ cwd, file: options.file });
   const assets = loadAssets();
   const hub = createRecordHub(logPath, (error) => printNote(`[toolgate] cannot read ${logPath}: ${String(error)}`));
-  const server = createUiServer({ hub, assets, cwd });
+  const server = createUiServer({ hub, assets, cwd, logPath });
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);

@@ -5,14 +5,14 @@ import type { DecisionDraft } from "../decisions/decision-draft.js";
 import { describeThrown, ToolgateError } from "../errors.js";
 import { closedVerdict, type Gate } from "../gate/decide.js";
 import type { ToolCallExplanation } from "../gate/explain.js";
-import { callView, thawArgs } from "../gate/freeze-call.js";
-import type { CallSnapshot } from "../gate/policy-run.js";
+import { callView, thawArgs } from "../call/freeze-call.js";
+import type { CallSnapshot } from "../call/snapshot.js";
 import { runObservers } from "../gate/run-observers.js";
-import { isNativePromise, thenOf } from "../gate/thenable.js";
+import { isNativePromise, thenOf } from "../call/thenable.js";
 import type { HostRuntime } from "../host-runtime.js";
 import { callTools, type CallToolsOptions } from "./call-tools.js";
 import { errorResult, okResult, resultOfBlock } from "./tool-results.js";
-import { snapshotBatch, snapshotCall } from "./snapshot-call.js";
+import { snapshotBatch, snapshotCall } from "../call/snapshot-call.js";
 import { startToolSpan } from "../tracing/tool-span.js";
 
 /** The session option every call method takes. */

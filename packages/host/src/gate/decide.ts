@@ -13,10 +13,11 @@ import { validationMessage } from "../schema-messages/summarize-issues.js";
 import { addDecision, toVerdict } from "./aggregate.js";
 import { DecisionMemo, type MemoLimits } from "./decision-memo.js";
 import { withExplainDetails, type PluginExplanation, type ToolCallExplanation } from "./explain.js";
-import { callView } from "./freeze-call.js";
+import { callView } from "../call/freeze-call.js";
 import { HookInvocationContext } from "../invocation/hook-context.js";
 import { pluginFailureVerdict } from "./plugin-failure.js";
-import { PolicyRun, type CallSnapshot } from "./policy-run.js";
+import type { CallSnapshot } from "../call/snapshot.js";
+import { PolicyRun } from "./policy-run.js";
 import { AskResolver } from "./resolve-ask.js";
 import { failure, HookFailure, PendingHook, runCallHook } from "../invocation/run-hook.js";
 

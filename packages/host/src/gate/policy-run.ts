@@ -5,14 +5,6 @@ import type { HookClock } from "../invocation/run-hook.js";
 import { createAggregate, type Aggregate } from "./aggregate.js";
 import type { PluginExplanation } from "./explain.js";
 
-/** A call as the host snapshotted it at the entry: frozen, its arguments copied once, and their size. */
-export interface CallSnapshot {
-  readonly call: ToolCall;
-  readonly bytes: number;
-  /** The session the call belongs to: the host's own, unless the caller named another (`callSession`). */
-  readonly session: SessionInfo;
-}
-
 /**
  * One call's way through every plugin's `pre_tool_call`: where it stands (`next`), what has been said
  * so far, and how to resume after an async hook. The policy loop keeps all of its state here.

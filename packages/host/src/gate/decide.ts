@@ -46,60 +46,72 @@ function start(run: PolicyRun): Verdict | Promise<Verdict> {
   return runSequence(run);
 }
 
+/** What the gate keeps between calls: the remembered verdicts and the open questions to `onAsk`. */
+interface GateState {
+  readonly runtime: HostRuntime;
+  readonly memo: DecisionMemo;
+  readonly asks: AskResolver;
+  readonly remember: (run: PolicyRun, verdict: Verdict) => void;
+}
+
+/**
+ * The plugins' verdict on a call. While a plugin has failed to load (`onPluginError: "block"`) every
+ * call is blocked with the cause. With no `pre_tool_call` and no rules the call is allowed as it came,
+ * and nothing is remembered: a later `skipPreToolCallHook` call would be decided the same way again.
+ */
+function verdictOn(gate: GateState, snapshot: CallSnapshot, keep: boolean, listener: RunListener | undefined): Verdict | Promise<Verdict> {
+  const { runtime } = gate;
+  listener?.deciding();
+  if (runtime.pluginFailure) return pluginFailureVerdict(runtime.pluginFailure, snapshot.call.args);
+  const hooks = runtime.registry.hooks("pre_tool_call");
+  if (hooks.length === 0 && !runtime.rules && !runtime.protection) return { action: "allow", args: snapshot.call.args };
+  return start(new PolicyRun(runtime, snapshot.call, snapshot.bytes, snapshot.session, hooks, keep ? gate.remember : undefined, listener));
+}
+
+/** The verdict a call runs on: `block` once the host is closed, an `ask` resolved through `onAsk`. */
+function finish(gate: GateState, snapshot: CallSnapshot, verdict: Verdict): Verdict | Promise<Verdict> {
+  if (gate.runtime.closed) return closedVerdict(verdict.args);
+  return verdict.action === "ask" ? gate.asks.resolve(snapshot.call, verdict) : verdict;
+}
+
+/** An `ask` answered through `onAsk`; the answer replaces the remembered ask, so the approver is asked once. */
+function answerAsk(gate: GateState, snapshot: CallSnapshot, verdict: Verdict): Verdict | Promise<Verdict> {
+  if (verdict.action !== "ask") return verdict;
+  const rememberAnswer = (answer: Verdict): Verdict => {
+    if (gate.memo.take(snapshot.call) !== undefined && !gate.runtime.closed) gate.memo.remember(snapshot.call, answer, snapshot.bytes);
+    return answer;
+  };
+  const answer = finish(gate, snapshot, verdict);
+  return answer instanceof Promise ? answer.then(rememberAnswer) : rememberAnswer(answer);
+}
+
+/** A quiet run whose listener is explain's trace: the verdict and what each plugin said. */
+async function explain(runtime: HostRuntime, snapshot: CallSnapshot): Promise<ToolCallExplanation> {
+  const trace = new ExplainTrace();
+  const hooks = runtime.registry.hooks("pre_tool_call");
+  const decided = await start(new PolicyRun(runtime, snapshot.call, snapshot.bytes, snapshot.session, hooks, undefined, trace));
+  // What the loaded plugins say is still shown; the verdict is the one every surface gives.
+  const verdict = runtime.pluginFailure ? pluginFailureVerdict(runtime.pluginFailure, snapshot.call.args) : decided;
+  return { call: snapshot.call, verdict, plugins: await withExplainDetails(runtime, snapshot, trace.plugins) };
+}
+
 export function createGate(runtime: HostRuntime, options: GateOptions): Gate {
   const memo = new DecisionMemo(options.memo);
   const asks = new AskResolver(options.onAsk);
-  const remember = (run: PolicyRun, verdict: Verdict) => memo.remember(run.call, verdict, run.aggregate.bytes);
-
-  /**
-   * The plugins' verdict on a call. While a plugin has failed to load (`onPluginError: "block"`) every
-   * call is blocked with the cause. With no `pre_tool_call` and no rules the call is allowed as it came,
-   * and nothing is remembered: a later `skipPreToolCallHook` call would be decided the same way again.
-   */
-  function verdictOn(snapshot: CallSnapshot, keep: boolean, listener: RunListener | undefined): Verdict | Promise<Verdict> {
-    listener?.deciding();
-    if (runtime.pluginFailure) return pluginFailureVerdict(runtime.pluginFailure, snapshot.call.args);
-    const hooks = runtime.registry.hooks("pre_tool_call");
-    if (hooks.length === 0 && !runtime.rules && !runtime.protection) return { action: "allow", args: snapshot.call.args };
-    return start(new PolicyRun(runtime, snapshot.call, snapshot.bytes, snapshot.session, hooks, keep ? remember : undefined, listener));
-  }
-
-  function finish(snapshot: CallSnapshot, verdict: Verdict): Verdict | Promise<Verdict> {
-    if (runtime.closed) return closedVerdict(verdict.args);
-    return verdict.action === "ask" ? asks.resolve(snapshot.call, verdict) : verdict;
-  }
-
-  /** An `ask` answered through `onAsk`; the answer replaces the remembered ask, so the approver is asked once. */
-  function answerAsk(snapshot: CallSnapshot, verdict: Verdict): Verdict | Promise<Verdict> {
-    if (verdict.action !== "ask") return verdict;
-    const rememberAnswer = (answer: Verdict): Verdict => {
-      if (memo.take(snapshot.call) !== undefined && !runtime.closed) memo.remember(snapshot.call, answer, snapshot.bytes);
-      return answer;
-    };
-    const answer = finish(snapshot, verdict);
-    return answer instanceof Promise ? answer.then(rememberAnswer) : rememberAnswer(answer);
-  }
-
+  const gate: GateState = { runtime, memo, asks, remember: (run, verdict) => memo.remember(run.call, verdict, run.aggregate.bytes) };
   return {
     check(snapshot, resolveAsk = false, listener) {
       if (runtime.closed) return closedVerdict(snapshot.call.args);
-      const verdict = verdictOn(snapshot, true, listener);
+      const verdict = verdictOn(gate, snapshot, true, listener);
       if (!resolveAsk || asks.onAsk === undefined) return verdict;
-      return verdict instanceof Promise ? verdict.then((decided) => answerAsk(snapshot, decided)) : answerAsk(snapshot, verdict);
+      return verdict instanceof Promise ? verdict.then((decided) => answerAsk(gate, snapshot, decided)) : answerAsk(gate, snapshot, verdict);
     },
     admit(snapshot, skipPreToolCallHook, listener) {
       if (runtime.closed) return closedVerdict(snapshot.call.args);
-      const verdict = (skipPreToolCallHook ? memo.take(snapshot.call) : undefined) ?? verdictOn(snapshot, false, listener);
-      return verdict instanceof Promise ? verdict.then((decided) => finish(snapshot, decided)) : finish(snapshot, verdict);
+      const verdict = (skipPreToolCallHook ? memo.take(snapshot.call) : undefined) ?? verdictOn(gate, snapshot, false, listener);
+      return verdict instanceof Promise ? verdict.then((decided) => finish(gate, snapshot, decided)) : finish(gate, snapshot, verdict);
     },
-    async explain(snapshot) {
-      const trace = new ExplainTrace();
-      const hooks = runtime.registry.hooks("pre_tool_call");
-      const decided = await start(new PolicyRun(runtime, snapshot.call, snapshot.bytes, snapshot.session, hooks, undefined, trace));
-      // What the loaded plugins say is still shown; the verdict is the one every surface gives.
-      const verdict = runtime.pluginFailure ? pluginFailureVerdict(runtime.pluginFailure, snapshot.call.args) : decided;
-      return { call: snapshot.call, verdict, plugins: await withExplainDetails(runtime, snapshot, trace.plugins) };
-    },
+    explain: (snapshot) => explain(runtime, snapshot),
     close() {
       memo.clear();
       asks.close((asked) => closedVerdict(asked.args));

@@ -163,22 +163,21 @@ function recordTable(scenarios: readonly RecordScenario[], figures: readonly Fig
       formatNs(record!.ns),
       formatNs(none!.ns),
       formatRatio(none!.ratio),
+      formatNs(record!.ns - none!.ns),
     ];
   });
-  return markdownTable(["plugins", "measured", "record ns", "no record ns", "ratio"], rows, (column) => column === 0 || column >= 2);
+  return markdownTable(["plugins", "measured", "record ns", "no record ns", "ratio", "added ns"], rows, (column) => column === 0 || column >= 2);
 }
 
 function recordTargets(scenarios: readonly RecordScenario[], figures: readonly Figure[][]): Target[] {
   return scenarios
-    .map((scenario, index) => ({ scenario, ratio: figures[index]![1]!.ratio }))
+    .map((scenario, index) => ({ scenario, record: figures[index]![0]!, none: figures[index]![1]! }))
     .filter(({ scenario }) => scenario.mode === "path")
-    .map(({ scenario, ratio }) => ({
-      label: `a record per decision at ${scenario.plugins} plugins vs none`,
-      value: ratio,
-      limit: 1.1,
-      today: "new",
-      unit: "×",
-    }));
+    .flatMap(({ scenario, record, none }) => [
+      { label: `a record per decision at ${scenario.plugins} plugins vs none`, value: none.ratio, limit: 1.1, today: "new", unit: "×" },
+      // The issue's figure: the time a record adds to a decision, amortised over a loop of decisions.
+      { label: `time a record adds per decision at ${scenario.plugins} plugins`, value: (record.ns - none.ns) / 1000, limit: 1, today: "new", unit: " µs" },
+    ]);
 }
 
 function formatTarget(target: Target): string {

@@ -3,7 +3,7 @@
 export { findConfigFile, configFileNames, isDataFile, loadConfigFile } from "./discovery/config-file.js";
 export { describeThrown } from "./errors.js";
 export { escapeControl, escapeJsonText } from "./escape-control.js";
-export { assertValidCall } from "./execution/validate-call.js";
+export { assertValidCall } from "./call/validate-call.js";
 export { unapproved } from "./gate/resolve-ask.js";
 export { userCacheDir } from "./loading/user-cache-dir.js";
 export { createConsoleLogger } from "./logger.js";

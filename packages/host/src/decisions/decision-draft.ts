@@ -1,4 +1,4 @@
-import type { DecisionRecord, ParticipantAction, PolicySource, SessionInfo, ToolCall, Verdict } from "@toolgate/plugin-sdk";
+import type { DecisionRecord, ParticipantAction, PolicySource, PreToolCallDecision, SessionInfo, ToolCall, Verdict } from "@toolgate/plugin-sdk";
 
 /**
  * Milliseconds on a monotonic clock. `process.uptime()` reads the same clock as `performance.now()`
@@ -17,10 +17,12 @@ export function epochMsOf(clockReading: number): number {
 let clockOrigin: number | undefined;
 
 /**
- * What the gate notes about one call while it decides, for its record: made only when someone wants
- * records, filled with plain values on the hot path, and turned into a `DecisionRecord` later.
+ * One call's record in the making: made only when someone wants records, it listens to the gate's run
+ * (the gate's `RunListener`), keeps plain values on the hot path, and becomes a `DecisionRecord` later.
  */
 export class DecisionDraft {
+  /** The gate's run is not kept quiet for a record: events and warnings go out as usual. */
+  readonly quiet = false;
   /** `clockMs()` at the entry. */
   readonly startedAt = clockMs();
   /** Set when the gate decided the call (not when it handed back a remembered verdict). */
@@ -42,6 +44,27 @@ export class DecisionDraft {
   /** One participant's answer, in the order they ran. */
   add(source: PolicySource, action: ParticipantAction, message: string | undefined, ms: number): void {
     (this.parts ??= []).push(source, action, message, ms);
+  }
+
+  deciding(): void {
+    this.decided = true;
+  }
+
+  none(_plugin: string, source: PolicySource, ms: number): void {
+    this.add(source, "none", undefined, ms);
+  }
+
+  decision(_plugin: string, source: PolicySource, decision: PreToolCallDecision, _args: unknown, ms: number): void {
+    const message = decision.action === "modify" ? undefined : decision.action === "allow" ? decision.reason : decision.message;
+    this.add(source, decision.action, message, ms);
+  }
+
+  failure(_plugin: string, source: PolicySource, message: string, timedOut: boolean, ms: number): void {
+    this.add(source, timedOut ? "timeout" : "error", message, ms);
+  }
+
+  invalid(_plugin: string, source: PolicySource, reason: string, ms: number): void {
+    this.add(source, "none", `invalid result, ignored as no opinion: ${reason}`, ms);
   }
 
   /** The verdict the caller gets: the decision's time ends here. */

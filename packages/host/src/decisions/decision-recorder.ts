@@ -1,5 +1,5 @@
 import type { DecisionRecord } from "@toolgate/plugin-sdk";
-import type { CallSnapshot } from "../gate/policy-run.js";
+import type { CallSnapshot } from "../call/snapshot.js";
 import type { EventBus } from "../events.js";
 import { callSummary } from "./call-summary.js";
 import { DecisionDraft, epochMsOf } from "./decision-draft.js";

@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import type { Hash } from "node:crypto";
-import { setOwn } from "../gate/copy-args.js";
+import { setOwn } from "../call/copy-args.js";
 import { sha256Hex } from "./sha256-js.js";
 
 let nativeDigest: ((text: string) => string) | undefined;

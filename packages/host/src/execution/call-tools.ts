@@ -1,7 +1,7 @@
 import type { ToolResult } from "@toolgate/plugin-sdk";
 import { ToolgateError } from "../errors.js";
 import type { CallSessionOptions } from "./call-tool.js";
-import type { CallSnapshot } from "../gate/policy-run.js";
+import type { CallSnapshot } from "../call/snapshot.js";
 
 export interface CallToolsOptions extends CallSessionOptions {
   /** How many calls run at once; 1 runs them one after another. @default 1 */

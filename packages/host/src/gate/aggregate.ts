@@ -1,5 +1,5 @@
 import type { PolicySource, PreToolCallDecision, ToolArgs, Verdict } from "@toolgate/plugin-sdk";
-import { copyArgs, setOwn } from "./copy-args.js";
+import { copyArgs, setOwn } from "../call/copy-args.js";
 
 /** What the plugins have said about one call so far, folded in plugin order. */
 export interface Aggregate {

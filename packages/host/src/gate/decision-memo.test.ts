@@ -1,7 +1,7 @@
 import type { ToolCall } from "@toolgate/plugin-sdk";
 import { describe, expect, it } from "vitest";
 import { DecisionMemo } from "./decision-memo.js";
-import { freezeArgs } from "./freeze-call.js";
+import { freezeArgs } from "../call/freeze-call.js";
 
 const verdict = (args: Record<string, unknown>) => ({ action: "allow" as const, args: freezeArgs(args) });
 /** The host's snapshot of a call: what the gate hands the memo. */

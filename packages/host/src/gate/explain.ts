@@ -4,7 +4,7 @@ import { jsonCopy } from "../json-copy.js";
 import type { HostRuntime } from "../host-runtime.js";
 import { HookInvocationContext } from "../invocation/hook-context.js";
 import { HookFailure, PendingHook, runHook, whenSettled } from "../invocation/run-hook.js";
-import type { CallSnapshot } from "./policy-run.js";
+import type { CallSnapshot } from "../call/snapshot.js";
 
 /** What one plugin's `pre_tool_call` said about a call, as `host.explainToolCall` reports it. */
 export interface PluginExplanation {

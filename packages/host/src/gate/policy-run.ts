@@ -1,21 +1,29 @@
-import type { SessionInfo, ToolCall, Verdict } from "@toolgate/plugin-sdk";
-import type { DecisionDraft } from "../decisions/decision-draft.js";
+import type { PolicySource, PreToolCallDecision, SessionInfo, ToolArgs, ToolCall, Verdict } from "@toolgate/plugin-sdk";
+import type { HostRuntime } from "../host-runtime.js";
 import type { HookEntry } from "../registry/registry.js";
 import type { HookClock } from "../invocation/run-hook.js";
 import { createAggregate, type Aggregate } from "./aggregate.js";
-import type { PluginExplanation } from "./explain.js";
 
-/** A call as the host snapshotted it at the entry: frozen, its arguments copied once, and their size. */
-export interface CallSnapshot {
-  readonly call: ToolCall;
-  readonly bytes: number;
-  /** The session the call belongs to: the host's own, unless the caller named another (`callSession`). */
-  readonly session: SessionInfo;
+/**
+ * Listens to one run: told what each participant (a rule, a plugin, the protection) said, in the order
+ * they spoke, and how long it took. The decision record's draft and explain's trace are such listeners;
+ * the gate knows neither. `plugin` is the participant's name, `source` where its policy comes from.
+ */
+export interface RunListener {
+  /** Whether this listener wants the run kept quiet: no events, no warnings (explain). */
+  readonly quiet: boolean;
+  /** The gate decides this call now, rather than handing back a remembered verdict. */
+  deciding(): void;
+  none(plugin: string, source: PolicySource, ms: number): void;
+  /** A valid decision; `args` are the call's arguments once it was folded in. */
+  decision(plugin: string, source: PolicySource, decision: PreToolCallDecision, args: ToolArgs, ms: number): void;
+  failure(plugin: string, source: PolicySource, message: string, timedOut: boolean, ms: number): void;
+  invalid(plugin: string, source: PolicySource, reason: string, ms: number): void;
 }
 
 /**
  * One call's way through every plugin's `pre_tool_call`: where it stands (`next`), what has been said
- * so far, and how to resume after an async hook. The policy loop keeps all of its state here.
+ * so far, and how to resume after an async hook. The dispatch (`run-sequence.ts`) keeps all of its state here.
  */
 export class PolicyRun implements HookClock {
   readonly aggregate: Aggregate;
@@ -32,17 +40,16 @@ export class PolicyRun implements HookClock {
   resume: ((outcome: unknown) => void) | undefined;
 
   constructor(
+    readonly runtime: HostRuntime,
     readonly call: ToolCall,
     bytes: number,
     /** Handed to every hook as `ctx.session`. */
     readonly session: SessionInfo,
     readonly hooks: readonly HookEntry[],
-    /** Keep the verdict for one later `skipPreToolCallHook` call. */
-    readonly remember: boolean,
-    /** Set by `explainToolCall`: every outcome is recorded, and nothing is emitted or logged. */
-    readonly trace?: PluginExplanation[],
-    /** Set when someone wants this call's record: each participant's answer and time go here. */
-    readonly draft?: DecisionDraft,
+    /** Called with the verdict as the run concludes (the gate's memo), or undefined. */
+    readonly onConcluded: ((run: PolicyRun, verdict: Verdict) => void) | undefined,
+    /** Whoever listens to this run (the record's draft, explain's trace), or undefined: nobody does. */
+    readonly listener: RunListener | undefined,
   ) {
     this.aggregate = createAggregate(call.args, bytes);
     this.view = call;

@@ -1,8 +1,8 @@
 import type { ToolCall, Verdict } from "@toolgate/plugin-sdk";
 import { describeThrown } from "../errors.js";
 import type { AskHandler } from "../options.js";
-import { callView } from "./freeze-call.js";
-import { adopt } from "./thenable.js";
+import { callView } from "../call/freeze-call.js";
+import { adopt } from "../call/thenable.js";
 
 /** An `ask` on a host with no approver: blocked, saying so. */
 export function unapproved(verdict: Verdict): Verdict {

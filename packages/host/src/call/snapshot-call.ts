@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { SessionInfo, ToolArgs, ToolCall } from "@toolgate/plugin-sdk";
 import { describeThrown, isToolgateError, ToolgateError } from "../errors.js";
-import { ArgsShapeError, type ArgsCopy, copyArgs } from "../gate/copy-args.js";
-import { isWellFormedFields } from "../gate/is-well-formed-call.js";
-import type { CallSnapshot } from "../gate/policy-run.js";
+import { ArgsShapeError, type ArgsCopy, copyArgs } from "./copy-args.js";
+import { isWellFormedFields } from "./is-well-formed-call.js";
+import type { CallSnapshot } from "./snapshot.js";
 import { assertValidCall } from "./validate-call.js";
 
 /** The kind a registered tool was declared with, or undefined for a tool the host does not know. */

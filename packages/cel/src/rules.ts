@@ -90,7 +90,8 @@ function compileOne(environment: Environment, rule: CelRuleSpec): Evaluate {
 /** The library's message with its caret picture of the expression, indented under the rule's name. */
 function errorText(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
-  return text.trimEnd().replace(/\n/g, "\n    ");
+  const lines = text.split("\n").filter((line) => line.trim() !== "");
+  return lines.join("\n    ");
 }
 
 function firstLine(error: unknown): string {

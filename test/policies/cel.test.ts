@@ -1,5 +1,5 @@
 import { evaluate } from "@marcbachmann/cel-js";
-import { createHost, type Host, type HostOptions, type ToolCallInput, type Verdict } from "@toolgate/host";
+import { createHost, type Host, type HostOptions, type SessionOptions, type ToolCallInput, type Verdict } from "@toolgate/host";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
@@ -50,13 +50,13 @@ function* corpusCalls() {
     for (const [c, call] of calls.entries()) yield { session, call: { ...call, id: `call-${s}-${c}` } as ToolCallInput & { id: string } };
 }
 
-function check(host: Host, call: ToolCallInput, session: object): Promise<Verdict> {
+function check(host: Host, call: ToolCallInput, session: SessionOptions): Promise<Verdict> {
   return host.checkToolCall(call, { session });
 }
 
 describe("differential: toolgate's CEL verdicts equal the library's own evaluation", () => {
   it("each expression alone, on every call and session: true blocks, false is no opinion, an error blocks naming the rule", async () => {
-    const seen: Record<Outcome, number> = { true: 0, false: 0, error: 0 };
+    const seen: Record<Outcome | "unexpected", number> = { true: 0, false: 0, error: 0, unexpected: 0 };
     for (const expression of expressions) {
       const { host, cwd } = await celHost([{ expression, action: "block", message: "hit" }]);
       for (const { session, call } of corpusCalls()) {

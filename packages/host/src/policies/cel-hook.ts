@@ -18,7 +18,8 @@ type CelRules = import("@toolgate/cel").CelRules;
 export interface CelHook {
   /** The hook's name in verdicts and records: the rules file, or how many rules it holds. */
   name: string;
-  run(input: HookInput, session: SessionInfo): Promise<PreToolCallDecision | undefined>;
+  /** Synchronous once the rules compiled (always so after `ready`): no promise per call on the hot path. */
+  run(input: HookInput, session: SessionInfo): PreToolCallDecision | undefined | Promise<PreToolCallDecision | undefined>;
   /** Settles once every rule compiled; rejects, naming the rule, when one does not. */
   ready: Promise<void>;
 }
@@ -34,12 +35,17 @@ export function createCelHook(config: CelHookConfig, hook: ConfiguredHook): CelH
     throw new ToolgateError("POLICY_HOOK_INVALID", `${hook.where}: a cel hook decides calls before they run, so it belongs under pre_tool_call`);
   const specs = [...inlineRules(config, hook.where), ...(config.file === undefined ? [] : fileRules(config.file, hook))];
   const compiled = compile(specs, hook.baseDir);
-  // A rejection is reported through `ready`; this keeps it from also being an unhandled one.
-  compiled.catch(() => undefined);
+  let settled: Compiled | undefined;
+  // Registered before `ready`'s, so `settled` is set by the time the host is ready. A rejection is
+  // reported through `ready`; this handler keeps it from also being an unhandled one.
+  compiled.then(
+    (result) => (settled = result),
+    () => undefined,
+  );
   return {
     name: config.file ?? `${specs.length} rule${specs.length === 1 ? "" : "s"}`,
     ready: compiled.then(() => undefined),
-    run: async (input, session) => decide(await compiled, input, session),
+    run: (input, session) => (settled === undefined ? compiled.then((result) => decide(result, input, session)) : decide(settled, input, session)),
   };
 }
 

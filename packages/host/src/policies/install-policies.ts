@@ -34,7 +34,8 @@ export interface InstalledPolicies {
 // Configured hooks run before every plugin (the operator's policy first), in the order they are written.
 const firstOrder = -1e15;
 
-type Runner = (input: HookInput, signal: AbortSignal, session: SessionInfo) => Promise<unknown>;
+/** A hook's answer; a CEL hook's comes back synchronously, the others' as a promise. */
+type Runner = (input: HookInput, signal: AbortSignal, session: SessionInfo) => unknown;
 
 /**
  * Turns `hooks` and `permissions` into gate participants: each hook becomes a registered plugin with its
@@ -91,7 +92,7 @@ function installHook(
           matches(call.name) ? runner(createHookInput("pre_tool_call", call, deps.session, cwd), ctx.signal, ctx.session) : undefined
       : (call: ToolCall, result: ToolResult, ctx: HookContext) =>
           matches(call.name)
-            ? runner(createHookInput("post_tool_call", call, deps.session, cwd, result), ctx.signal, ctx.session).then(() => undefined)
+            ? Promise.resolve(runner(createHookInput("post_tool_call", call, deps.session, cwd, result), ctx.signal, ctx.session)).then(() => undefined)
             : undefined;
   const record: PluginRecord = { name, source: "config", status: "loaded", warnings: [], policy: source };
   if (path !== undefined) record.path = path;

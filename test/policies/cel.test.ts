@@ -1,6 +1,5 @@
 import { evaluate } from "@marcbachmann/cel-js";
 import { createHost, type Host, type HostOptions, type SessionOptions, type ToolCallInput, type Verdict } from "@toolgate/host";
-import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { parseAnswer, runHook } from "../agents/hook-harness.js";

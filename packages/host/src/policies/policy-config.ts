@@ -101,7 +101,6 @@ export type CommandHookConfig = v.InferOutput<typeof CommandHookSchema>;
 export type HttpHookConfig = v.InferOutput<typeof HttpHookSchema>;
 export type ModelHookConfig = v.InferOutput<typeof ModelHookSchema>;
 export type CelHookConfig = v.InferOutput<typeof CelHookSchema>;
-export type CelRuleConfig = v.InferOutput<typeof CelRuleSchema>;
 export type HookConfig = CommandHookConfig | HttpHookConfig | ModelHookConfig | CelHookConfig;
 
 const hookList = v.optional(v.array(HookSchema, "must be an array of hooks"));

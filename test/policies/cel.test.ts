@@ -1,5 +1,6 @@
 import { evaluate } from "@marcbachmann/cel-js";
 import { createHost, type Host, type HostOptions, type SessionOptions, type ToolCallInput, type Verdict } from "@toolgate/host";
+import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { parseAnswer, runHook } from "../agents/hook-harness.js";
@@ -261,3 +262,17 @@ describe("without @toolgate/cel", () => {
 function claudeInput(cwd: string, input: Record<string, unknown>) {
   return { hook_event_name: "PreToolUse", session_id: "s", transcript_path: "", cwd, tool_name: "Bash", tool_input: input, tool_use_id: "toolu_1" };
 }
+
+describe("a CEL rules file is policy", () => {
+  it("toolgate's protection refuses a call that would rewrite it", async () => {
+    const cwd = makeTempDir("os", "cel-protect-");
+    writeFiles(cwd, { ...config({ file: "policy/rules.yaml" }), "policy/rules.yaml": "- expression: 'false'\n  action: block\n" });
+    const host = await createHost({ cwd, logger: false });
+    hosts.push(host);
+    const rewrite = await host.checkToolCall({ name: "write_file", kind: "file_write", args: { path: join(cwd, "policy/rules.yaml"), content: "[]" } });
+    expect(rewrite.action).toBe("block");
+    expect(rewrite.message).toContain("the CEL rules of toolgate.config.json: hooks.pre_tool_call[0]");
+    const elsewhere = await host.checkToolCall({ name: "write_file", kind: "file_write", args: { path: join(cwd, "notes.md"), content: "x" } });
+    expect(elsewhere.action).toBe("allow");
+  });
+});

@@ -2,7 +2,6 @@ import type { PreToolCallDecision, SessionInfo } from "@toolgate/plugin-sdk";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import * as v from "valibot";
-import { LineCounter, parseDocument, isSeq } from "yaml";
 import { ToolgateError } from "../errors.js";
 import { celPackage, importOptional, MissingPackageError } from "../optional-packages/import-optional.js";
 import type { ConfiguredHook } from "../settings.js";
@@ -33,8 +32,8 @@ export interface CelHook {
 export function createCelHook(config: CelHookConfig, hook: ConfiguredHook): CelHook {
   if (hook.event !== "pre_tool_call")
     throw new ToolgateError("POLICY_HOOK_INVALID", `${hook.where}: a cel hook decides calls before they run, so it belongs under pre_tool_call`);
-  const specs = [...inlineRules(config, hook.where), ...(config.file === undefined ? [] : fileRules(config.file, hook))];
-  const compiled = compile(specs, hook.baseDir);
+  const inline = inlineRules(config, hook.where);
+  const compiled = (async () => compile([...inline, ...(config.file === undefined ? [] : await fileRules(config.file, hook))], hook.baseDir))();
   let settled: Compiled | undefined;
   // Registered before `ready`'s, so `settled` is set by the time the host is ready. A rejection is
   // reported through `ready`; this handler keeps it from also being an unhandled one.
@@ -43,7 +42,7 @@ export function createCelHook(config: CelHookConfig, hook: ConfiguredHook): CelH
     () => undefined,
   );
   return {
-    name: config.file ?? `${specs.length} rule${specs.length === 1 ? "" : "s"}`,
+    name: config.file ?? `${inline.length} rule${inline.length === 1 ? "" : "s"}`,
     ready: compiled.then(() => undefined),
     run: (input, session) => (settled === undefined ? compiled.then((result) => decide(result, input, session)) : decide(settled, input, session)),
   };
@@ -91,8 +90,12 @@ function inlineRules(config: CelHookConfig, where: string): CelRuleSpec[] {
   return (config.rules ?? []).map((rule, index) => ({ ...rule, where: `${where}.rules[${index}]` }));
 }
 
-/** The rules of a YAML or JSON file (a list of rules), each named by the file, its line and its index. */
-function fileRules(file: string, hook: ConfiguredHook): CelRuleSpec[] {
+/**
+ * The rules of a YAML or JSON file (a list of rules), each named by the file, its line and its index.
+ * `yaml` loads here, not with the host: the CLI's hook path starts without it.
+ */
+async function fileRules(file: string, hook: ConfiguredHook): Promise<CelRuleSpec[]> {
+  const { LineCounter, parseDocument, isSeq } = await import("yaml");
   const path = resolve(hook.baseDir, file);
   let text: string;
   try {

@@ -100,6 +100,7 @@ export async function createHostWithSettings(settings: HostSettings, options: Ho
   const closeController = new AbortController();
   const registry = new PluginRegistry(options.tools);
   const policies = installPolicies(settings, { registry, events, logger, session: settings.session, closeSignal: closeController.signal });
+  await policies.ready;
   let plugins: PluginRecord[] = [];
   const log =
     typeof settings.decisions.log === "string" ? new DecisionLog({ path: settings.decisions.log, report: (message) => logger.error(message) }) : undefined;

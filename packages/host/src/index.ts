@@ -19,7 +19,7 @@ export { errorCodes, isToolgateError, ToolgateError, type ErrorCode } from "./er
 export { hostEventNames, type HostEmitter, type HostEventListeners } from "./events.js";
 export type { HostLogger } from "./logger.js";
 export type { Denial } from "./policies/denials.js";
-export type { HooksConfig, HookConfig, CommandHookConfig, HttpHookConfig, ModelHookConfig } from "./policies/policy-config.js";
+export type { HooksConfig, HookConfig, CommandHookConfig, HttpHookConfig, ModelHookConfig, CelHookConfig } from "./policies/policy-config.js";
 export type { PermissionsConfig } from "./policies/permission-rules.js";
 export {
   toToolMessage,

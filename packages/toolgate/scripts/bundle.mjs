@@ -20,7 +20,7 @@ const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8
 // configs: yaml; rules: picomatch), and the optional packages a project installs itself (model hooks, the
 // Redis store). Bundled, a dynamic import would be inlined into main.cjs and parsed on every start.
 // The library (@toolgate/host, from its sources) is bundled in: the hook path is one file.
-const optionalPackages = ["@toolgate/model-hooks", "@toolgate/store-redis"];
+const optionalPackages = ["@toolgate/cel", "@toolgate/model-hooks", "@toolgate/store-redis"];
 const external = [
   "jiti",
   "magicast",

@@ -7,6 +7,7 @@ import type { HookContext } from "@toolgate/plugin-sdk";
 import { createPluginLogger, type HostLogger } from "../logger.js";
 import type { PluginRegistry } from "../registry/registry.js";
 import type { ConfiguredHook, HostSettings } from "../settings.js";
+import { createCelHook } from "./cel-hook.js";
 import { commandProblem, runCommandHook } from "./command-hook.js";
 import { createHookInput, type HookInput } from "./hook-input.js";
 import { runHttpHook } from "./http-hook.js";
@@ -26,12 +27,15 @@ export interface InstalledPolicies {
   /** One record per configured hook, and one for the rules: `toolgate list` shows them like plugins. */
   records: PluginRecord[];
   rules: PermissionRules | undefined;
+  /** Settles once every hook that compiles its policy (CEL) has; rejects, naming the rule, when one does not. */
+  ready: Promise<void>;
 }
 
 // Configured hooks run before every plugin (the operator's policy first), in the order they are written.
 const firstOrder = -1e15;
 
-type Runner = (input: HookInput, signal: AbortSignal) => Promise<unknown>;
+/** A hook's answer; a CEL hook's comes back synchronously, the others' as a promise. */
+type Runner = (input: HookInput, signal: AbortSignal, session: SessionInfo) => unknown;
 
 /**
  * Turns `hooks` and `permissions` into gate participants: each hook becomes a registered plugin with its
@@ -50,12 +54,14 @@ export function installPolicies(settings: HostSettings, deps: PolicyDependencies
     deadlinesByMs.set(timeoutMs, deadlines);
     return deadlines;
   };
+  const pending: Promise<void>[] = [];
   const records = settings.policyHooks.map((hook, index) => {
     const timeoutMs = hook.config.timeout === undefined ? settings.hookTimeoutMs : Math.round(hook.config.timeout * 1000);
-    return installHook(hook, firstOrder + index, deadlinesFor(timeoutMs), settings.cwd, deps);
+    return installHook(hook, firstOrder + index, deadlinesFor(timeoutMs), settings.cwd, deps, pending);
   });
+  const ready = Promise.all(pending).then(() => undefined);
   const rules = new PermissionRules(settings.permissions, { cwd: settings.cwd });
-  if (rules.size === 0) return { records, rules: undefined };
+  if (rules.size === 0) return { records, rules: undefined, ready };
   const record: PluginRecord = {
     name: rulesParticipant,
     source: "config",
@@ -65,18 +71,29 @@ export function installPolicies(settings: HostSettings, deps: PolicyDependencies
   };
   if (settings.configPath !== undefined) record.path = settings.configPath;
   deps.events.emit("plugin:loaded", { plugin: record });
-  return { records: [...records, record], rules };
+  return { records: [...records, record], rules, ready };
 }
 
-function installHook(hook: ConfiguredHook, order: number, deadlines: HookDeadlines, cwd: string, deps: PolicyDependencies): PluginRecord {
-  const { source, runner, path } = describeHook(hook);
+function installHook(
+  hook: ConfiguredHook,
+  order: number,
+  deadlines: HookDeadlines,
+  cwd: string,
+  deps: PolicyDependencies,
+  pending: Promise<void>[],
+): PluginRecord {
+  const { source, runner, path, ready } = describeHook(hook);
+  if (ready !== undefined) pending.push(ready);
   const name = uniqueName(`${source.kind}:${source.name}`, deps.registry);
   const matches = compileMatcher(hook.config.matcher);
   const fn =
     hook.event === "pre_tool_call"
-      ? (call: ToolCall, ctx: HookContext) => (matches(call.name) ? runner(createHookInput("pre_tool_call", call, deps.session, cwd), ctx.signal) : undefined)
+      ? (call: ToolCall, ctx: HookContext) =>
+          matches(call.name) ? runner(createHookInput("pre_tool_call", call, deps.session, cwd), ctx.signal, ctx.session) : undefined
       : (call: ToolCall, result: ToolResult, ctx: HookContext) =>
-          matches(call.name) ? runner(createHookInput("post_tool_call", call, deps.session, cwd, result), ctx.signal).then(() => undefined) : undefined;
+          matches(call.name)
+            ? Promise.resolve(runner(createHookInput("post_tool_call", call, deps.session, cwd, result), ctx.signal, ctx.session)).then(() => undefined)
+            : undefined;
   const record: PluginRecord = { name, source: "config", status: "loaded", warnings: [], policy: source };
   if (path !== undefined) record.path = path;
   const plugin = {
@@ -94,11 +111,21 @@ function installHook(hook: ConfiguredHook, order: number, deadlines: HookDeadlin
   return record;
 }
 
-function describeHook(hook: ConfiguredHook): { source: PolicySource; runner: Runner; path?: string } {
+function describeHook(hook: ConfiguredHook): { source: PolicySource; runner: Runner; path?: string; ready?: Promise<void> } {
   const { config } = hook;
   const source = (kind: PolicyKind, name: string): PolicySource => Object.freeze({ kind, name });
   if (config.type === "http") return { source: source("http", config.url), runner: (input, signal) => runHttpHook(config, input, signal) };
   if (config.type === "model") return { source: source("model", config.model), runner: (input, signal) => runModelHook(config, input, hook.baseDir, signal) };
+  if (config.type === "cel") {
+    const cel = createCelHook(config, hook);
+    const path = config.file === undefined ? undefined : resolve(hook.baseDir, config.file);
+    const described = {
+      source: source("cel", cel.name),
+      runner: (input: HookInput, _signal: AbortSignal, session: SessionInfo) => cel.run(input, session),
+      ready: cel.ready,
+    };
+    return path === undefined ? described : { ...described, path };
+  }
   const { command } = config;
   const problem = commandProblem(command, hook.baseDir);
   if (problem !== undefined) throw new ToolgateError("POLICY_HOOK_INVALID", `${hook.where}.command "${command}" cannot run: ${problem}`);

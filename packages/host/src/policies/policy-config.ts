@@ -50,10 +50,36 @@ const ModelHookSchema = v.strictObject(
   "is not a model hook key (type, matcher, timeout, model, prompt, baseURL, apiKeyEnv)",
 );
 
+/** One CEL rule, inline under `rules` or an item of a rules `file`. */
+export const CelRuleSchema = v.strictObject(
+  {
+    expression: nonEmpty,
+    action: v.picklist(["block", "ask", "allow"], 'must be "block", "ask" or "allow"'),
+    message: v.optional(nonEmpty),
+  },
+  "is not a CEL rule key (expression, action, message)",
+);
+
+const CelHookSchema = v.pipe(
+  v.strictObject(
+    {
+      type: v.literal("cel"),
+      matcher,
+      timeout,
+      rules: v.optional(v.array(CelRuleSchema, "must be an array of rules ({ expression, action, message? })")),
+      /** A YAML or JSON file holding a list of rules, relative to the config file's folder. */
+      file: v.optional(nonEmpty),
+    },
+    "is not a cel hook key (type, matcher, timeout, rules, file)",
+  ),
+  v.check((hook) => hook.rules !== undefined || hook.file !== undefined, "needs rules, a file of rules, or both"),
+);
+
 const hookSchemas = {
   command: CommandHookSchema,
   http: HttpHookSchema,
   model: ModelHookSchema,
+  cel: CelHookSchema,
 } as const;
 type HookType = keyof typeof hookSchemas;
 const hookTypes = Object.keys(hookSchemas) as HookType[];
@@ -74,7 +100,8 @@ function hookTypeList(): string {
 export type CommandHookConfig = v.InferOutput<typeof CommandHookSchema>;
 export type HttpHookConfig = v.InferOutput<typeof HttpHookSchema>;
 export type ModelHookConfig = v.InferOutput<typeof ModelHookSchema>;
-export type HookConfig = CommandHookConfig | HttpHookConfig | ModelHookConfig;
+export type CelHookConfig = v.InferOutput<typeof CelHookSchema>;
+export type HookConfig = CommandHookConfig | HttpHookConfig | ModelHookConfig | CelHookConfig;
 
 const hookList = v.optional(v.array(HookSchema, "must be an array of hooks"));
 

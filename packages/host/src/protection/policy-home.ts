@@ -59,6 +59,7 @@ export function policyHome(settings: HostSettings, home: string): { entries: Pro
   }
   for (const path of pathPlugins(settings)) add(path, "a plugin named in the config");
   for (const hook of settings.policyHooks) {
+    if (hook.config.type === "cel" && hook.config.file !== undefined) add(resolve(hook.baseDir, hook.config.file), `the CEL rules of ${hook.where}`);
     if (hook.config.type !== "command") continue;
     const program = hook.config.command.trim().split(/\s/, 1)[0] ?? "";
     if (program.includes("/")) add(resolve(hook.baseDir, program), `the command of ${hook.where}`);

@@ -65,6 +65,7 @@ async function missingPackages(settings: HostSettings, host: Host, cwd: string):
   const internal = await import("@toolgate/host/internal");
   const needed: [typeof internal.modelHooksPackage, () => Promise<unknown>][] = [];
   if (host.plugins.some((record) => record.policy?.kind === "model")) needed.push([internal.modelHooksPackage, () => import("@toolgate/model-hooks")]);
+  if (host.plugins.some((record) => record.policy?.kind === "cel")) needed.push([internal.celPackage, () => import("@toolgate/cel")]);
   if (settings.store.kind === "redis") needed.push([internal.storeRedisPackage, () => import("@toolgate/store-redis")]);
   const problems: string[] = [];
   for (const [pkg, importOwn] of needed) {

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHost } from "@toolgate/host";
+import { startCli } from "../decisions-cli/records.js";
 import { makeTempDir, removeTempDirs, repoRoot, runCli, writeFiles } from "./cli-harness.js";
 
 afterAll(removeTempDirs);
@@ -369,3 +370,35 @@ function snapshotOf(folder: string): Record<string, string> {
     if (entry.isFile()) files[join(entry.parentPath, entry.name)] = readFileSync(join(entry.parentPath, entry.name), "utf8");
   return files;
 }
+
+describe.skipIf(!gitAvailable)("toolgate diff cut off part way", () => {
+  it.each(["SIGINT", "SIGTERM"] as const)(
+    "removes its copy of the committed policy on %s, and exits 128 + the signal's number",
+    async (signal) => {
+      const repo = makeTempDir("repo", "diff-cut-");
+      const tmp = makeTempDir("os", "diff-cut-tmpdir-");
+      // The committed policy stalls on the first call, so the diff is still running when the signal comes.
+      writeFiles(repo, {
+        "toolgate.config.json": JSON.stringify({ hookTimeoutMs: 120_000 }),
+        "plugins/stall.mjs": 'export default { name: "stall", hooks: { pre_tool_call: () => new Promise(() => {}) } };\n',
+        "session.jsonl": session([record("c1", "Bash", { command: "ls" })]),
+      });
+      git(repo, "init", "-q");
+      git(repo, "add", ".");
+      git(repo, "commit", "-qm", "stalling policy");
+      const copies = () => readdirSync(tmp).filter((name) => name.startsWith("toolgate-policy-"));
+
+      const cli = startCli(["diff", "--cwd", repo, "--base", "HEAD", join(repo, "session.jsonl")], { TMPDIR: tmp });
+      for (const deadline = Date.now() + 30_000; copies().length === 0 && cli.child.exitCode === null && Date.now() < deadline; )
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(copies(), cli.stderr()).toHaveLength(1);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      cli.child.kill(signal);
+      const code = await new Promise<number | null>((resolve) => cli.child.once("exit", (exitCode) => resolve(exitCode)));
+
+      expect(code).toBe(signal === "SIGINT" ? 130 : 143);
+      expect(copies()).toEqual([]);
+    },
+    60_000,
+  );
+});

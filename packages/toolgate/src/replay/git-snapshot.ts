@@ -29,16 +29,50 @@ export async function snapshotAt(ref: string, cwd: string): Promise<GitSnapshot>
       throw new CliError(`the project folder ${prefix} is not in that commit`, exitCodes.usage);
     });
   const root = mkdtempSync(join(realpathSync(tmpdir()), "toolgate-policy-"));
+  const remove = removedAtExit(root);
   const dir = join(root, relative(parse(cwd).root, cwd));
   try {
     mkdirSync(dir, { recursive: true });
     await extractTree(top, `${commit}:${prefix}`, dir);
     linkNodeModules(cwd, root);
   } catch (error) {
-    rmSync(root, { recursive: true, force: true });
+    remove();
     throw error;
   }
-  return { dir, commit, remove: () => rmSync(root, { recursive: true, force: true }) };
+  return { dir, commit, remove };
+}
+
+const liveCopies = new Set<string>();
+const exitSignals = { SIGINT: 2, SIGTERM: 15, SIGHUP: 1 } as const;
+
+/**
+ * A copy is removed when its user is done, and also when the process ends first: at exit, or on Ctrl-C or
+ * a kill, which would otherwise end the process without running any `finally`.
+ */
+function removedAtExit(root: string): () => void {
+  if (liveCopies.size === 0) watchExit();
+  liveCopies.add(root);
+  return () => {
+    liveCopies.delete(root);
+    rmSync(root, { recursive: true, force: true });
+  };
+}
+
+let watching = false;
+
+function watchExit(): void {
+  if (watching) return;
+  watching = true;
+  const removeAll = () => {
+    for (const root of liveCopies) rmSync(root, { recursive: true, force: true });
+    liveCopies.clear();
+  };
+  process.on("exit", removeAll);
+  for (const [signal, number] of Object.entries(exitSignals))
+    process.once(signal, () => {
+      removeAll();
+      process.exit(128 + number);
+    });
 }
 
 async function commitOf(ref: string, cwd: string): Promise<string> {

@@ -7,6 +7,7 @@ import type { HookContext } from "@toolgate/plugin-sdk";
 import { createPluginLogger, type HostLogger } from "../logger.js";
 import type { PluginRegistry } from "../registry/registry.js";
 import type { ConfiguredHook, HostSettings } from "../settings.js";
+import { prepareCedarHook } from "./cedar-hook.js";
 import { commandProblem, runCommandHook } from "./command-hook.js";
 import { createHookInput, type HookInput } from "./hook-input.js";
 import { runHttpHook } from "./http-hook.js";
@@ -36,9 +37,10 @@ type Runner = (input: HookInput, signal: AbortSignal) => Promise<unknown>;
 /**
  * Turns `hooks` and `permissions` into gate participants: each hook becomes a registered plugin with its
  * own `source` and its own timeout, so it runs through the same gate as plugins (aggregation, events,
- * exactly-once, fail closed). A command whose program is missing or not executable throws here, at load.
+ * exactly-once, fail closed). A command whose program is missing or not executable, or a Cedar policy
+ * that does not parse or validate, throws here, at load.
  */
-export function installPolicies(settings: HostSettings, deps: PolicyDependencies): InstalledPolicies {
+export async function installPolicies(settings: HostSettings, deps: PolicyDependencies): Promise<InstalledPolicies> {
   const deadlinesByMs = new Map<number, HookDeadlines>();
   deps.closeSignal.addEventListener("abort", () => {
     for (const deadlines of deadlinesByMs.values()) deadlines.abortAll("host closed");
@@ -50,9 +52,10 @@ export function installPolicies(settings: HostSettings, deps: PolicyDependencies
     deadlinesByMs.set(timeoutMs, deadlines);
     return deadlines;
   };
+  const described = await Promise.all(settings.policyHooks.map((hook) => describeHook(hook, deps.session)));
   const records = settings.policyHooks.map((hook, index) => {
     const timeoutMs = hook.config.timeout === undefined ? settings.hookTimeoutMs : Math.round(hook.config.timeout * 1000);
-    return installHook(hook, firstOrder + index, deadlinesFor(timeoutMs), settings.cwd, deps);
+    return installHook(hook, described[index]!, firstOrder + index, deadlinesFor(timeoutMs), settings.cwd, deps);
   });
   const rules = new PermissionRules(settings.permissions, { cwd: settings.cwd });
   if (rules.size === 0) return { records, rules: undefined };
@@ -68,8 +71,23 @@ export function installPolicies(settings: HostSettings, deps: PolicyDependencies
   return { records: [...records, record], rules };
 }
 
-function installHook(hook: ConfiguredHook, order: number, deadlines: HookDeadlines, cwd: string, deps: PolicyDependencies): PluginRecord {
-  const { source, runner, path } = describeHook(hook);
+interface DescribedHook {
+  source: PolicySource;
+  runner: Runner;
+  path?: string;
+  /** Shown to the policy digest: what the hook decides by beyond its config (a Cedar file's text). */
+  options?: Record<string, unknown>;
+}
+
+function installHook(
+  hook: ConfiguredHook,
+  described: DescribedHook,
+  order: number,
+  deadlines: HookDeadlines,
+  cwd: string,
+  deps: PolicyDependencies,
+): PluginRecord {
+  const { source, runner, path, options = {} } = described;
   const name = uniqueName(`${source.kind}:${source.name}`, deps.registry);
   const matches = compileMatcher(hook.config.matcher);
   const fn =
@@ -88,16 +106,23 @@ function installHook(hook: ConfiguredHook, order: number, deadlines: HookDeadlin
     tools: {},
     explain: undefined,
   };
-  const rejected = deps.registry.add({ plugin, options: {}, record, log: createPluginLogger(deps.logger, name), source, deadlines });
+  const rejected = deps.registry.add({ plugin, options, record, log: createPluginLogger(deps.logger, name), source, deadlines });
   if (rejected) throw rejected;
   deps.events.emit("plugin:loaded", { plugin: record });
   return record;
 }
 
-function describeHook(hook: ConfiguredHook): { source: PolicySource; runner: Runner; path?: string } {
+async function describeHook(hook: ConfiguredHook, session: SessionInfo): Promise<DescribedHook> {
   const { config } = hook;
   const source = (kind: PolicyKind, name: string): PolicySource => Object.freeze({ kind, name });
   if (config.type === "http") return { source: source("http", config.url), runner: (input, signal) => runHttpHook(config, input, signal) };
+  if (config.type === "cedar") {
+    if (hook.event !== "pre_tool_call")
+      throw new ToolgateError("POLICY_HOOK_INVALID", `${hook.where}: a cedar hook decides calls, so it belongs under pre_tool_call`);
+    const { decide, digest } = await prepareCedarHook(config, hook.where, hook.baseDir, session);
+    const runner: Runner = async (input) => decide(input);
+    return { source: source("cedar", config.policies), runner, path: resolve(hook.baseDir, config.policies), options: { digest } };
+  }
   if (config.type === "model") return { source: source("model", config.model), runner: (input, signal) => runModelHook(config, input, hook.baseDir, signal) };
   const { command } = config;
   const problem = commandProblem(command, hook.baseDir);

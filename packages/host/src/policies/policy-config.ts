@@ -50,10 +50,22 @@ const ModelHookSchema = v.strictObject(
   "is not a model hook key (type, matcher, timeout, model, prompt, baseURL, apiKeyEnv)",
 );
 
+const CedarHookSchema = v.strictObject(
+  {
+    type: v.literal("cedar"),
+    matcher,
+    timeout,
+    policies: v.pipe(nonEmpty, v.description("the Cedar policy file, relative to the config's folder")),
+    schema: v.optional(v.pipe(nonEmpty, v.description("a Cedar schema file (Cedar syntax, or JSON when it ends in .json) the policies must validate against"))),
+  },
+  "is not a cedar hook key (type, matcher, timeout, policies, schema)",
+);
+
 const hookSchemas = {
   command: CommandHookSchema,
   http: HttpHookSchema,
   model: ModelHookSchema,
+  cedar: CedarHookSchema,
 } as const;
 type HookType = keyof typeof hookSchemas;
 const hookTypes = Object.keys(hookSchemas) as HookType[];
@@ -74,7 +86,8 @@ function hookTypeList(): string {
 export type CommandHookConfig = v.InferOutput<typeof CommandHookSchema>;
 export type HttpHookConfig = v.InferOutput<typeof HttpHookSchema>;
 export type ModelHookConfig = v.InferOutput<typeof ModelHookSchema>;
-export type HookConfig = CommandHookConfig | HttpHookConfig | ModelHookConfig;
+export type CedarHookConfig = v.InferOutput<typeof CedarHookSchema>;
+export type HookConfig = CommandHookConfig | HttpHookConfig | ModelHookConfig | CedarHookConfig;
 
 const hookList = v.optional(v.array(HookSchema, "must be an array of hooks"));
 

@@ -34,7 +34,8 @@ export function cedarSchema(tools: readonly CedarToolDescription[]): SchemaJson<
 export function cedarSchemaText(tools: readonly CedarToolDescription[]): string {
   const answer = cedarWasm().schemaToText(cedarSchema(tools));
   if (answer.type === "failure") throw new Error(`the generated Cedar schema does not print: ${answer.errors.map((error) => error.message).join("; ")}`);
-  return answer.text;
+  // The printer spells built-in types in full (`__cedar::String`); this schema declares no type that could shadow them.
+  return answer.text.replace(/__cedar::(String|Long|Boolean)\b/g, "$1");
 }
 
 function contextType(inputSchema: unknown): CedarType {

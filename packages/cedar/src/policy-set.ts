@@ -82,18 +82,36 @@ function readSchema(source: CedarSource): string | SchemaJson<string> {
   }
 }
 
-/** Cedar names the policies of a file `policy0`, `policy1`, … in order; `@id("…")` and `@message("…")` annotations name them for people. */
+/**
+ * Cedar names the policies of a file `policy0`, `policy1`, … in file order; `@id("…")` and
+ * `@message("…")` annotations name them for people. Cedar hands the policies back in the order of its
+ * own map (`policy10` before `policy2`), so each is put back in place by where its text is in the file.
+ */
 function labelPolicies(text: string): Map<string, PolicyLabel> {
   const cedar = cedarWasm();
   const parts = cedar.policySetTextToParts(text);
   const labels = new Map<string, PolicyLabel>();
   if (parts.type === "failure") return labels;
-  parts.policies.forEach((policy, index) => {
+  const placed = parts.policies.map((policy) => ({ policy, offset: text.indexOf(policy) }));
+  const inFileOrder = placed.every((part) => part.offset >= 0)
+    ? placed.sort((a, b) => a.offset - b.offset).map((part) => part.policy)
+    : zipWithSortedIds(parts.policies);
+  inFileOrder.forEach((policy, index) => {
     const json = cedar.policyToJson(policy);
     const annotations = json.type === "success" ? (json.json.annotations ?? {}) : {};
     labels.set(`policy${index}`, { name: annotations.id ?? `policy${index}`, message: annotations.message });
   });
   return labels;
+}
+
+/** When a policy's text was reprinted: Cedar's map order is its ids sorted as strings. */
+function zipWithSortedIds(policies: readonly string[]): string[] {
+  const ids = policies.map((_, index) => `policy${index}`).sort();
+  const byNumber: string[] = [];
+  ids.forEach((id, position) => {
+    byNumber[Number(id.slice("policy".length))] = policies[position]!;
+  });
+  return byNumber;
 }
 
 function decide(id: string, context: CedarCallContext, labels: ReadonlyMap<string, PolicyLabel>, source: CedarSource): CedarVerdict {
@@ -105,11 +123,20 @@ function decide(id: string, context: CedarCallContext, labels: ReadonlyMap<strin
     const errors = diagnostics.errors.map((failed) => `policy ${labelOf(labels, failed.policyId).name} at ${describeError(source, failed.error)}`);
     return { effect: "error", message: `a Cedar policy failed on this call: ${errors.join("; ")}` };
   }
-  if (decision === "allow") return { effect: "permit", policies: diagnostics.reason.map((policy) => labelOf(labels, policy).name) };
-  const determining = diagnostics.reason[0];
+  if (decision === "allow") return { effect: "permit", policies: sortedByFile(diagnostics.reason).map((policy) => labelOf(labels, policy).name) };
+  const determining = firstInFile(diagnostics.reason);
   if (determining === undefined) return { effect: "none" };
   const label = labelOf(labels, determining);
   return { effect: "forbid", policy: label.name, message: label.message ?? `forbidden by Cedar policy ${label.name} in ${source.file}` };
+}
+
+/** Cedar lists the determining policies in no fixed order; the first in the file speaks, so the message is stable. */
+function firstInFile(policyIds: readonly string[]): string | undefined {
+  return sortedByFile(policyIds)[0];
+}
+
+function sortedByFile(policyIds: readonly string[]): string[] {
+  return [...policyIds].sort((a, b) => Number(a.slice("policy".length)) - Number(b.slice("policy".length)));
 }
 
 function labelOf(labels: ReadonlyMap<string, PolicyLabel>, policyId: string): PolicyLabel {

@@ -12,7 +12,7 @@ type CedarModule = typeof import("@toolgate/cedar");
 type CedarPolicySet = import("@toolgate/cedar").CedarPolicySet;
 
 /** Decides one call from its hook input: a block, an allow, or no opinion. */
-export type CedarRunner = (input: HookInput) => PreToolCallDecision | undefined;
+export type CedarRunner = (input: HookInput, session: SessionInfo) => PreToolCallDecision | undefined;
 
 export interface PreparedCedarHook {
   decide: CedarRunner;
@@ -26,7 +26,7 @@ export interface PreparedCedarHook {
  * `POLICY_HOOK_INVALID` naming the config key, the file and the line, so the host never starts with
  * a policy it cannot read (the same as a command hook whose program is missing).
  */
-export async function prepareCedarHook(config: CedarHookConfig, where: string, baseDir: string, session: SessionInfo): Promise<PreparedCedarHook> {
+export async function prepareCedarHook(config: CedarHookConfig, where: string, baseDir: string): Promise<PreparedCedarHook> {
   const invalid = (problem: string) => new ToolgateError("POLICY_HOOK_INVALID", `${where}: ${problem}`);
   const cedar = await loadCedar(baseDir).catch((error: unknown) => {
     throw invalid(error instanceof MissingPackageError ? error.message : `${cedarPackage.name} failed to load: ${String(error)}`);
@@ -45,7 +45,7 @@ export async function prepareCedarHook(config: CedarHookConfig, where: string, b
     .update(schema?.text ?? "")
     .digest("hex")
     .slice(0, 16);
-  return { decide: (input) => decisionOf(set.decide(createPolicyContext(input, session))), digest };
+  return { decide: (input, session) => decisionOf(set.decide(createPolicyContext(input, session))), digest };
 }
 
 /**

@@ -32,7 +32,8 @@ export interface InstalledPolicies {
 // Configured hooks run before every plugin (the operator's policy first), in the order they are written.
 const firstOrder = -1e15;
 
-type Runner = (input: HookInput, signal: AbortSignal) => Promise<unknown>;
+/** `session`: the call's own (a host that serves many sessions passes it per call), which policy languages read. */
+type Runner = (input: HookInput, signal: AbortSignal, session: SessionInfo) => Promise<unknown>;
 
 /**
  * Turns `hooks` and `permissions` into gate participants: each hook becomes a registered plugin with its
@@ -52,7 +53,7 @@ export async function installPolicies(settings: HostSettings, deps: PolicyDepend
     deadlinesByMs.set(timeoutMs, deadlines);
     return deadlines;
   };
-  const described = await Promise.all(settings.policyHooks.map((hook) => describeHook(hook, deps.session)));
+  const described = await Promise.all(settings.policyHooks.map((hook) => describeHook(hook)));
   const records = settings.policyHooks.map((hook, index) => {
     const timeoutMs = hook.config.timeout === undefined ? settings.hookTimeoutMs : Math.round(hook.config.timeout * 1000);
     return installHook(hook, described[index]!, firstOrder + index, deadlinesFor(timeoutMs), settings.cwd, deps);
@@ -92,9 +93,12 @@ function installHook(
   const matches = compileMatcher(hook.config.matcher);
   const fn =
     hook.event === "pre_tool_call"
-      ? (call: ToolCall, ctx: HookContext) => (matches(call.name) ? runner(createHookInput("pre_tool_call", call, deps.session, cwd), ctx.signal) : undefined)
+      ? (call: ToolCall, ctx: HookContext) =>
+          matches(call.name) ? runner(createHookInput("pre_tool_call", call, deps.session, cwd), ctx.signal, ctx.session) : undefined
       : (call: ToolCall, result: ToolResult, ctx: HookContext) =>
-          matches(call.name) ? runner(createHookInput("post_tool_call", call, deps.session, cwd, result), ctx.signal).then(() => undefined) : undefined;
+          matches(call.name)
+            ? runner(createHookInput("post_tool_call", call, deps.session, cwd, result), ctx.signal, ctx.session).then(() => undefined)
+            : undefined;
   const record: PluginRecord = { name, source: "config", status: "loaded", warnings: [], policy: source };
   if (path !== undefined) record.path = path;
   const plugin = {
@@ -112,15 +116,15 @@ function installHook(
   return record;
 }
 
-async function describeHook(hook: ConfiguredHook, session: SessionInfo): Promise<DescribedHook> {
+async function describeHook(hook: ConfiguredHook): Promise<DescribedHook> {
   const { config } = hook;
   const source = (kind: PolicyKind, name: string): PolicySource => Object.freeze({ kind, name });
   if (config.type === "http") return { source: source("http", config.url), runner: (input, signal) => runHttpHook(config, input, signal) };
   if (config.type === "cedar") {
     if (hook.event !== "pre_tool_call")
       throw new ToolgateError("POLICY_HOOK_INVALID", `${hook.where}: a cedar hook decides calls, so it belongs under pre_tool_call`);
-    const { decide, digest } = await prepareCedarHook(config, hook.where, hook.baseDir, session);
-    const runner: Runner = async (input) => decide(input);
+    const { decide, digest } = await prepareCedarHook(config, hook.where, hook.baseDir);
+    const runner: Runner = async (input, _signal, session) => decide(input, session);
     return { source: source("cedar", config.policies), runner, path: resolve(hook.baseDir, config.policies), options: { digest } };
   }
   if (config.type === "model") return { source: source("model", config.model), runner: (input, signal) => runModelHook(config, input, hook.baseDir, signal) };

@@ -27,7 +27,7 @@ Save it and name it as the hook's schema to validate policies against it at load
 Exit codes: 0 printed, 1 @toolgate/cedar is not installed or the MCP server failed, 2 bad usage or an unreadable tools file.`;
 
 export function registerCedarCommand(program: Command): void {
-  const cedar = program.command("cedar").description("Cedar policies (type: \"cedar\" hooks, from @toolgate/cedar)");
+  const cedar = program.command("cedar").description('Cedar policies (type: "cedar" hooks, from @toolgate/cedar)');
   cedar
     .command("schema")
     .description("print a Cedar schema for toolgate's requests, from the tools' input schemas")
@@ -78,7 +78,10 @@ async function toolsFromFile(file: string): Promise<ToolDescription[]> {
 async function toolsFromServer([command, ...args]: readonly string[]): Promise<ToolDescription[]> {
   if (command === undefined) return [];
   const client = await connectUpstream({ command, args }, { name: "toolgate-cedar-schema", version: hostVersion() }, {}).catch((error: unknown) => {
-    throw new CliError(`the MCP server "${[command, ...args].join(" ")}" could not start: ${error instanceof Error ? error.message : String(error)}`, exitCodes.failure);
+    throw new CliError(
+      `the MCP server "${[command, ...args].join(" ")}" could not start: ${error instanceof Error ? error.message : String(error)}`,
+      exitCodes.failure,
+    );
   });
   try {
     const tools: ToolDescription[] = [];

@@ -18,7 +18,7 @@ vi.setConfig({ testTimeout: 60_000 });
 afterAll(removeTempDirs);
 
 // Cedar itself, straight from the library the package wraps (its Node build: see packages/cedar/src/cedar-wasm.ts).
-const cedar = createRequire(join(repoRoot, "packages/cedar/package.json"))("@cedar-policy/cedar-wasm/nodejs") as typeof CedarWasm;
+const cedar = createRequire(import.meta.url)("@cedar-policy/cedar-wasm/nodejs") as typeof CedarWasm;
 
 function project(files: Record<string, string>, where: "repo" | "os" = "repo"): string {
   const dir = makeTempDir(where, "cedar-");

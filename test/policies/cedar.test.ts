@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { runHook } from "../agents/hook-harness.js";
-import { makeTempDir, removeTempDirs, repoRoot, runCli, writeFiles } from "../cli/cli-harness.js";
+import { makeTempDir, removeTempDirs, runCli, writeFiles } from "../cli/cli-harness.js";
 import { filesystemServerPath } from "../mcp/proxy-harness.js";
 import { corpusCalls, corpusPolicies, corpusSessions, corpusText } from "./cedar-corpus.js";
 

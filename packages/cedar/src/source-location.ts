@@ -7,7 +7,7 @@ export interface CedarSource {
 }
 
 /** `file:line:column` of a Cedar source offset (Cedar counts UTF-8 bytes; lines and columns from 1). */
-export function locate(source: CedarSource, byteOffset: number): string {
+function locate(source: CedarSource, byteOffset: number): string {
   const before = Buffer.from(source.text, "utf8").subarray(0, byteOffset).toString("utf8");
   const lines = before.split("\n");
   return `${source.file}:${lines.length}:${(lines.at(-1)?.length ?? 0) + 1}`;

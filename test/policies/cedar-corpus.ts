@@ -69,6 +69,8 @@ const argsByTool: Record<string, Record<string, unknown>[]> = {
   tag: [{ tags: ["prod", "x"] }, { tags: ["dev"] }, { tags: [] }, {}],
   math: [{ n: 3 }, { n: 9 }, { n: "x" }, {}],
   other: [{ a: 1 }, { a: 2 }, { nested: { deep: { x: "y" } } }, { nested: { deep: { x: "z" } } }],
+  // A tool no policy names: only the policies for every action apply.
+  unnamed: [{ x: 1 }],
 };
 
 export const corpusCalls: CorpusCall[] = Object.entries(argsByTool).flatMap(([name, list]) =>

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 
 export type CedarWasm = typeof import("@cedar-policy/cedar-wasm/nodejs");
-export type { DetailedError, SchemaJson, TypeOfAttribute } from "@cedar-policy/cedar-wasm/nodejs";
+export type { DetailedError, PolicyJson, SchemaJson, TypeOfAttribute } from "@cedar-policy/cedar-wasm/nodejs";
 
 let wasm: CedarWasm | undefined;
 

@@ -1,11 +1,10 @@
 import { cedarWasm, type SchemaJson } from "./cedar-wasm.js";
+import { indexPolicies, type PolicyIndex } from "./policy-index.js";
 import { toCedarRequest, type CedarCallContext } from "./request.js";
 import { describeError, describeErrors, type CedarSource } from "./source-location.js";
+import { CedarPolicyError } from "./errors.js";
 
-/** A policy or schema file that does not parse or validate: the message names the file and line. */
-export class CedarPolicyError extends Error {
-  override name = "CedarPolicyError";
-}
+export { CedarPolicyError };
 
 /**
  * What the policies say about one call. `forbid`: a forbid policy matched (Cedar's decision is Deny and
@@ -31,11 +30,6 @@ export interface CedarPolicyFiles {
   schema?: CedarSource | undefined;
 }
 
-interface PolicyLabel {
-  name: string;
-  message: string | undefined;
-}
-
 let preparsedSets = 0;
 
 /**
@@ -49,13 +43,10 @@ export function compileCedarPolicies(files: CedarPolicyFiles): CedarPolicySet {
   const parsed = cedar.checkParsePolicySet({ staticPolicies: policies.text });
   if (parsed.type === "failure") throw new CedarPolicyError(`Cedar policies do not parse: ${describeErrors(policies, parsed.errors)}`);
   if (files.schema !== undefined) validateAgainst(files.schema, policies);
-  const labels = labelPolicies(policies.text);
-  const id = `toolgate-cedar-${++preparsedSets}`;
-  const preparsed = cedar.preparsePolicySet(id, { staticPolicies: policies.text });
-  if (preparsed.type === "failure") throw new CedarPolicyError(`Cedar policies do not parse: ${describeErrors(policies, preparsed.errors)}`);
+  const index = indexPolicies(policies, () => `toolgate-cedar-${++preparsedSets}`);
   return {
-    size: labels.size,
-    decide: (context) => decide(id, context, labels, policies),
+    size: index.size,
+    decide: (context) => decide(index, context, policies),
   };
 }
 
@@ -82,51 +73,23 @@ function readSchema(source: CedarSource): string | SchemaJson<string> {
   }
 }
 
-/**
- * Cedar names the policies of a file `policy0`, `policy1`, … in file order; `@id("…")` and
- * `@message("…")` annotations name them for people. Cedar hands the policies back in the order of its
- * own map (`policy10` before `policy2`), so each is put back in place by where its text is in the file.
- */
-function labelPolicies(text: string): Map<string, PolicyLabel> {
-  const cedar = cedarWasm();
-  const parts = cedar.policySetTextToParts(text);
-  const labels = new Map<string, PolicyLabel>();
-  if (parts.type === "failure") return labels;
-  const placed = parts.policies.map((policy) => ({ policy, offset: text.indexOf(policy) }));
-  const inFileOrder = placed.every((part) => part.offset >= 0)
-    ? placed.sort((a, b) => a.offset - b.offset).map((part) => part.policy)
-    : zipWithSortedIds(parts.policies);
-  inFileOrder.forEach((policy, index) => {
-    const json = cedar.policyToJson(policy);
-    const annotations = json.type === "success" ? (json.json.annotations ?? {}) : {};
-    labels.set(`policy${index}`, { name: annotations.id ?? `policy${index}`, message: annotations.message });
-  });
-  return labels;
-}
-
-/** When a policy's text was reprinted: Cedar's map order is its ids sorted as strings. */
-function zipWithSortedIds(policies: readonly string[]): string[] {
-  const ids = policies.map((_, index) => `policy${index}`).sort();
-  const byNumber: string[] = [];
-  ids.forEach((id, position) => {
-    byNumber[Number(id.slice("policy".length))] = policies[position]!;
-  });
-  return byNumber;
-}
-
-function decide(id: string, context: CedarCallContext, labels: ReadonlyMap<string, PolicyLabel>, source: CedarSource): CedarVerdict {
+function decide(index: PolicyIndex, context: CedarCallContext, source: CedarSource): CedarVerdict {
+  const id = index.setFor(context.tool);
+  if (id === undefined) return { effect: "none" };
   const request = toCedarRequest(context);
   const answer = cedarWasm().statefulIsAuthorized({ ...request, preparsedPolicySetId: id, entities: [] });
   if (answer.type === "failure") return { effect: "error", message: `Cedar refused the request: ${describeErrors(source, answer.errors)}` };
   const { decision, diagnostics } = answer.response;
   if (diagnostics.errors.length > 0) {
-    const errors = diagnostics.errors.map((failed) => `policy ${labelOf(labels, failed.policyId).name} at ${describeError(source, failed.error)}`);
+    const errors = diagnostics.errors.map(
+      (failed) => `policy ${index.label(failed.policyId).name} at ${describeError(source, failed.error, index.label(failed.policyId).byteOffset)}`,
+    );
     return { effect: "error", message: `a Cedar policy failed on this call: ${errors.join("; ")}` };
   }
-  if (decision === "allow") return { effect: "permit", policies: sortedByFile(diagnostics.reason).map((policy) => labelOf(labels, policy).name) };
+  if (decision === "allow") return { effect: "permit", policies: sortedByFile(diagnostics.reason).map((policy) => index.label(policy).name) };
   const determining = firstInFile(diagnostics.reason);
   if (determining === undefined) return { effect: "none" };
-  const label = labelOf(labels, determining);
+  const label = index.label(determining);
   return { effect: "forbid", policy: label.name, message: label.message ?? `forbidden by Cedar policy ${label.name} in ${source.file}` };
 }
 
@@ -137,8 +100,4 @@ function firstInFile(policyIds: readonly string[]): string | undefined {
 
 function sortedByFile(policyIds: readonly string[]): string[] {
   return [...policyIds].sort((a, b) => Number(a.slice("policy".length)) - Number(b.slice("policy".length)));
-}
-
-function labelOf(labels: ReadonlyMap<string, PolicyLabel>, policyId: string): PolicyLabel {
-  return labels.get(policyId) ?? { name: policyId, message: undefined };
 }

@@ -18,9 +18,10 @@ export function describeErrors(source: CedarSource, errors: readonly DetailedErr
   return errors.map((error) => describeError(source, error)).join("; ");
 }
 
-export function describeError(source: CedarSource, error: DetailedError): string {
+/** `shift`: where, in UTF-8 bytes, the text Cedar located the error in starts within the file (one policy of it). */
+export function describeError(source: CedarSource, error: DetailedError, shift = 0): string {
   const first = error.sourceLocations?.[0];
-  const where = first === undefined ? source.file : locate(source, first.start);
+  const where = first === undefined ? source.file : locate(source, first.start + shift);
   const label = first?.label ? ` (${first.label})` : "";
   const help = error.help ? ` (${error.help})` : "";
   return `${where}: ${error.message}${label}${help}`.replace(/\s*\n\s*/g, " ");

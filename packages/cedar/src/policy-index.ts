@@ -1,4 +1,4 @@
-import { cedarWasm } from "./cedar-wasm.js";
+import { cedarWasm, type PolicyJson } from "./cedar-wasm.js";
 import { CedarPolicyError } from "./errors.js";
 import { describeErrors, type CedarSource } from "./source-location.js";
 
@@ -86,7 +86,7 @@ function filePolicies(text: string): FilePolicy[] | undefined {
   });
 }
 
-type ActionScope = import("./cedar-wasm.js").PolicyJson["action"];
+type ActionScope = PolicyJson["action"];
 type EntityRef = { type?: string; id?: string; __entity?: { type: string; id: string } };
 
 function scopedTools(scope: ActionScope): readonly string[] | "all" {

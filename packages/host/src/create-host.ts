@@ -99,8 +99,7 @@ export async function createHostWithSettings(settings: HostSettings, options: Ho
   const events = createEventBus(logger, options.on);
   const closeController = new AbortController();
   const registry = new PluginRegistry(options.tools);
-  const policies = installPolicies(settings, { registry, events, logger, session: settings.session, closeSignal: closeController.signal });
-  await policies.ready;
+  const policies = await installPolicies(settings, { registry, events, logger, session: settings.session, closeSignal: closeController.signal });
   let plugins: PluginRecord[] = [];
   const log =
     typeof settings.decisions.log === "string" ? new DecisionLog({ path: settings.decisions.log, report: (message) => logger.error(message) }) : undefined;

@@ -16,7 +16,8 @@ export const errorCodes = {
   HOOK_ABORTED: "a hook was cut short by host.close()",
   STORE_UNAVAILABLE: "the store (api.store) failed or could not be reached",
   MCP_UPSTREAM_FAILED: "mcp-proxy could not start or reach the upstream MCP server",
-  POLICY_HOOK_INVALID: "a configured hook cannot run (a command's program is missing or not executable, a CEL rule does not compile)",
+  POLICY_HOOK_INVALID:
+    "a configured hook cannot run (a command's program is missing or not executable, a Cedar policy does not parse or validate, a CEL rule does not compile)",
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;

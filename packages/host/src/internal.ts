@@ -12,4 +12,12 @@ export { PermissionRules, ruleSyntaxError } from "./policies/permission-rules.js
 export { resolveSettings, withProjectDecisionsLog, type HostSettings } from "./settings.js";
 export { rotatedPathOf } from "./decisions/decision-log.js";
 export { createHostWithSettings } from "./create-host.js";
-export { celPackage, importOptional, MissingPackageError, modelHooksPackage, sandboxPackage, storeRedisPackage } from "./optional-packages/import-optional.js";
+export {
+  cedarPackage,
+  celPackage,
+  importOptional,
+  MissingPackageError,
+  modelHooksPackage,
+  sandboxPackage,
+  storeRedisPackage,
+} from "./optional-packages/import-optional.js";

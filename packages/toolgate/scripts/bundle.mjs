@@ -20,7 +20,7 @@ const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8
 // configs: yaml; rules: picomatch), and the optional packages a project installs itself (model hooks, the
 // Redis store). Bundled, a dynamic import would be inlined into main.cjs and parsed on every start.
 // The library (@toolgate/host, from its sources) is bundled in: the hook path is one file.
-const optionalPackages = ["@toolgate/cel", "@toolgate/model-hooks", "@toolgate/store-redis"];
+const optionalPackages = ["@toolgate/cedar", "@toolgate/cel", "@toolgate/model-hooks", "@toolgate/store-redis"];
 const external = [
   "jiti",
   "magicast",
@@ -107,7 +107,7 @@ const lazyChildProcess = {
  * with code splitting, what they share with the host commands would become chunks that every start
  * of main.js loads too, file by file. main.js, the whole hook path, is one file instead.
  */
-const lazyCommands = ["new", "add", "explain", "mcp-proxy", "init", "doctor", "serve", "decisions", "ui", "replay", "diff"];
+const lazyCommands = ["new", "add", "explain", "mcp-proxy", "init", "doctor", "serve", "decisions", "ui", "replay", "diff", "cedar"];
 const lazyCommandsExternal = {
   name: "lazy-commands-external",
   setup(build) {

@@ -7,6 +7,7 @@ import type { HookContext } from "@toolgate/plugin-sdk";
 import { createPluginLogger, type HostLogger } from "../logger.js";
 import type { PluginRegistry } from "../registry/registry.js";
 import type { ConfiguredHook, HostSettings } from "../settings.js";
+import { prepareCedarHook } from "./cedar-hook.js";
 import { createCelHook } from "./cel-hook.js";
 import { commandProblem, runCommandHook } from "./command-hook.js";
 import { createHookInput, type HookInput } from "./hook-input.js";
@@ -27,22 +28,21 @@ export interface InstalledPolicies {
   /** One record per configured hook, and one for the rules: `toolgate list` shows them like plugins. */
   records: PluginRecord[];
   rules: PermissionRules | undefined;
-  /** Settles once every hook that compiles its policy (CEL) has; rejects, naming the rule, when one does not. */
-  ready: Promise<void>;
 }
 
 // Configured hooks run before every plugin (the operator's policy first), in the order they are written.
 const firstOrder = -1e15;
 
-/** A hook's answer; a CEL hook's comes back synchronously, the others' as a promise. */
+/** A hook's answer (a CEL hook's comes back synchronously); `session` is the call's own, which policy languages read. */
 type Runner = (input: HookInput, signal: AbortSignal, session: SessionInfo) => unknown;
 
 /**
  * Turns `hooks` and `permissions` into gate participants: each hook becomes a registered plugin with its
  * own `source` and its own timeout, so it runs through the same gate as plugins (aggregation, events,
- * exactly-once, fail closed). A command whose program is missing or not executable throws here, at load.
+ * exactly-once, fail closed). A command whose program is missing or not executable, a Cedar policy
+ * that does not parse or validate, or a CEL rule that does not compile, rejects here, at load.
  */
-export function installPolicies(settings: HostSettings, deps: PolicyDependencies): InstalledPolicies {
+export async function installPolicies(settings: HostSettings, deps: PolicyDependencies): Promise<InstalledPolicies> {
   const deadlinesByMs = new Map<number, HookDeadlines>();
   deps.closeSignal.addEventListener("abort", () => {
     for (const deadlines of deadlinesByMs.values()) deadlines.abortAll("host closed");
@@ -54,14 +54,13 @@ export function installPolicies(settings: HostSettings, deps: PolicyDependencies
     deadlinesByMs.set(timeoutMs, deadlines);
     return deadlines;
   };
-  const pending: Promise<void>[] = [];
+  const described = await Promise.all(settings.policyHooks.map((hook) => describeHook(hook)));
   const records = settings.policyHooks.map((hook, index) => {
     const timeoutMs = hook.config.timeout === undefined ? settings.hookTimeoutMs : Math.round(hook.config.timeout * 1000);
-    return installHook(hook, firstOrder + index, deadlinesFor(timeoutMs), settings.cwd, deps, pending);
+    return installHook(hook, described[index]!, firstOrder + index, deadlinesFor(timeoutMs), settings.cwd, deps);
   });
-  const ready = Promise.all(pending).then(() => undefined);
   const rules = new PermissionRules(settings.permissions, { cwd: settings.cwd });
-  if (rules.size === 0) return { records, rules: undefined, ready };
+  if (rules.size === 0) return { records, rules: undefined };
   const record: PluginRecord = {
     name: rulesParticipant,
     source: "config",
@@ -71,19 +70,26 @@ export function installPolicies(settings: HostSettings, deps: PolicyDependencies
   };
   if (settings.configPath !== undefined) record.path = settings.configPath;
   deps.events.emit("plugin:loaded", { plugin: record });
-  return { records: [...records, record], rules, ready };
+  return { records: [...records, record], rules };
+}
+
+interface DescribedHook {
+  source: PolicySource;
+  runner: Runner;
+  path?: string;
+  /** Shown to the policy digest: what the hook decides by beyond its config (a Cedar file's text). */
+  options?: Record<string, unknown>;
 }
 
 function installHook(
   hook: ConfiguredHook,
+  described: DescribedHook,
   order: number,
   deadlines: HookDeadlines,
   cwd: string,
   deps: PolicyDependencies,
-  pending: Promise<void>[],
 ): PluginRecord {
-  const { source, runner, path, ready } = describeHook(hook);
-  if (ready !== undefined) pending.push(ready);
+  const { source, runner, path, options = {} } = described;
   const name = uniqueName(`${source.kind}:${source.name}`, deps.registry);
   const matches = compileMatcher(hook.config.matcher);
   const fn =
@@ -105,24 +111,31 @@ function installHook(
     tools: {},
     explain: undefined,
   };
-  const rejected = deps.registry.add({ plugin, options: {}, record, log: createPluginLogger(deps.logger, name), source, deadlines });
+  const rejected = deps.registry.add({ plugin, options, record, log: createPluginLogger(deps.logger, name), source, deadlines });
   if (rejected) throw rejected;
   deps.events.emit("plugin:loaded", { plugin: record });
   return record;
 }
 
-function describeHook(hook: ConfiguredHook): { source: PolicySource; runner: Runner; path?: string; ready?: Promise<void> } {
+async function describeHook(hook: ConfiguredHook): Promise<DescribedHook> {
   const { config } = hook;
   const source = (kind: PolicyKind, name: string): PolicySource => Object.freeze({ kind, name });
   if (config.type === "http") return { source: source("http", config.url), runner: (input, signal) => runHttpHook(config, input, signal) };
+  if (config.type === "cedar") {
+    if (hook.event !== "pre_tool_call")
+      throw new ToolgateError("POLICY_HOOK_INVALID", `${hook.where}: a cedar hook decides calls, so it belongs under pre_tool_call`);
+    const { decide, digest } = await prepareCedarHook(config, hook.where, hook.baseDir);
+    const runner: Runner = async (input, _signal, session) => decide(input, session);
+    return { source: source("cedar", config.policies), runner, path: resolve(hook.baseDir, config.policies), options: { digest } };
+  }
   if (config.type === "model") return { source: source("model", config.model), runner: (input, signal) => runModelHook(config, input, hook.baseDir, signal) };
   if (config.type === "cel") {
     const cel = createCelHook(config, hook);
+    await cel.ready;
     const path = config.file === undefined ? undefined : resolve(hook.baseDir, config.file);
     const described = {
       source: source("cel", cel.name),
       runner: (input: HookInput, _signal: AbortSignal, session: SessionInfo) => cel.run(input, session),
-      ready: cel.ready,
     };
     return path === undefined ? described : { ...described, path };
   }

@@ -50,6 +50,17 @@ const ModelHookSchema = v.strictObject(
   "is not a model hook key (type, matcher, timeout, model, prompt, baseURL, apiKeyEnv)",
 );
 
+const CedarHookSchema = v.strictObject(
+  {
+    type: v.literal("cedar"),
+    matcher,
+    timeout,
+    policies: v.pipe(nonEmpty, v.description("the Cedar policy file, relative to the config's folder")),
+    schema: v.optional(v.pipe(nonEmpty, v.description("a Cedar schema file (Cedar syntax, or JSON when it ends in .json) the policies must validate against"))),
+  },
+  "is not a cedar hook key (type, matcher, timeout, policies, schema)",
+);
+
 /** One CEL rule, inline under `rules` or an item of a rules `file`. */
 export const CelRuleSchema = v.strictObject(
   {
@@ -79,6 +90,7 @@ const hookSchemas = {
   command: CommandHookSchema,
   http: HttpHookSchema,
   model: ModelHookSchema,
+  cedar: CedarHookSchema,
   cel: CelHookSchema,
 } as const;
 type HookType = keyof typeof hookSchemas;
@@ -100,8 +112,9 @@ function hookTypeList(): string {
 export type CommandHookConfig = v.InferOutput<typeof CommandHookSchema>;
 export type HttpHookConfig = v.InferOutput<typeof HttpHookSchema>;
 export type ModelHookConfig = v.InferOutput<typeof ModelHookSchema>;
+export type CedarHookConfig = v.InferOutput<typeof CedarHookSchema>;
 export type CelHookConfig = v.InferOutput<typeof CelHookSchema>;
-export type HookConfig = CommandHookConfig | HttpHookConfig | ModelHookConfig | CelHookConfig;
+export type HookConfig = CommandHookConfig | HttpHookConfig | ModelHookConfig | CedarHookConfig | CelHookConfig;
 
 const hookList = v.optional(v.array(HookSchema, "must be an array of hooks"));
 

@@ -33,6 +33,7 @@ const commandModules: Record<string, () => Promise<Register>> = {
   test: async () => (await import("./commands/test.js")).registerTestCommand,
   replay: async () => (await import("./commands/replay.js")).registerReplayCommand,
   diff: async () => (await import("./commands/diff.js")).registerDiffCommand,
+  cedar: async () => (await import("./commands/cedar.js")).registerCedarCommand,
   new: async () => (await import("./commands/new.js")).registerNewCommand,
   add: async () => (await import("./commands/add.js")).registerAddCommand,
   "mcp-proxy": async () => (await import("./commands/mcp-proxy.js")).registerMcpProxyCommand,

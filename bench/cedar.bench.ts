@@ -1,0 +1,95 @@
+/**
+ * `pnpm bench:cedar`: what a `type: "cedar"` hook with 50 policies adds to a decision. The same calls
+ * go through `checkToolCall` on two hosts, one with the Cedar hook and one without, interleaved call by
+ * call so that both see the same machine; each call is timed alone, and the row is the difference of
+ * the two hosts' p50 and p99. Cedar's own evaluation (the package's `decide`, no gate) is timed too.
+ * Target: under 100 µs added at p99. PASS/FAIL is printed; the exit code does not depend on it.
+ * Runs the sources through tsx.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { compileCedarPolicies } from "@toolgate/cedar";
+import { createHost, type Host, type ToolCallInput } from "@toolgate/host";
+
+const quick = process.argv.includes("--quick");
+const samples = quick ? 2_000 : 20_000;
+const targetP99Us = 100;
+
+/** 50 policies of the kinds people write: forbids on commands and paths, permits per tool, `has` guards, sets. */
+function policies(): string {
+  const out: string[] = [];
+  for (let index = 0; index < 20; index++)
+    out.push(
+      `@id("no-cmd-${index}")\n@message("command ${index} is not allowed")\nforbid(principal, action == Action::"Bash", resource)\n  when { context.args has command && context.args.command like "*forbidden-${index} *" };`,
+    );
+  for (let index = 0; index < 10; index++)
+    out.push(
+      `@id("no-path-${index}")\nforbid(principal, action in [Action::"Read", Action::"Write", Action::"Edit"], resource)\n  when { context.args has file_path && context.args.file_path like "*secret-${index}/*" };`,
+    );
+  for (let index = 0; index < 10; index++) out.push(`@id("tool-${index}")\npermit(principal, action == Action::"tool_${index}", resource);`);
+  for (let index = 0; index < 10; index++)
+    out.push(
+      `@id("safe-${index}")\npermit(principal, action == Action::"Bash", resource)\n  when { context.args has command && ["git status", "ls -la", "pwd", "echo ${index}"].contains(context.args.command) };`,
+    );
+  return `${out.join("\n\n")}\n`;
+}
+
+const calls: ToolCallInput[] = [
+  { name: "Bash", args: { command: "git status" }, kind: "shell" },
+  { name: "Bash", args: { command: "npm run forbidden-7 now" }, kind: "shell" },
+  { name: "Bash", args: { command: "make build" }, kind: "shell" },
+  { name: "Read", args: { file_path: "src/index.ts" }, kind: "file_read" },
+  { name: "Write", args: { file_path: "config/secret-3/key.pem", content: "x".repeat(200) }, kind: "file_write" },
+  { name: "tool_4", args: { query: "weather", limit: 5 } },
+];
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function timeCalls(hosts: Record<string, Host>): Promise<Record<string, number[]>> {
+  const times: Record<string, number[]> = Object.fromEntries(Object.keys(hosts).map((name) => [name, []]));
+  for (let index = -samples / 10; index < samples; index++) {
+    const call = { ...calls[(index + samples) % calls.length]!, id: `c${index}` };
+    for (const [name, host] of Object.entries(hosts)) {
+      const started = performance.now();
+      await host.checkToolCall(call);
+      if (index >= 0) times[name]!.push((performance.now() - started) * 1000);
+    }
+  }
+  return times;
+}
+
+const dir = mkdtempSync(join(tmpdir(), "cedar-bench-"));
+const text = policies();
+writeFileSync(join(dir, "policies.cedar"), text);
+const base = { cwd: dir, logger: false, pluginsDir: false, configFile: false, decisions: { log: false } } as const;
+const plain = await createHost(base);
+const cedar = await createHost({ ...base, hooks: { pre_tool_call: [{ type: "cedar", policies: "policies.cedar" }] } });
+const times = await timeCalls({ plain, cedar });
+await Promise.all([plain.close(), cedar.close()]);
+
+const set = compileCedarPolicies({ policies: { text, file: "policies.cedar" } });
+const decideTimes: number[] = [];
+for (let index = -samples / 10; index < samples; index++) {
+  const call = calls[(index + samples) % calls.length]!;
+  const context = { tool: call.name, kind: call.kind ?? "function", args: call.args, callId: `c${index}`, session: { id: "s" }, cwd: dir };
+  const started = performance.now();
+  set.decide(context);
+  if (index >= 0) decideTimes.push((performance.now() - started) * 1000);
+}
+rmSync(dir, { recursive: true, force: true });
+
+const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
+const [plainSorted, cedarSorted, decideSorted] = [sorted(times.plain!), sorted(times.cedar!), sorted(decideTimes)];
+const row = (name: string, values: number[]) =>
+  `${name.padEnd(40)} p50 ${percentile(values, 50).toFixed(1).padStart(7)} µs   p99 ${percentile(values, 99).toFixed(1).padStart(7)} µs`;
+console.log(`Cedar hook, ${set.size} policies, ${samples} calls per host (${calls.length} kinds of call, interleaved)`);
+console.log(row("checkToolCall, no Cedar hook", plainSorted));
+console.log(row("checkToolCall, Cedar hook", cedarSorted));
+console.log(row("Cedar's decide alone (@toolgate/cedar)", decideSorted));
+const addedP50 = percentile(cedarSorted, 50) - percentile(plainSorted, 50);
+const addedP99 = percentile(cedarSorted, 99) - percentile(plainSorted, 99);
+console.log(`added by the Cedar hook: p50 ${addedP50.toFixed(1)} µs, p99 ${addedP99.toFixed(1)} µs (target: p99 < ${targetP99Us} µs)`);
+console.log(addedP99 < targetP99Us ? "PASS" : "FAIL");

@@ -1,0 +1,104 @@
+import { cedarWasm, type PolicyJson } from "./cedar-wasm.js";
+import { CedarPolicyError } from "./errors.js";
+import { describeErrors, type CedarSource } from "./source-location.js";
+
+/** How people know a policy: its `@id("…")` (else Cedar's `policyN`), its `@message("…")`, and where it starts in the file. */
+export interface PolicyLabel {
+  name: string;
+  message: string | undefined;
+  /** In UTF-8 bytes: Cedar locates an error within the policy's own text. */
+  byteOffset: number;
+}
+
+interface FilePolicy {
+  /** Cedar's id for it in the whole file: `policy0`, `policy1`, … in file order. */
+  id: string;
+  text: string;
+  label: PolicyLabel;
+  /** The tools its action scope names, or "all" (`action`, a slot, or a scope toolgate does not read). */
+  actions: readonly string[] | "all";
+}
+
+export interface PolicyIndex {
+  readonly size: number;
+  /** The preparsed set to ask about a call to `tool`; undefined when no policy could apply to it. */
+  setFor(tool: string): string | undefined;
+  label(policyId: string): PolicyLabel;
+}
+
+/**
+ * Splits the file's policies by the tools their action scope names and keeps one preparsed set per
+ * tool (its own policies and those for every action), plus one for the other tools: Cedar checks
+ * every policy's scope on every request (about a microsecond each, over a fixed cost of tens), so a
+ * call is decided among the policies that can apply to it. The policies keep the ids they have in the
+ * whole file, so the answer reads the same as the whole file's. When a policy's text cannot be found
+ * as written (Cedar reprinted it), the file is one set, as written.
+ */
+export function indexPolicies(source: CedarSource, nextSetId: () => string): PolicyIndex {
+  const cedar = cedarWasm();
+  const { text } = source;
+  const policies = filePolicies(text);
+  const labels = new Map((policies ?? []).map((policy) => [policy.id, policy.label]));
+  const preparse = (staticPolicies: string | Record<string, string>): string => {
+    const id = nextSetId();
+    const answer = cedar.preparsePolicySet(id, { staticPolicies });
+    if (answer.type === "failure") throw new CedarPolicyError(`Cedar policies do not parse: ${describeErrors(source, answer.errors)}`);
+    return id;
+  };
+  const label = (policyId: string) => labels.get(policyId) ?? { name: policyId, message: undefined, byteOffset: 0 };
+  if (policies === undefined) {
+    const whole = preparse(text);
+    const parts = cedar.policySetTextToParts(text);
+    return { size: parts.type === "success" ? parts.policies.length : 0, setFor: () => whole, label };
+  }
+  const forAll = policies.filter((policy) => policy.actions === "all");
+  const setOf = (chosen: readonly FilePolicy[]) =>
+    chosen.length === 0 ? undefined : preparse(Object.fromEntries(chosen.map((policy) => [policy.id, policy.text])));
+  const tools = new Set(policies.flatMap((policy) => (policy.actions === "all" ? [] : policy.actions)));
+  const byTool = new Map<string, string | undefined>();
+  for (const tool of tools) byTool.set(tool, setOf(policies.filter((policy) => policy.actions === "all" || policy.actions.includes(tool))));
+  const others = setOf(forAll);
+  return { size: policies.length, setFor: (tool) => (byTool.has(tool) ? byTool.get(tool) : others), label };
+}
+
+/**
+ * The file's policies in file order. Cedar hands them back in the order of its own map (`policy10`
+ * before `policy2`), so each is put back in place by where its text is in the file; undefined when a
+ * policy's text is not in the file as written.
+ */
+function filePolicies(text: string): FilePolicy[] | undefined {
+  const cedar = cedarWasm();
+  const parts = cedar.policySetTextToParts(text);
+  if (parts.type === "failure") return undefined;
+  const placed = parts.policies.map((policy) => ({ policy, offset: text.indexOf(policy) }));
+  if (placed.some((part) => part.offset < 0)) return undefined;
+  placed.sort((a, b) => a.offset - b.offset);
+  return placed.map(({ policy, offset }, index) => {
+    const json = cedar.policyToJson(policy);
+    const annotations = json.type === "success" ? (json.json.annotations ?? {}) : {};
+    const id = `policy${index}`;
+    return {
+      id,
+      text: policy,
+      label: { name: annotations.id ?? id, message: annotations.message, byteOffset: Buffer.byteLength(text.slice(0, offset)) },
+      actions: json.type === "success" ? scopedTools(json.json.action) : "all",
+    };
+  });
+}
+
+type ActionScope = PolicyJson["action"];
+type EntityRef = { type?: string; id?: string; __entity?: { type: string; id: string } };
+
+function scopedTools(scope: ActionScope): readonly string[] | "all" {
+  if (scope.op === "All") return "all";
+  const entities = "entities" in scope ? (scope.entities as EntityRef[]) : "entity" in scope ? [scope.entity as EntityRef] : undefined;
+  if (entities === undefined) return "all";
+  const tools: string[] = [];
+  for (const entity of entities) {
+    const { type, id } = entity.__entity ?? entity;
+    // Only `Action::"…"` is a tool; anything else is left for Cedar to judge on every call.
+    if (type !== "Action" || typeof id !== "string") return "all";
+    tools.push(id);
+  }
+  return tools;
+}

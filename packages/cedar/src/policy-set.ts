@@ -1,0 +1,103 @@
+import { cedarWasm, type SchemaJson } from "./cedar-wasm.js";
+import { indexPolicies, type PolicyIndex } from "./policy-index.js";
+import { toCedarRequest, type CedarCallContext } from "./request.js";
+import { describeError, describeErrors, type CedarSource } from "./source-location.js";
+import { CedarPolicyError } from "./errors.js";
+
+export { CedarPolicyError };
+
+/**
+ * What the policies say about one call. `forbid`: a forbid policy matched (Cedar's decision is Deny and
+ * that policy determines it). `permit`: Allow. `none`: no policy matched (Cedar's default Deny, which
+ * toolgate reads as no opinion). `error`: a policy could not be evaluated on this call, or the request
+ * itself was refused; the host blocks on it.
+ */
+export type CedarVerdict =
+  | { readonly effect: "forbid"; readonly policy: string; readonly message: string }
+  | { readonly effect: "permit"; readonly policies: readonly string[] }
+  | { readonly effect: "none" }
+  | { readonly effect: "error"; readonly message: string };
+
+export interface CedarPolicySet {
+  /** How many policies the file holds. */
+  readonly size: number;
+  decide(context: CedarCallContext): CedarVerdict;
+}
+
+export interface CedarPolicyFiles {
+  policies: CedarSource;
+  /** Validates the policies against it at load: Cedar's schema syntax, or its JSON form when the file name ends in `.json`. */
+  schema?: CedarSource | undefined;
+}
+
+let preparsedSets = 0;
+
+/**
+ * Parses the policy file (and the schema, and validates the policies against it), then keeps the
+ * policy set parsed inside Cedar so that a decision does not parse it again. Throws a
+ * `CedarPolicyError` naming the file and line of the first problem.
+ */
+export function compileCedarPolicies(files: CedarPolicyFiles): CedarPolicySet {
+  const cedar = cedarWasm();
+  const { policies } = files;
+  const parsed = cedar.checkParsePolicySet({ staticPolicies: policies.text });
+  if (parsed.type === "failure") throw new CedarPolicyError(`Cedar policies do not parse: ${describeErrors(policies, parsed.errors)}`);
+  if (files.schema !== undefined) validateAgainst(files.schema, policies);
+  const index = indexPolicies(policies, () => `toolgate-cedar-${++preparsedSets}`);
+  return {
+    size: index.size,
+    decide: (context) => decide(index, context, policies),
+  };
+}
+
+function validateAgainst(schemaSource: CedarSource, policies: CedarSource): void {
+  const cedar = cedarWasm();
+  const schema = readSchema(schemaSource);
+  const checked = cedar.checkParseSchema(schema);
+  if (checked.type === "failure") throw new CedarPolicyError(`the Cedar schema does not parse: ${describeErrors(schemaSource, checked.errors)}`);
+  const answer = cedar.validate({ schema, policies: { staticPolicies: policies.text } });
+  if (answer.type === "failure")
+    throw new CedarPolicyError(`Cedar policies do not validate against ${schemaSource.file}: ${describeErrors(policies, answer.errors)}`);
+  if (answer.validationErrors.length > 0) {
+    const errors = answer.validationErrors.map((error) => describeError(policies, error.error));
+    throw new CedarPolicyError(`Cedar policies do not validate against ${schemaSource.file}: ${errors.join("; ")}`);
+  }
+}
+
+function readSchema(source: CedarSource): string | SchemaJson<string> {
+  if (!source.file.endsWith(".json")) return source.text;
+  try {
+    return JSON.parse(source.text) as SchemaJson<string>;
+  } catch (error) {
+    throw new CedarPolicyError(`the Cedar schema ${source.file} is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function decide(index: PolicyIndex, context: CedarCallContext, source: CedarSource): CedarVerdict {
+  const id = index.setFor(context.tool);
+  if (id === undefined) return { effect: "none" };
+  const request = toCedarRequest(context);
+  const answer = cedarWasm().statefulIsAuthorized({ ...request, preparsedPolicySetId: id, entities: [] });
+  if (answer.type === "failure") return { effect: "error", message: `Cedar refused the request: ${describeErrors(source, answer.errors)}` };
+  const { decision, diagnostics } = answer.response;
+  if (diagnostics.errors.length > 0) {
+    const errors = diagnostics.errors.map(
+      (failed) => `policy ${index.label(failed.policyId).name} at ${describeError(source, failed.error, index.label(failed.policyId).byteOffset)}`,
+    );
+    return { effect: "error", message: `a Cedar policy failed on this call: ${errors.join("; ")}` };
+  }
+  if (decision === "allow") return { effect: "permit", policies: sortedByFile(diagnostics.reason).map((policy) => index.label(policy).name) };
+  const determining = firstInFile(diagnostics.reason);
+  if (determining === undefined) return { effect: "none" };
+  const label = index.label(determining);
+  return { effect: "forbid", policy: label.name, message: label.message ?? `forbidden by Cedar policy ${label.name} in ${source.file}` };
+}
+
+/** Cedar lists the determining policies in no fixed order; the first in the file speaks, so the message is stable. */
+function firstInFile(policyIds: readonly string[]): string | undefined {
+  return sortedByFile(policyIds)[0];
+}
+
+function sortedByFile(policyIds: readonly string[]): string[] {
+  return [...policyIds].sort((a, b) => Number(a.slice("policy".length)) - Number(b.slice("policy".length)));
+}

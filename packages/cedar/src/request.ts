@@ -1,0 +1,70 @@
+/**
+ * The call a Cedar policy decides, as the host's policy context describes it (the same shape a CEL
+ * rule reads): the tool, its kind and arguments, the call id, the session, the agent and the project.
+ */
+export interface CedarCallContext {
+  readonly tool: string;
+  readonly kind: string;
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly callId: string;
+  readonly session: { readonly id: string; readonly user?: string };
+  readonly agent?: string;
+  readonly cwd: string;
+}
+
+export interface EntityRef {
+  type: string;
+  id: string;
+}
+
+/** A Cedar request: who (principal), does what (action), to what (resource), in which context. */
+export interface CedarRequest {
+  principal: EntityRef;
+  action: EntityRef;
+  resource: EntityRef;
+  context: Record<string, CedarValue>;
+}
+
+export type CedarValue = string | number | boolean | CedarValue[] | { [key: string]: CedarValue };
+
+/** The principal when the surface does not name the agent (an app calling the library, serve without `agent`). */
+export const unknownAgent = "unknown";
+
+/**
+ * Maps a call to a Cedar request: principal `Agent::"<agent>"`, action `Action::"<tool>"`, resource
+ * `Tool::"<tool>"`, and the whole context as Cedar's `context`.
+ */
+export function toCedarRequest(context: CedarCallContext): CedarRequest {
+  return {
+    principal: { type: "Agent", id: context.agent ?? unknownAgent },
+    action: { type: "Action", id: context.tool },
+    resource: { type: "Tool", id: context.tool },
+    context: toCedarRecord(context as unknown as Record<string, unknown>),
+  };
+}
+
+/**
+ * JSON to Cedar values. Cedar has no null and no fractions: a `null` or `undefined` attribute is left
+ * out (so `has` is false), a number that is not a whole number within Cedar's 64-bit range becomes its
+ * decimal text. A record key Cedar's JSON format reserves (`__entity`, `__extn`) is left out too, so an
+ * argument cannot smuggle in an entity reference.
+ */
+function toCedarValue(value: unknown): CedarValue | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value === "string" || typeof value === "boolean") return value;
+  if (typeof value === "number") return Number.isSafeInteger(value) ? value : String(value);
+  if (typeof value === "bigint") return value.toString();
+  if (Array.isArray(value)) return value.map(toCedarValue).filter((item) => item !== undefined);
+  if (typeof value === "object") return toCedarRecord(value as Record<string, unknown>);
+  return undefined;
+}
+
+function toCedarRecord(record: Record<string, unknown>): Record<string, CedarValue> {
+  const out: Record<string, CedarValue> = {};
+  for (const [key, value] of Object.entries(record)) {
+    if (key === "__entity" || key === "__extn" || key === "__expr") continue;
+    const converted = toCedarValue(value);
+    if (converted !== undefined) out[key] = converted;
+  }
+  return out;
+}

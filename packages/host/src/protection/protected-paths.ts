@@ -71,9 +71,12 @@ export class ProtectedPaths {
       if (real !== path && !all.has(real)) all.set(real, { ...entry, path: real });
     }
     this.entries = [...all.values()];
+    this.#above = this.entries.map((entry) => (entry.guardAncestors ? foldersAbove(entry.path) : []));
     this.names = [...new Set(names.map((name) => name.toLowerCase()).filter((name) => name.length >= 3))];
   }
 
+  /** The folders above each entry that guards them, innermost first, by the entry's index: a line asks for them once per change. */
+  readonly #above: readonly (readonly string[])[];
   /** Existing paths and their real paths (null: none there), for one call: a line's paths share folders. */
   readonly #realPaths = new Map<string, string | null>();
   /** What protected folders hold, for one call's globs. */
@@ -90,9 +93,14 @@ export class ProtectedPaths {
     if (globCharacters.test(path)) return this.#globHit(path, reach);
     const normal = posix.normalize(path);
     const real = realPath(normal, this.#realPaths);
-    for (const candidate of real === normal ? [normal] : [normal, real]) {
-      const entry = this.entries.find((each) => isWithin(candidate, each.path) || (reach === "tree" && each.guardAncestors && isWithin(each.path, candidate)));
-      if (entry) return { entry, target: candidate };
+    return this.#within(normal, reach) ?? (real === normal ? undefined : this.#within(real, reach));
+  }
+
+  #within(candidate: string, reach: Reach): ProtectedHit | undefined {
+    const entries = this.entries;
+    for (let index = 0; index < entries.length; index++) {
+      const entry = entries[index]!;
+      if (isWithin(candidate, entry.path) || (reach === "tree" && entry.guardAncestors && isWithin(entry.path, candidate))) return { entry, target: candidate };
     }
     return undefined;
   }
@@ -140,13 +148,15 @@ export class ProtectedPaths {
    * that guards its folders, whose folder above `aboveEntry` holds for.
    */
   #firstHit(reach: Reach, target: string, atEntry: (path: string) => boolean, aboveEntry: (folder: string) => boolean): ProtectedHit | undefined {
-    const entry = this.entries.find((each) => {
-      if (atEntry(each.path)) return true;
-      if (reach !== "tree" || !each.guardAncestors) return false;
-      for (let folder = dirname(each.path); folder !== dirname(folder); folder = dirname(folder)) if (aboveEntry(folder)) return true;
-      return false;
-    });
-    return entry === undefined ? undefined : { entry, target };
+    const entries = this.entries;
+    for (let index = 0; index < entries.length; index++) {
+      const entry = entries[index]!;
+      if (atEntry(entry.path)) return { entry, target };
+      if (reach !== "tree") continue;
+      const folders = this.#above[index]!;
+      for (let at = 0; at < folders.length; at++) if (aboveEntry(folders[at]!)) return { entry, target };
+    }
+    return undefined;
   }
 
   /**
@@ -168,6 +178,13 @@ export class ProtectedPaths {
     if (!this.#listings.has(folder)) this.#listings.set(folder, listTree(folder, contentsLimit));
     return this.#listings.get(folder);
   }
+}
+
+/** The folders above `path`, innermost first, `/` excluded (as the walk that asked for them never reached it). */
+function foldersAbove(path: string): string[] {
+  const folders: string[] = [];
+  for (let folder = dirname(path); folder !== dirname(folder); folder = dirname(folder)) folders.push(folder);
+  return folders;
 }
 
 /** Braces or extglobs that hold a `/`: their segments cannot be matched one by one. */

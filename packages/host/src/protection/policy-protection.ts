@@ -206,6 +206,8 @@ export class PolicyProtection {
 
 /** The end of the last part of a path only known at run time (`$X`, `${X}`, `$(…)`, a backtick, the reader's unknown mark); -1 when there is none. */
 function lastUnknown(path: string): number {
+  // Most paths hold none of the marks an unknown part starts with: no scan for them.
+  if (!path.includes("$") && !path.includes("`") && !path.includes("\u{F8FF}")) return -1;
   let end = -1;
   for (const match of path.matchAll(/\$\{[^}]*\}|\$\([^)]*\)?|\$[A-Za-z_][A-Za-z_0-9]*|\$[0-9@*#?!$-]?|`[^`]*`?|\u{F8FF}/gu))
     end = match.index + match[0].length;

@@ -72,11 +72,14 @@ export class ProtectedPaths {
     }
     this.entries = [...all.values()];
     this.#above = this.entries.map((entry) => (entry.guardAncestors ? foldersAbove(entry.path) : []));
+    this.#inside = this.entries.map((entry) => (entry.path === "/" ? "/" : `${entry.path}/`));
     this.names = [...new Set(names.map((name) => name.toLowerCase()).filter((name) => name.length >= 3))];
   }
 
   /** The folders above each entry that guards them, innermost first, by the entry's index: a line asks for them once per change. */
   readonly #above: readonly (readonly string[])[];
+  /** Each entry's path with a `/` after it (as `#mayMatchInside` reads a folder), by the entry's index. */
+  readonly #inside: readonly string[];
   /** Existing paths and their real paths (null: none there), for one call: a line's paths share folders. */
   readonly #realPaths = new Map<string, string | null>();
   /** What protected folders hold, for one call's globs. */
@@ -140,17 +143,25 @@ export class ProtectedPaths {
     const plain = normal.slice(0, Math.max(0, normal.search(globSyntax)));
     const matches = globMatcher(normal);
     const matchesPath = (path: string) => path.startsWith(plain) && matches(path);
-    return this.#firstHit(reach, pattern, (path) => matchesPath(path) || this.#mayMatchInside(normal, plain, matchesPath, path), matchesPath);
+    return this.#firstHit(reach, pattern, (path) => matchesPath(path) || this.#mayMatchInside(normal, plain, matchesPath, path), matchesPath, plain);
   }
 
   /**
    * The first entry whose path `atEntry` holds for or, for a recursive change to a folder above an entry
    * that guards its folders, whose folder above `aboveEntry` holds for.
    */
-  #firstHit(reach: Reach, target: string, atEntry: (path: string) => boolean, aboveEntry: (folder: string) => boolean): ProtectedHit | undefined {
+  #firstHit(
+    reach: Reach,
+    target: string,
+    atEntry: (path: string) => boolean,
+    aboveEntry: (folder: string) => boolean,
+    plain?: string,
+  ): ProtectedHit | undefined {
     const entries = this.entries;
     for (let index = 0; index < entries.length; index++) {
       const entry = entries[index]!;
+      // A glob whose plain start neither holds the entry's folder nor lies inside it reaches neither the entry nor a folder above it.
+      if (plain !== undefined && !prefixRelated(plain, this.#inside[index]!)) continue;
       if (atEntry(entry.path)) return { entry, target };
       if (reach !== "tree") continue;
       const folders = this.#above[index]!;
@@ -249,7 +260,13 @@ function readFolder(path: string): Dirent[] {
 function isWithin(path: string, folder: string): boolean {
   if (path === folder) return true;
   if (folder === "/") return path.startsWith("/");
-  return path.startsWith(folder) && path.charCodeAt(folder.length) === 47;
+  // The `/` after the folder first: most paths fail that (a shorter path, another name's length) without a comparison of their texts.
+  return path.charCodeAt(folder.length) === 47 && path.startsWith(folder);
+}
+
+/** Whether one of the two texts starts with the other. */
+function prefixRelated(a: string, b: string): boolean {
+  return a.length <= b.length ? b.startsWith(a) : a.startsWith(b);
 }
 
 /**

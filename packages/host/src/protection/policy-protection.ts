@@ -28,6 +28,8 @@ export class PolicyProtection {
   readonly #cwd: string;
   readonly #home: string;
   readonly #action: "block" | "ask";
+  /** The temp folder, asked of the OS once (as the permission rules and the guard do): the three read one line alike. */
+  #tmp: string | undefined;
 
   constructor(settings: HostSettings, action: "block" | "ask", home = homedir()) {
     const { entries, names, packages } = policyHome(settings, home);
@@ -73,7 +75,7 @@ export class PolicyProtection {
   }
 
   #checkLine(line: string, cwd: string): PreToolCallDecision | undefined {
-    const changes = shellChanges(line, analysisEnvironment({ projectRoot: this.#cwd, home: this.#home, tmp: tmpdir(), cwd }));
+    const changes = shellChanges(line, analysisEnvironment({ projectRoot: this.#cwd, home: this.#home, tmp: (this.#tmp ??= tmpdir()), cwd }));
     for (const change of changes.changes) {
       const hit = this.#locate(change.raw, change.cwd, change.reach);
       if (hit === "unknown") {

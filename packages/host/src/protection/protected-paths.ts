@@ -47,6 +47,8 @@ function globMatcher(pattern: string): (path: string) => boolean {
 }
 
 const globCharacters = /[*?[]/;
+/** What `posix.normalize` changes in an absolute path: `//`, a `.` or `..` part, a `/` at the end. A path without them is normal already. */
+const notNormal = /\/(?:\.{1,2})?(?:\/|$)|^(?!\/)/;
 /** Where picomatch's syntax may begin (globs, braces, extglobs, escapes): the text before it matches as written. */
 const globSyntax = /[*?[{(!+@\\]/;
 
@@ -94,7 +96,7 @@ export class ProtectedPaths {
   /** The entry an absolute path (which may hold glob characters) lands on, if any. */
   hit(path: string, reach: Reach): ProtectedHit | undefined {
     if (globCharacters.test(path)) return this.#globHit(path, reach);
-    const normal = posix.normalize(path);
+    const normal = notNormal.test(path) ? posix.normalize(path) : path;
     const real = realPath(normal, this.#realPaths);
     return this.#within(normal, reach) ?? (real === normal ? undefined : this.#within(real, reach));
   }

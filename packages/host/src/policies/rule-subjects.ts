@@ -143,11 +143,7 @@ function readInvocation(invocation: Invocation, reading: Reading, aliases: Reado
   const { name, args, text } = invocation;
   reading.any.push(text);
   reading.all.push(text);
-  if (name !== "") {
-    let bare = name;
-    for (let index = 0; index < args.length; index++) bare += ` ${args[index]!}`;
-    if (bare !== text) reading.any.push(bare);
-  }
+  if (name !== "" && !spells(text, name, args)) reading.any.push([name, ...args].join(" "));
   if (isUnknown(name)) reading.unreadable ??= `"${text}" runs a command whose name is only known when the line runs`;
   reading.beyond ??= beyondItself(invocation);
   // `export GIT_PAGER='rm -rf ~'; git log`: a variable exported earlier may hold code the command runs, unseen in its text.
@@ -175,6 +171,18 @@ function readInvocation(invocation: Invocation, reading: Reading, aliases: Reado
  * must vouch for on its own, and its unread options into problems (then the line is unreadable). Left here:
  * an option read as a command name (`flock f -c '…'`: its command was not read), and the forms below.
  */
+/** Whether `text` is `name` and `args` joined by spaces, asked without building that text (most commands are written so). */
+function spells(text: string, name: string, args: readonly string[]): boolean {
+  if (!text.startsWith(name)) return false;
+  let at = name.length;
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index]!;
+    if (text.charCodeAt(at) !== 32 || !text.startsWith(arg, at + 1)) return false;
+    at += arg.length + 1;
+  }
+  return at === text.length;
+}
+
 function beyondItself(invocation: Invocation): string | undefined {
   if (invocation.name.startsWith("-")) return `"${invocation.name}" is an option read as a command name: the command it belongs to was not read`;
   return unreadByShell(invocation);

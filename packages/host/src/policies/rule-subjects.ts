@@ -125,13 +125,15 @@ function readLine(line: string, reader: Reader, outer: ReadonlyMap<string, strin
   const aliases = aliasesOf(analysis, outer);
   const read = (text: string) => (depth >= maxDepth || --reader.budget < 0 ? undefined : readLine(text, reader, aliases, depth + 1));
   const sandboxes = sandboxWrappers(analysis.invocations);
-  for (const invocation of analysis.invocations) {
+  // The reading's lists are frozen: walked with indexed loops (built-in array methods and iterators are several times slower on frozen arrays).
+  for (let index = 0; index < analysis.invocations.length; index++) {
+    const invocation = analysis.invocations[index]!;
     // `bwrap … -- bash -c 'git status'` (@toolgate/sandbox's rewrite): what runs is `git status`, with less.
     if (sandboxes.has(invocation)) reading.any.push(invocation.text);
     else readInvocation(invocation, reading, aliases, read);
   }
   if (sandboxes.size > 0) dropCommands(reading.all, new Set([...sandboxes].map((sandbox) => sandbox.text)));
-  for (const invocation of analysis.uncalled) reading.any.push(invocation.text);
+  for (let index = 0; index < analysis.uncalled.length; index++) reading.any.push(analysis.uncalled[index]!.text);
   // An alias body is code, like a function's: deny and ask see it even where it is never used.
   for (const [name, values] of aliases) if (!outer.has(name)) for (const value of values) addAny(reading, read(value));
   return finish(reading);
@@ -141,10 +143,7 @@ function readInvocation(invocation: Invocation, reading: Reading, aliases: Reado
   const { name, args, text } = invocation;
   reading.any.push(text);
   reading.all.push(text);
-  if (name !== "") {
-    const bare = [name, ...args].join(" ");
-    if (bare !== text) reading.any.push(bare);
-  }
+  if (name !== "" && !spells(text, name, args)) reading.any.push([name, ...args].join(" "));
   if (isUnknown(name)) reading.unreadable ??= `"${text}" runs a command whose name is only known when the line runs`;
   reading.beyond ??= beyondItself(invocation);
   // `export GIT_PAGER='rm -rf ~'; git log`: a variable exported earlier may hold code the command runs, unseen in its text.
@@ -172,6 +171,18 @@ function readInvocation(invocation: Invocation, reading: Reading, aliases: Reado
  * must vouch for on its own, and its unread options into problems (then the line is unreadable). Left here:
  * an option read as a command name (`flock f -c '…'`: its command was not read), and the forms below.
  */
+/** Whether `text` is `name` and `args` joined by spaces, asked without building that text (most commands are written so). */
+function spells(text: string, name: string, args: readonly string[]): boolean {
+  if (!text.startsWith(name)) return false;
+  let at = name.length;
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index]!;
+    if (text.charCodeAt(at) !== 32 || !text.startsWith(arg, at + 1)) return false;
+    at += arg.length + 1;
+  }
+  return at === text.length;
+}
+
 function beyondItself(invocation: Invocation): string | undefined {
   if (invocation.name.startsWith("-")) return `"${invocation.name}" is an option read as a command name: the command it belongs to was not read`;
   return unreadByShell(invocation);
@@ -202,7 +213,8 @@ const restrictingFlags = new Set([
  */
 function sandboxWrappers(invocations: readonly Invocation[]): ReadonlySet<Invocation> {
   const found = new Set<Invocation>();
-  for (const invocation of invocations) {
+  for (let index = 0; index < invocations.length; index++) {
+    const invocation = invocations[index]!;
     if (invocation.name !== "bwrap" || invocation.wrappers.length > 0 || !onlyRestricts(invocation.args)) continue;
     found.add(invocation);
     const [inner] = invocation.nested;
@@ -236,6 +248,8 @@ function onlyRestricts(args: readonly string[]): boolean {
  * it does, an allow does not vouch for them. Remove each line once `@toolgate/shell` reads its form.
  */
 function unreadByShell({ name, args, text }: Invocation): string | undefined {
+  // Most commands are none of these: no closures, no scans of their (frozen) arguments.
+  if (name !== "script" && name !== "enable" && name !== "git" && !name.endsWith("awk")) return undefined;
   const short = (letter: string) => args.some((arg) => /^-[A-Za-z]+$/.test(arg) && arg.includes(letter));
   const long = (option: string) => args.some((arg) => arg.length >= 5 && option.startsWith(arg.split("=", 1)[0]!));
   const runs =
@@ -256,19 +270,22 @@ function aliasesOf(analysis: Analysis, outer: ReadonlyMap<string, string[]>): Re
     aliases ??= new Map(outer);
     aliases.set(name, [...(aliases.get(name) ?? []), value]);
   };
-  for (const invocation of [...analysis.invocations, ...analysis.uncalled]) {
-    if (invocation.name === "alias") {
-      for (const arg of invocation.args) {
-        const definition = /^([^=\s]+)=(.*)$/s.exec(arg);
-        if (definition !== null) define(definition[1]!, definition[2]!);
-      }
-    } else if (invocation.name === "hash") {
-      const at = invocation.args.findIndex((arg) => /^-[A-Za-z]*p$/.test(arg));
-      const program = at === -1 ? undefined : invocation.args[at + 1];
-      if (program !== undefined) for (const name of invocation.args.slice(at + 2)) if (!name.startsWith("-")) define(name, quoteWord(program));
-    }
-  }
+  for (const list of [analysis.invocations, analysis.uncalled]) for (let index = 0; index < list.length; index++) defineFrom(list[index]!, define);
   return aliases ?? outer;
+}
+
+/** The aliases one command defines: `alias x='…'`, or `hash -p /bin/rm ls`. */
+function defineFrom(invocation: Invocation, define: (name: string, value: string) => void): void {
+  if (invocation.name === "alias") {
+    for (const arg of invocation.args) {
+      const definition = /^([^=\s]+)=(.*)$/s.exec(arg);
+      if (definition !== null) define(definition[1]!, definition[2]!);
+    }
+  } else if (invocation.name === "hash") {
+    const at = invocation.args.findIndex((arg) => /^-[A-Za-z]*p$/.test(arg));
+    const program = at === -1 ? undefined : invocation.args[at + 1];
+    if (program !== undefined) for (const name of invocation.args.slice(at + 2)) if (!name.startsWith("-")) define(name, quoteWord(program));
+  }
 }
 
 /** `trap 'body' SIG…`: the body; none for `trap -p`, `trap -l`, `trap - SIG` or a lone signal list. */

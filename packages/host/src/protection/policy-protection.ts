@@ -28,6 +28,8 @@ export class PolicyProtection {
   readonly #cwd: string;
   readonly #home: string;
   readonly #action: "block" | "ask";
+  /** The temp folder, asked of the OS once (as the permission rules and the guard do): the three read one line alike. */
+  #tmp: string | undefined;
 
   constructor(settings: HostSettings, action: "block" | "ask", home = homedir()) {
     const { entries, names, packages } = policyHome(settings, home);
@@ -73,7 +75,7 @@ export class PolicyProtection {
   }
 
   #checkLine(line: string, cwd: string): PreToolCallDecision | undefined {
-    const changes = shellChanges(line, analysisEnvironment({ projectRoot: this.#cwd, home: this.#home, tmp: tmpdir(), cwd }));
+    const changes = shellChanges(line, analysisEnvironment({ projectRoot: this.#cwd, home: this.#home, tmp: (this.#tmp ??= tmpdir()), cwd }));
     for (const change of changes.changes) {
       const hit = this.#locate(change.raw, change.cwd, change.reach);
       if (hit === "unknown") {
@@ -206,6 +208,8 @@ export class PolicyProtection {
 
 /** The end of the last part of a path only known at run time (`$X`, `${X}`, `$(…)`, a backtick, the reader's unknown mark); -1 when there is none. */
 function lastUnknown(path: string): number {
+  // Most paths hold none of the marks an unknown part starts with: no scan for them.
+  if (!path.includes("$") && !path.includes("`") && !path.includes("\u{F8FF}")) return -1;
   let end = -1;
   for (const match of path.matchAll(/\$\{[^}]*\}|\$\([^)]*\)?|\$[A-Za-z_][A-Za-z_0-9]*|\$[0-9@*#?!$-]?|`[^`]*`?|\u{F8FF}/gu))
     end = match.index + match[0].length;

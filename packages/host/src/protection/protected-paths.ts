@@ -47,6 +47,8 @@ function globMatcher(pattern: string): (path: string) => boolean {
 }
 
 const globCharacters = /[*?[]/;
+/** What `posix.normalize` changes in an absolute path: `//`, a `.` or `..` part, a `/` at the end. A path without them is normal already. */
+const notNormal = /\/(?:\.{1,2})?(?:\/|$)|^(?!\/)/;
 /** Where picomatch's syntax may begin (globs, braces, extglobs, escapes): the text before it matches as written. */
 const globSyntax = /[*?[{(!+@\\]/;
 
@@ -71,9 +73,15 @@ export class ProtectedPaths {
       if (real !== path && !all.has(real)) all.set(real, { ...entry, path: real });
     }
     this.entries = [...all.values()];
+    this.#above = this.entries.map((entry) => (entry.guardAncestors ? foldersAbove(entry.path) : []));
+    this.#inside = this.entries.map((entry) => (entry.path === "/" ? "/" : `${entry.path}/`));
     this.names = [...new Set(names.map((name) => name.toLowerCase()).filter((name) => name.length >= 3))];
   }
 
+  /** The folders above each entry that guards them, innermost first, by the entry's index: a line asks for them once per change. */
+  readonly #above: readonly (readonly string[])[];
+  /** Each entry's path with a `/` after it (as `#mayMatchInside` reads a folder), by the entry's index. */
+  readonly #inside: readonly string[];
   /** Existing paths and their real paths (null: none there), for one call: a line's paths share folders. */
   readonly #realPaths = new Map<string, string | null>();
   /** What protected folders hold, for one call's globs. */
@@ -88,11 +96,16 @@ export class ProtectedPaths {
   /** The entry an absolute path (which may hold glob characters) lands on, if any. */
   hit(path: string, reach: Reach): ProtectedHit | undefined {
     if (globCharacters.test(path)) return this.#globHit(path, reach);
-    const normal = posix.normalize(path);
+    const normal = notNormal.test(path) ? posix.normalize(path) : path;
     const real = realPath(normal, this.#realPaths);
-    for (const candidate of real === normal ? [normal] : [normal, real]) {
-      const entry = this.entries.find((each) => isWithin(candidate, each.path) || (reach === "tree" && each.guardAncestors && isWithin(each.path, candidate)));
-      if (entry) return { entry, target: candidate };
+    return this.#within(normal, reach) ?? (real === normal ? undefined : this.#within(real, reach));
+  }
+
+  #within(candidate: string, reach: Reach): ProtectedHit | undefined {
+    const entries = this.entries;
+    for (let index = 0; index < entries.length; index++) {
+      const entry = entries[index]!;
+      if (isWithin(candidate, entry.path) || (reach === "tree" && entry.guardAncestors && isWithin(entry.path, candidate))) return { entry, target: candidate };
     }
     return undefined;
   }
@@ -132,21 +145,31 @@ export class ProtectedPaths {
     const plain = normal.slice(0, Math.max(0, normal.search(globSyntax)));
     const matches = globMatcher(normal);
     const matchesPath = (path: string) => path.startsWith(plain) && matches(path);
-    return this.#firstHit(reach, pattern, (path) => matchesPath(path) || this.#mayMatchInside(normal, plain, matchesPath, path), matchesPath);
+    return this.#firstHit(reach, pattern, (path) => matchesPath(path) || this.#mayMatchInside(normal, plain, matchesPath, path), matchesPath, plain);
   }
 
   /**
    * The first entry whose path `atEntry` holds for or, for a recursive change to a folder above an entry
    * that guards its folders, whose folder above `aboveEntry` holds for.
    */
-  #firstHit(reach: Reach, target: string, atEntry: (path: string) => boolean, aboveEntry: (folder: string) => boolean): ProtectedHit | undefined {
-    const entry = this.entries.find((each) => {
-      if (atEntry(each.path)) return true;
-      if (reach !== "tree" || !each.guardAncestors) return false;
-      for (let folder = dirname(each.path); folder !== dirname(folder); folder = dirname(folder)) if (aboveEntry(folder)) return true;
-      return false;
-    });
-    return entry === undefined ? undefined : { entry, target };
+  #firstHit(
+    reach: Reach,
+    target: string,
+    atEntry: (path: string) => boolean,
+    aboveEntry: (folder: string) => boolean,
+    plain?: string,
+  ): ProtectedHit | undefined {
+    const entries = this.entries;
+    for (let index = 0; index < entries.length; index++) {
+      const entry = entries[index]!;
+      // A glob whose plain start neither holds the entry's folder nor lies inside it reaches neither the entry nor a folder above it.
+      if (plain !== undefined && !prefixRelated(plain, this.#inside[index]!)) continue;
+      if (atEntry(entry.path)) return { entry, target };
+      if (reach !== "tree") continue;
+      const folders = this.#above[index]!;
+      for (let at = 0; at < folders.length; at++) if (aboveEntry(folders[at]!)) return { entry, target };
+    }
+    return undefined;
   }
 
   /**
@@ -168,6 +191,13 @@ export class ProtectedPaths {
     if (!this.#listings.has(folder)) this.#listings.set(folder, listTree(folder, contentsLimit));
     return this.#listings.get(folder);
   }
+}
+
+/** The folders above `path`, innermost first, `/` excluded (as the walk that asked for them never reached it). */
+function foldersAbove(path: string): string[] {
+  const folders: string[] = [];
+  for (let folder = dirname(path); folder !== dirname(folder); folder = dirname(folder)) folders.push(folder);
+  return folders;
 }
 
 /** Braces or extglobs that hold a `/`: their segments cannot be matched one by one. */
@@ -232,7 +262,13 @@ function readFolder(path: string): Dirent[] {
 function isWithin(path: string, folder: string): boolean {
   if (path === folder) return true;
   if (folder === "/") return path.startsWith("/");
-  return path.startsWith(folder) && path.charCodeAt(folder.length) === 47;
+  // The `/` after the folder first: most paths fail that (a shorter path, another name's length) without a comparison of their texts.
+  return path.charCodeAt(folder.length) === 47 && path.startsWith(folder);
+}
+
+/** Whether one of the two texts starts with the other. */
+function prefixRelated(a: string, b: string): boolean {
+  return a.length <= b.length ? b.startsWith(a) : a.startsWith(b);
 }
 
 /**

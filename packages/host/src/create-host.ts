@@ -119,6 +119,7 @@ export async function createHostWithSettings(settings: HostSettings, options: Ho
     deadlines: new HookDeadlines(settings.hookTimeoutMs),
     onHookError: settings.onHookError,
     rules: policies.rules,
+    shadowRules: policies.shadowRules,
     protection: settings.protectPolicy === "off" ? undefined : new PolicyProtection(settings, settings.protectPolicy),
     pluginFailure: undefined,
     recorder,

@@ -21,6 +21,8 @@ export interface HostRuntime {
   readonly onHookError: "block" | "allow";
   /** The `permissions` rules: checked before every plugin and again on the final arguments after a `modify`. */
   readonly rules: PermissionRules | undefined;
+  /** `permissions.shadow`: rules checked after `rules`, recorded as shadow, never part of the verdict. */
+  readonly shadowRules: PermissionRules | undefined;
   /** The built-in check that refuses changes to toolgate's own policy (`protectPolicy`); undefined when it is `"off"`. */
   readonly protection: PolicyProtection | undefined;
   /**

@@ -20,6 +20,14 @@ export interface PluginHostSettings {
    * @default "none" (in the host's thread)
    */
   isolation?: "none" | "worker";
+  /**
+   * `true` runs the plugin in shadow mode: it is asked about every call as usual and its answer is
+   * recorded (`shadow: true` in the record's participants), but it never takes part in the verdict: no
+   * block, ask, allow or modify of its own, and its errors and timeouts do not fail the call closed.
+   * See "Shadow mode" in the host README.
+   * @default false
+   */
+  shadow?: boolean;
 }
 
 /** Metadata handed to hooks as `ctx.session`. */
@@ -36,7 +44,7 @@ export type AskHandler = (call: ToolCall, message: string) => boolean | Promise<
 export interface ToolgateConfig {
   /**
    * npm package names, paths (relative to the config file), or `[nameOrPath, options]` pairs, optionally
-   * with host settings: `[nameOrPath, options, { isolation: "worker" }]`.
+   * with host settings: `[nameOrPath, options, { isolation: "worker", shadow: true }]`.
    */
   plugins?: PluginEntry[];
   /** @default "plugins" (relative to the config file); `false` turns folder discovery off */
@@ -141,8 +149,11 @@ const pluginSpecifier = v.union(
 );
 const pluginOptions = v.custom<PluginOptions>(isPlainObject, "must be a plain object (the plugin's options)");
 const pluginHostSettings = v.strictObject(
-  { isolation: v.optional(v.picklist(["none", "worker"], 'must be "none" or "worker"')) },
-  "is not a plugin setting (isolation)",
+  {
+    isolation: v.optional(v.picklist(["none", "worker"], 'must be "none" or "worker"')),
+    shadow: v.optional(v.boolean("must be true or false")),
+  },
+  "is not a plugin setting (isolation, shadow)",
 );
 const pairOrTriple = v.pipe(
   v.strictTuple(

@@ -23,8 +23,10 @@ export interface HostSettings {
   store: StoreSetting;
   /** Configured hooks from the config file, then from options, each with where it was written. */
   policyHooks: ConfiguredHook[];
-  /** The config's and the options' rules, joined. */
+  /** The config's and the options' enforced rules, joined. */
   permissions: PermissionsConfig;
+  /** The config's and the options' shadow rules (`permissions.shadow`), joined. */
+  shadowPermissions: PermissionsConfig;
   /** `log`: an absolute path, `false` (turned off), or undefined (not configured: the surface's default applies). */
   decisions: { log: string | false | undefined; args: "full" | "digest" };
   /** The surface named in records of calls that name none. */
@@ -69,7 +71,8 @@ export async function resolveSettings(options: HostOptions): Promise<HostSetting
       ...configuredHooks(config.hooks, loaded?.dir ?? cwd, configPath === undefined ? "config" : basename(configPath)),
       ...configuredHooks(options.hooks, cwd, "createHost()"),
     ],
-    permissions: joinPermissions([config.permissions, options.permissions]),
+    permissions: joinPermissions([config.permissions, options.permissions], false),
+    shadowPermissions: joinPermissions([config.permissions, options.permissions], true),
     decisions: {
       log: resolveDecisionsLog(options.decisions?.log, config.decisions?.log, cwd, loaded?.dir ?? cwd),
       args: options.decisions?.args ?? config.decisions?.args ?? "digest",
@@ -113,8 +116,15 @@ function configuredHooks(hooks: HostOptions["hooks"], baseDir: string, file: str
   return events.flatMap((event) => (hooks?.[event] ?? []).map((config, index) => ({ event, config, baseDir, where: `${file}: hooks.${event}[${index}]` })));
 }
 
-function joinPermissions(lists: (PermissionsConfig | undefined)[]): PermissionsConfig {
-  const join = (effect: keyof PermissionsConfig) => lists.flatMap((list) => list?.[effect] ?? []);
+/** The enforced rules of every list, or (`shadow`) the rules of every list that are in shadow mode. */
+function joinPermissions(lists: (PermissionsConfig | undefined)[], shadow: boolean): PermissionsConfig {
+  const ruleSets = lists.map((list) => {
+    if (list === undefined) return undefined;
+    if (list.shadow === true) return shadow ? list : undefined;
+    if (shadow) return typeof list.shadow === "object" ? list.shadow : undefined;
+    return list;
+  });
+  const join = (effect: "deny" | "ask" | "allow") => ruleSets.flatMap((rules) => rules?.[effect] ?? []);
   return { deny: join("deny"), ask: join("ask"), allow: join("allow") };
 }
 

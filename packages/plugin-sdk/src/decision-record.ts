@@ -14,6 +14,11 @@ export interface DecisionParticipant {
   message?: string;
   /** How long it took, in milliseconds. */
   ms: number;
+  /**
+   * The participant runs in shadow mode (`shadow: true` in its config): it was asked as usual and its
+   * answer is recorded, but it took no part in the verdict. `shadowVerdict` says what it would have caused.
+   */
+  shadow?: true;
 }
 
 /**
@@ -54,4 +59,15 @@ export interface DecisionRecord {
   contained?: true;
   /** How long the decision took, in milliseconds. */
   ms: number;
+}
+
+/**
+ * The verdict a call would have had if this shadow participant had taken part: its block (and its error or
+ * timeout, as the host fails closed) or its ask, where stricter than `verdict` (block > ask > allow);
+ * else `verdict`. A `modify`, an allow or no opinion leaves the verdict as it is.
+ */
+export function shadowVerdict(verdict: Verdict["action"], action: ParticipantAction): Verdict["action"] {
+  if (action === "block" || action === "error" || action === "timeout") return "block";
+  if (action === "ask" && verdict !== "block") return "ask";
+  return verdict;
 }

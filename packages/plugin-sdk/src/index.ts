@@ -17,6 +17,7 @@ export type { HookContext, PluginLogger, PluginOptions, SessionInfo, ToolContext
 export type { HookName, HookRole, HookSignatures, Hooks } from "./hooks.js";
 export type { HostEventName, HostEvents, PluginRecord, PluginSource } from "./events.js";
 export type { DecisionParticipant, DecisionRecord, ParticipantAction } from "./decision-record.js";
+export { shadowVerdict } from "./decision-record.js";
 export type { Plugin, PluginApi, PluginExport, PluginFactory, ToolDefinition } from "./plugin.js";
 export { definePlugin } from "./plugin.js";
 export type { CounterOptions, PluginStore, Reservation, ReserveOptions } from "./store.js";

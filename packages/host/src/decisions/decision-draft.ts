@@ -16,6 +16,9 @@ export function epochMsOf(clockReading: number): number {
 }
 let clockOrigin: number | undefined;
 
+/** How many entries of `DecisionDraft.parts` make one participant. */
+export const partStride = 5;
+
 /**
  * One call's record in the making: made only when someone wants records, it listens to the gate's run
  * (the gate's `RunListener`), keeps plain values on the hot path, and becomes a `DecisionRecord` later.
@@ -30,7 +33,7 @@ export class DecisionDraft {
   ms = 0;
   verdict: Verdict | undefined;
   outcome: DecisionRecord["outcome"];
-  /** Each participant as four entries (source, action, message, ms): one array, however many took part. */
+  /** Each participant as five entries (source, action, message, ms, shadow): one array, however many took part. */
   parts: unknown[] | undefined;
   /** Built already when a `decision` listener needed it. */
   record: DecisionRecord | undefined;
@@ -42,29 +45,29 @@ export class DecisionDraft {
   ) {}
 
   /** One participant's answer, in the order they ran. */
-  add(source: PolicySource, action: ParticipantAction, message: string | undefined, ms: number): void {
-    (this.parts ??= []).push(source, action, message, ms);
+  add(source: PolicySource, action: ParticipantAction, message: string | undefined, ms: number, shadow = false): void {
+    (this.parts ??= []).push(source, action, message, ms, shadow);
   }
 
   deciding(): void {
     this.decided = true;
   }
 
-  none(_plugin: string, source: PolicySource, ms: number): void {
-    this.add(source, "none", undefined, ms);
+  none(_plugin: string, source: PolicySource, ms: number, shadow: boolean): void {
+    this.add(source, "none", undefined, ms, shadow);
   }
 
-  decision(_plugin: string, source: PolicySource, decision: PreToolCallDecision, _args: unknown, ms: number): void {
+  decision(_plugin: string, source: PolicySource, decision: PreToolCallDecision, _args: unknown, ms: number, shadow: boolean): void {
     const message = decision.action === "modify" ? undefined : decision.action === "allow" ? decision.reason : decision.message;
-    this.add(source, decision.action, message, ms);
+    this.add(source, decision.action, message, ms, shadow);
   }
 
-  failure(_plugin: string, source: PolicySource, message: string, timedOut: boolean, ms: number): void {
-    this.add(source, timedOut ? "timeout" : "error", message, ms);
+  failure(_plugin: string, source: PolicySource, message: string, timedOut: boolean, ms: number, shadow: boolean): void {
+    this.add(source, timedOut ? "timeout" : "error", message, ms, shadow);
   }
 
-  invalid(_plugin: string, source: PolicySource, reason: string, ms: number): void {
-    this.add(source, "none", `invalid result, ignored as no opinion: ${reason}`, ms);
+  invalid(_plugin: string, source: PolicySource, reason: string, ms: number, shadow: boolean): void {
+    this.add(source, "none", `invalid result, ignored as no opinion: ${reason}`, ms, shadow);
   }
 
   /** The verdict the caller gets: the decision's time ends here. */

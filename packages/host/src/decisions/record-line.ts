@@ -1,5 +1,5 @@
 import type { PolicySource } from "@toolgate/plugin-sdk";
-import type { DecisionDraft } from "./decision-draft.js";
+import { partStride, type DecisionDraft } from "./decision-draft.js";
 import { roundMs } from "./round-ms.js";
 
 /** What a record holds besides the draft, worked out by the recorder. */
@@ -46,12 +46,13 @@ export class RecordLines {
   #participants(parts: readonly unknown[] | undefined): string {
     if (parts === undefined) return "";
     let text = "";
-    for (let index = 0; index < parts.length; index += 4) {
+    for (let index = 0; index < parts.length; index += partStride) {
       if (index > 0) text += ",";
       text += `${this.#sourceFields(parts[index] as PolicySource)},"action":"${parts[index + 1] as string}"`;
       const message = parts[index + 2] as string | undefined;
       if (message !== undefined) text += `,"message":${quote(message)}`;
-      text += `,"ms":${roundMs(parts[index + 3] as number)}}`;
+      text += `,"ms":${roundMs(parts[index + 3] as number)}`;
+      text += parts[index + 4] === true ? `,"shadow":true}` : "}";
     }
     return text;
   }

@@ -1,5 +1,5 @@
 import type { DecisionParticipant, DecisionRecord, ParticipantAction, PolicySource, ToolArgs } from "@toolgate/plugin-sdk";
-import type { DecisionDraft } from "./decision-draft.js";
+import { partStride, type DecisionDraft } from "./decision-draft.js";
 import type { RecordFacts } from "./record-line.js";
 import { roundMs } from "./round-ms.js";
 
@@ -32,12 +32,13 @@ export function recordOf(draft: DecisionDraft, facts: RecordFacts): DecisionReco
 function participantsOf(parts: readonly unknown[] | undefined): DecisionParticipant[] {
   const participants: DecisionParticipant[] = [];
   if (parts === undefined) return participants;
-  for (let index = 0; index < parts.length; index += 4) {
+  for (let index = 0; index < parts.length; index += partStride) {
     const source = parts[index] as PolicySource;
     const participant = { kind: source.kind, name: source.name, action: parts[index + 1] as ParticipantAction } as DecisionParticipant;
     const message = parts[index + 2] as string | undefined;
     if (message !== undefined) participant.message = message;
     participant.ms = roundMs(parts[index + 3] as number);
+    if (parts[index + 4] === true) participant.shadow = true;
     participants.push(participant);
   }
   return participants;

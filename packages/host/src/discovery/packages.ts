@@ -14,9 +14,14 @@ import type { PluginSource } from "./plugin-source.js";
 export function resolvePluginEntries(entries: readonly PluginEntry[], cwd: string, baseDir: string): PluginSource[] {
   return entries.map((entry, index) => {
     const [specifier, options, settings] = splitEntry(entry);
-    if (typeof specifier !== "string") return { origin: "inline", label: `inline plugin #${index + 1}`, value: specifier, options };
-    const source = isPathSpecifier(specifier) ? resolvePathSource(resolve(baseDir, specifier), specifier, options) : resolveNpmSource(specifier, cwd, options);
+    const source: PluginSource =
+      typeof specifier !== "string"
+        ? { origin: "inline", label: `inline plugin #${index + 1}`, value: specifier, options }
+        : isPathSpecifier(specifier)
+          ? resolvePathSource(resolve(baseDir, specifier), specifier, options)
+          : resolveNpmSource(specifier, cwd, options);
     if (settings.isolation === "worker") source.isolation = "worker";
+    if (settings.shadow === true) source.shadow = true;
     return source;
   });
 }

@@ -13,6 +13,8 @@ export interface PluginSource {
   options: PluginOptions;
   /** `"worker"`: load and run the plugin in its own worker thread (isolation/). */
   isolation?: "worker";
+  /** `shadow: true` in its host settings: asked and recorded, never part of the verdict. */
+  shadow?: true;
   /** Set when the source could not be resolved; the plugin is reported as failed. */
   error?: ToolgateError;
 }

@@ -1,11 +1,23 @@
+import type { PolicySource, PreToolCallDecision } from "@toolgate/plugin-sdk";
 import { describeThrown } from "../errors.js";
 import { readDecision } from "../invocation/read-decision.js";
 import { failure, HookFailure } from "../invocation/run-hook.js";
 import type { HookEntry } from "../registry/registry.js";
 import { addDecision } from "./aggregate.js";
 import type { PolicyRun } from "./policy-run.js";
+import { stricterShadow } from "./shadow.js";
 
 const warnedInvalid = new WeakMap<object, Set<string>>();
+
+/**
+ * The one place a participant's answer is folded into the verdict, or, for a shadow participant, only
+ * noted as what it would have caused: a shadow never blocks, asks, allows or modifies.
+ */
+export function count(run: PolicyRun, decision: PreToolCallDecision, plugin: string, source: PolicySource, shadow: boolean, ms: number): void {
+  if (shadow) run.shadow = stricterShadow(run.shadow, decision.action, source);
+  else addDecision(run.aggregate, decision, plugin, source);
+  run.listener?.decision(plugin, source, decision, run.aggregate.args, ms, shadow);
+}
 
 /** Folds one hook's outcome in (the hook took `ms`); never throws, since it runs inside a hook's settlement. */
 export function absorb(outcome: unknown, entry: HookEntry, run: PolicyRun, ms: number): void {
@@ -17,26 +29,30 @@ export function absorb(outcome: unknown, entry: HookEntry, run: PolicyRun, ms: n
 }
 
 function absorbOutcome(outcome: unknown, entry: HookEntry, run: PolicyRun, ms: number): void {
-  if (outcome === undefined) return run.listener?.none(entry.plugin, entry.source, ms);
+  if (outcome === undefined) return run.listener?.none(entry.plugin, entry.source, ms, entry.shadow);
   if (HookFailure.is(outcome)) return absorbFailure(outcome, entry, run, ms);
   const read = readDecision(outcome);
   if (!read.ok) return reportInvalid(outcome, read.reason, entry, run, ms);
-  addDecision(run.aggregate, read.decision, entry.plugin, entry.source);
-  run.listener?.decision(entry.plugin, entry.source, read.decision, run.aggregate.args, ms);
+  count(run, read.decision, entry.plugin, entry.source, entry.shadow, ms);
 }
 
-/** A hook that failed: reported (unless the run is quiet), and a block when the host fails closed. */
+/**
+ * A hook that failed: reported (unless the run is quiet), and a block when the host fails closed; for a
+ * shadow participant only the block it would have caused is noted.
+ */
 function absorbFailure(outcome: HookFailure, entry: HookEntry, run: PolicyRun, ms: number): void {
   const { runtime, listener } = run;
   const { error } = outcome;
-  listener?.failure(entry.plugin, entry.source, error.message, outcome.timedOut, ms);
+  listener?.failure(entry.plugin, entry.source, error.message, outcome.timedOut, ms, entry.shadow);
   const quiet = listener?.quiet === true;
   if (!quiet) {
     const about = { plugin: entry.plugin, hook: entry.hook, call: run.view };
     if (outcome.timedOut) runtime.events.emit("hook:timeout", { ...about, timeoutMs: (entry.deadlines ?? runtime.deadlines).timeoutMs });
     runtime.events.emit("hook:error", { ...about, error });
   }
-  if (runtime.onHookError === "block")
+  if (entry.shadow) {
+    if (runtime.onHookError === "block") run.shadow = stricterShadow(run.shadow, "block", entry.source);
+  } else if (runtime.onHookError === "block")
     addDecision(run.aggregate, { action: "block", message: `${error.message} (failing closed)` }, entry.plugin, entry.source);
   // After close() the call ends blocked whatever the setting: saying it goes on would be wrong.
   else if (!quiet && !runtime.closed) runtime.logger.warn(`${error.message}; onHookError is "allow", so the call goes on`);
@@ -45,7 +61,7 @@ function absorbFailure(outcome: HookFailure, entry: HookEntry, run: PolicyRun, m
 /** A result that is no decision: ignored as no opinion, reported once per plugin in the log. */
 function reportInvalid(value: unknown, reason: string, entry: HookEntry, run: PolicyRun, ms: number): void {
   const { runtime, listener } = run;
-  listener?.invalid(entry.plugin, entry.source, reason, ms);
+  listener?.invalid(entry.plugin, entry.source, reason, ms, entry.shadow);
   if (listener?.quiet === true) return;
   runtime.events.emit("hook:invalid", { plugin: entry.plugin, hook: entry.hook, call: run.view, value, reason });
   let warned = warnedInvalid.get(runtime);

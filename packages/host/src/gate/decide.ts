@@ -64,7 +64,7 @@ function verdictOn(gate: GateState, snapshot: CallSnapshot, keep: boolean, liste
   listener?.deciding();
   if (runtime.pluginFailure) return pluginFailureVerdict(runtime.pluginFailure, snapshot.call.args);
   const hooks = runtime.registry.hooks("pre_tool_call");
-  if (hooks.length === 0 && !runtime.rules && !runtime.protection) return { action: "allow", args: snapshot.call.args };
+  if (hooks.length === 0 && !runtime.rules && !runtime.shadowRules && !runtime.protection) return { action: "allow", args: snapshot.call.args };
   return start(new PolicyRun(runtime, snapshot.call, snapshot.bytes, snapshot.session, hooks, keep ? gate.remember : undefined, listener));
 }
 

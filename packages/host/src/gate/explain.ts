@@ -19,6 +19,8 @@ export interface PluginExplanation {
   message?: string;
   /** For `modify`: the arguments as they stand after this plugin's modify was merged in. */
   args?: ToolArgs;
+  /** The plugin runs in shadow mode: its answer is shown but took no part in the verdict. */
+  shadow?: true;
   /** What the plugin's optional `explain(call)` returned (as JSON carries it), or `{ error }` when it failed. */
   details?: unknown;
 }

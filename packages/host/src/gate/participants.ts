@@ -1,8 +1,10 @@
 import type { ToolArgs, Verdict } from "@toolgate/plugin-sdk";
-import { rulesParticipant } from "../policies/permission-rules.js";
+import { rulesParticipant, type PermissionRules } from "../policies/permission-rules.js";
 import { protectionParticipant, protectionSource } from "../protection/protection-source.js";
+import { count } from "./absorb.js";
 import { addDecision, toVerdict } from "./aggregate.js";
 import type { PolicyRun } from "./policy-run.js";
+import { noteShadowVerdict } from "./shadow.js";
 
 // The participants that are no plugin: the permission rules, first and again on the final arguments,
 // and the protection of toolgate's own policy, last.
@@ -14,15 +16,18 @@ export function closedVerdict(args: ToolArgs): Verdict {
   return { action: "block", message: closedMessage, args };
 }
 
-/** Permission rules run before every plugin, and again on the final arguments (`conclude`). */
+/** Permission rules, then the shadow rules, run before every plugin and again on the final arguments (`conclude`). */
 export function checkRules(run: PolicyRun, args: ToolArgs): void {
-  const { rules } = run.runtime;
-  if (rules === undefined) return;
+  const { rules, shadowRules } = run.runtime;
+  if (rules !== undefined) checkRuleSet(run, rules, args, false);
+  if (shadowRules !== undefined) checkRuleSet(run, shadowRules, args, true);
+}
+
+function checkRuleSet(run: PolicyRun, rules: PermissionRules, args: ToolArgs, shadow: boolean): void {
   const began = run.listener ? performance.now() : 0;
   const matched = rules.check(run.call.name, args, run.call.kind);
   if (matched === undefined) return;
-  addDecision(run.aggregate, matched.decision, rulesParticipant, matched.source);
-  run.listener?.decision(rulesParticipant, matched.source, matched.decision, run.aggregate.args, performance.now() - began);
+  count(run, matched.decision, rulesParticipant, matched.source, shadow, run.listener ? performance.now() - began : 0);
 }
 
 /** The built-in protection of toolgate's own policy, on the final arguments (after every `modify`). */
@@ -33,7 +38,7 @@ function checkProtection(run: PolicyRun, args: ToolArgs): void {
   const decision = protection.check({ name: run.call.name, args, kind: run.call.kind });
   if (decision === undefined) return;
   addDecision(run.aggregate, decision, protectionParticipant, protectionSource);
-  run.listener?.decision(protectionParticipant, protectionSource, decision, run.aggregate.args, performance.now() - began);
+  run.listener?.decision(protectionParticipant, protectionSource, decision, run.aggregate.args, performance.now() - began, false);
 }
 
 /** The run's verdict once every plugin has spoken: the last checks, on the arguments that run. */
@@ -44,6 +49,9 @@ export function conclude(run: PolicyRun): Verdict {
   // Last: a block here stands whatever the others said, and a block of theirs keeps its message.
   checkProtection(run, aggregate.args);
   const verdict = runtime.closed ? closedVerdict(aggregate.args) : toVerdict(aggregate);
-  if (!runtime.closed) run.onConcluded?.(run, verdict);
+  if (!runtime.closed) {
+    noteShadowVerdict(verdict, run.shadow);
+    run.onConcluded?.(run, verdict);
+  }
   return verdict;
 }

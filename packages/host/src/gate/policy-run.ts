@@ -3,22 +3,24 @@ import type { HostRuntime } from "../host-runtime.js";
 import type { HookEntry } from "../registry/registry.js";
 import type { HookClock } from "../invocation/run-hook.js";
 import { createAggregate, type Aggregate } from "./aggregate.js";
+import type { ShadowAnswer } from "./shadow.js";
 
 /**
  * Listens to one run: told what each participant (a rule, a plugin, the protection) said, in the order
  * they spoke, and how long it took. The decision record's draft and explain's trace are such listeners;
- * the gate knows neither. `plugin` is the participant's name, `source` where its policy comes from.
+ * the gate knows neither. `plugin` is the participant's name, `source` where its policy comes from,
+ * `shadow` whether it runs in shadow mode (heard, never part of the verdict).
  */
 export interface RunListener {
   /** Whether this listener wants the run kept quiet: no events, no warnings (explain). */
   readonly quiet: boolean;
   /** The gate decides this call now, rather than handing back a remembered verdict. */
   deciding(): void;
-  none(plugin: string, source: PolicySource, ms: number): void;
+  none(plugin: string, source: PolicySource, ms: number, shadow: boolean): void;
   /** A valid decision; `args` are the call's arguments once it was folded in. */
-  decision(plugin: string, source: PolicySource, decision: PreToolCallDecision, args: ToolArgs, ms: number): void;
-  failure(plugin: string, source: PolicySource, message: string, timedOut: boolean, ms: number): void;
-  invalid(plugin: string, source: PolicySource, reason: string, ms: number): void;
+  decision(plugin: string, source: PolicySource, decision: PreToolCallDecision, args: ToolArgs, ms: number, shadow: boolean): void;
+  failure(plugin: string, source: PolicySource, message: string, timedOut: boolean, ms: number, shadow: boolean): void;
+  invalid(plugin: string, source: PolicySource, reason: string, ms: number, shadow: boolean): void;
 }
 
 /**
@@ -27,6 +29,8 @@ export interface RunListener {
  */
 export class PolicyRun implements HookClock {
   readonly aggregate: Aggregate;
+  /** What the shadow participants would have made of the verdict, strictest first; undefined while none objected. */
+  shadow: ShadowAnswer | undefined = undefined;
   /** The call as hooks see it: a new view is made only after a `modify`. */
   view: ToolCall;
   /** The index of the next hook to run. */

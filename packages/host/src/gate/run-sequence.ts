@@ -31,7 +31,7 @@ function advance(run: PolicyRun): PendingHook | undefined {
     const began = run.startedAt;
     const outcome = invoke(entry, run);
     // No opinion, the most common answer, needs no reading at all.
-    if (outcome === undefined) listener?.none(entry.plugin, entry.source, run.startedAt - began);
+    if (outcome === undefined) listener?.none(entry.plugin, entry.source, run.startedAt - began, entry.shadow);
     else if (!PendingHook.is(outcome)) absorb(outcome, entry, run, run.startedAt - began);
     else {
       run.awaiting = entry;

@@ -90,7 +90,9 @@ async function loadOne(source: PluginSource, deps: LoadDependencies): Promise<Pl
   if (plugin.version !== undefined) record.version = plugin.version;
   record.warnings.push(...validation.warnings);
 
-  const rejected = deps.registry.add({ plugin, options: source.options, record, log });
+  const rejected = deps.registry.add(
+    source.shadow === true ? { plugin, options: source.options, record, log, shadow: true } : { plugin, options: source.options, record, log },
+  );
   if (rejected) return fail(rejected);
   record.status = "loaded";
   listeners.activate();

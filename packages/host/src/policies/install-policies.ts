@@ -14,7 +14,7 @@ import { createHookInput, type HookInput } from "./hook-input.js";
 import { runHttpHook } from "./http-hook.js";
 import { compileMatcher } from "./matcher.js";
 import { runModelHook } from "./model-hook.js";
-import { PermissionRules, rulesParticipant } from "./permission-rules.js";
+import { PermissionRules, rulesParticipant, type PermissionsConfig } from "./permission-rules.js";
 
 export interface PolicyDependencies {
   registry: PluginRegistry;
@@ -25,9 +25,10 @@ export interface PolicyDependencies {
 }
 
 export interface InstalledPolicies {
-  /** One record per configured hook, and one for the rules: `toolgate list` shows them like plugins. */
+  /** One record per configured hook, and one each for the rules and the shadow rules: `toolgate list` shows them like plugins. */
   records: PluginRecord[];
   rules: PermissionRules | undefined;
+  shadowRules: PermissionRules | undefined;
 }
 
 // Configured hooks run before every plugin (the operator's policy first), in the order they are written.
@@ -59,18 +60,32 @@ export async function installPolicies(settings: HostSettings, deps: PolicyDepend
     const timeoutMs = hook.config.timeout === undefined ? settings.hookTimeoutMs : Math.round(hook.config.timeout * 1000);
     return installHook(hook, described[index]!, firstOrder + index, deadlinesFor(timeoutMs), settings.cwd, deps);
   });
-  const rules = new PermissionRules(settings.permissions, { cwd: settings.cwd });
-  if (rules.size === 0) return { records, rules: undefined };
+  const rules = installRules(settings, settings.permissions, false, deps);
+  const shadowRules = installRules(settings, settings.shadowPermissions, true, deps);
+  if (rules !== undefined) records.push(rules.record);
+  if (shadowRules !== undefined) records.push(shadowRules.record);
+  return { records, rules: rules?.rules, shadowRules: shadowRules?.rules };
+}
+
+function installRules(
+  settings: HostSettings,
+  config: PermissionsConfig,
+  shadow: boolean,
+  deps: PolicyDependencies,
+): { rules: PermissionRules; record: PluginRecord } | undefined {
+  const rules = new PermissionRules(config, { cwd: settings.cwd });
+  if (rules.size === 0) return undefined;
+  const count = `${rules.size} ${shadow ? "shadow " : ""}rule${rules.size === 1 ? "" : "s"}`;
   const record: PluginRecord = {
-    name: rulesParticipant,
+    name: shadow ? `${rulesParticipant} (shadow)` : rulesParticipant,
     source: "config",
     status: "loaded",
     warnings: [],
-    policy: { kind: "rule", name: `${rules.size} rule${rules.size === 1 ? "" : "s"}` },
+    policy: { kind: "rule", name: count },
   };
   if (settings.configPath !== undefined) record.path = settings.configPath;
   deps.events.emit("plugin:loaded", { plugin: record });
-  return { records: [...records, record], rules };
+  return { rules, record };
 }
 
 interface DescribedHook {
@@ -111,7 +126,9 @@ function installHook(
     tools: {},
     explain: undefined,
   };
-  const rejected = deps.registry.add({ plugin, options, record, log: createPluginLogger(deps.logger, name), source, deadlines });
+  const log = createPluginLogger(deps.logger, name);
+  const shadow = hook.config.shadow === true;
+  const rejected = deps.registry.add({ plugin, options, record, log, source, deadlines, shadow });
   if (rejected) throw rejected;
   deps.events.emit("plugin:loaded", { plugin: record });
   return record;

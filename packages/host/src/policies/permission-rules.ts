@@ -19,6 +19,12 @@ export interface PermissionsConfig {
   deny?: readonly string[];
   ask?: readonly string[];
   allow?: readonly string[];
+  /**
+   * Shadow mode: `true` puts every rule of this `permissions` in shadow, `{ deny, ask, allow }` adds rules
+   * that are in shadow beside the enforced ones. A shadow rule is checked and recorded (`shadow: true`)
+   * but never takes part in the verdict.
+   */
+  shadow?: boolean | Omit<PermissionsConfig, "shadow">;
 }
 
 /** Where relative paths and shell lines are read from. */

@@ -13,6 +13,8 @@ const matcher = v.optional(
     v.check((pattern) => pattern.trim() === "*" || isRegExp(pattern), 'must be "*" or a valid regular expression over the tool name'),
   ),
 );
+/** A hook with `shadow: true` is asked and recorded, never part of the verdict. */
+const shadow = v.optional(v.boolean("must be true or false"));
 const timeout = v.optional(
   v.pipe(
     v.number("must be a number of seconds"),
@@ -21,8 +23,8 @@ const timeout = v.optional(
 );
 
 const CommandHookSchema = v.strictObject(
-  { type: v.optional(v.literal("command", 'must be "command", "http" or "model"')), matcher, timeout, command: nonEmpty },
-  "is not a command hook key (type, matcher, timeout, command)",
+  { type: v.optional(v.literal("command", 'must be "command", "http" or "model"')), matcher, timeout, shadow, command: nonEmpty },
+  "is not a command hook key (type, matcher, timeout, shadow, command)",
 );
 
 const HttpHookSchema = v.strictObject(
@@ -30,11 +32,12 @@ const HttpHookSchema = v.strictObject(
     type: v.literal("http"),
     matcher,
     timeout,
+    shadow,
     url: v.pipe(nonEmpty, v.url("must be an absolute http(s) URL"), v.regex(/^https?:\/\//i, "must be an http(s) URL")),
     headers: v.optional(v.record(v.string(), v.string("must be a string"), "must be an object of header names to strings")),
     allowedEnvVars: v.optional(v.array(nonEmpty, "must be an array of environment variable names")),
   },
-  "is not an http hook key (type, matcher, timeout, url, headers, allowedEnvVars)",
+  "is not an http hook key (type, matcher, timeout, shadow, url, headers, allowedEnvVars)",
 );
 
 const ModelHookSchema = v.strictObject(
@@ -42,12 +45,13 @@ const ModelHookSchema = v.strictObject(
     type: v.literal("model"),
     matcher,
     timeout,
+    shadow,
     model: v.pipe(nonEmpty, v.regex(/^[^:]+:.+$/, 'must be "provider:model", e.g. "openai:gpt-4o-mini" or "anthropic:claude-3-5-haiku-latest"')),
     prompt: v.optional(nonEmpty),
     baseURL: v.optional(v.pipe(nonEmpty, v.url("must be an absolute URL"))),
     apiKeyEnv: v.optional(nonEmpty),
   },
-  "is not a model hook key (type, matcher, timeout, model, prompt, baseURL, apiKeyEnv)",
+  "is not a model hook key (type, matcher, timeout, shadow, model, prompt, baseURL, apiKeyEnv)",
 );
 
 const CedarHookSchema = v.strictObject(
@@ -55,10 +59,11 @@ const CedarHookSchema = v.strictObject(
     type: v.literal("cedar"),
     matcher,
     timeout,
+    shadow,
     policies: v.pipe(nonEmpty, v.description("the Cedar policy file, relative to the config's folder")),
     schema: v.optional(v.pipe(nonEmpty, v.description("a Cedar schema file (Cedar syntax, or JSON when it ends in .json) the policies must validate against"))),
   },
-  "is not a cedar hook key (type, matcher, timeout, policies, schema)",
+  "is not a cedar hook key (type, matcher, timeout, shadow, policies, schema)",
 );
 
 /** One CEL rule, inline under `rules` or an item of a rules `file`. */
@@ -77,11 +82,12 @@ const CelHookSchema = v.pipe(
       type: v.literal("cel"),
       matcher,
       timeout,
+      shadow,
       rules: v.optional(v.array(CelRuleSchema, "must be an array of rules ({ expression, action, message? })")),
       /** A YAML or JSON file holding a list of rules, relative to the config file's folder. */
       file: v.optional(nonEmpty),
     },
-    "is not a cel hook key (type, matcher, timeout, rules, file)",
+    "is not a cel hook key (type, matcher, timeout, shadow, rules, file)",
   ),
   v.check((hook) => hook.rules !== undefined || hook.file !== undefined, "needs rules, a file of rules, or both"),
 );
@@ -142,7 +148,23 @@ const ruleList = v.optional(
   ),
 );
 
-export const PermissionsConfigSchema = v.strictObject({ deny: ruleList, ask: ruleList, allow: ruleList }, "is not a permissions key (deny, ask, allow)");
+const ShadowRulesSchema = v.strictObject({ deny: ruleList, ask: ruleList, allow: ruleList }, "is not a shadow rules key (deny, ask, allow)");
+
+/** `shadow: true` puts every rule beside it in shadow mode; `shadow: { deny, ask, allow }` adds rules that only watch. */
+export const PermissionsConfigSchema = v.strictObject(
+  {
+    deny: ruleList,
+    ask: ruleList,
+    allow: ruleList,
+    // Chosen by shape, so a bad rule inside the object is reported where it is.
+    shadow: v.optional(
+      v.lazy((value) =>
+        typeof value === "object" && value !== null ? ShadowRulesSchema : v.boolean("must be true, false or an object of rules ({ deny, ask, allow })"),
+      ),
+    ),
+  },
+  "is not a permissions key (deny, ask, allow, shadow)",
+);
 
 function isRegExp(pattern: string): boolean {
   try {

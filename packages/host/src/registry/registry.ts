@@ -16,6 +16,8 @@ export interface RegisteredPlugin {
   readonly source?: PolicySource;
   /** A configured hook's own timeout; plugins share the host's `hookTimeoutMs`. */
   readonly deadlines?: HookDeadlines;
+  /** `shadow: true`: asked as usual, recorded, never part of the verdict (see `absorb.ts`). */
+  readonly shadow?: boolean;
 }
 
 /** One plugin's implementation of one hook, ready for `runHook`. */
@@ -24,6 +26,7 @@ export interface HookEntry extends HookCall {
   /** Made once per plugin, so a verdict names its source without an allocation per call. */
   readonly source: PolicySource;
   readonly deadlines: HookDeadlines | undefined;
+  readonly shadow: boolean;
   /**
    * The `ctx` the next invocation gets. A hook that returns at once hands it back for the next call
    * (nothing can abort it any more); one that goes async keeps it, and the next call gets a fresh one.
@@ -93,8 +96,10 @@ export class PluginRegistry {
     for (const owner of this.plugins) {
       const source = owner.source ?? Object.freeze({ kind: "plugin" as const, name: owner.plugin.name });
       const { deadlines } = owner;
+      const shadow = owner.shadow === true;
       for (const { hook, fn, thisArg } of owner.plugin.hooks)
-        if (Object.hasOwn(tables, hook)) tables[hook].push({ owner, plugin: owner.plugin.name, path: owner.record.path, hook, fn, thisArg, source, deadlines });
+        if (Object.hasOwn(tables, hook))
+          tables[hook].push({ owner, plugin: owner.plugin.name, path: owner.record.path, hook, fn, thisArg, source, deadlines, shadow });
     }
     return tables;
   }

@@ -1,5 +1,6 @@
 import type { Context, ContextManager, Span, SpanContext, SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import type { SessionInfo, ToolCall, ToolResult, Verdict } from "@toolgate/plugin-sdk";
+import { shadowOf } from "../gate/shadow.js";
 import { registeredContextManager, registeredTracer } from "./registered-tracer.js";
 
 // The API's enums as plain values: importing them would load the API.
@@ -98,6 +99,13 @@ export class ToolSpan {
       span.setAttribute("toolgate.source.name", verdict.source.name);
     }
     if (verdict.message !== undefined) span.setAttribute("toolgate.message", verdict.message);
+    const shadow = shadowOf(verdict);
+    if (shadow !== undefined) {
+      // A shadow participant would have decided otherwise: what, and who.
+      span.setAttribute("toolgate.shadow.verdict", shadow.action);
+      span.setAttribute("toolgate.shadow.source.kind", shadow.source.kind);
+      span.setAttribute("toolgate.shadow.source.name", shadow.source.name);
+    }
     const checked = checkSpans.get(verdict);
     if (checked !== undefined) {
       // Decided earlier by checkToolCall, in a span of its own: this one is the run.

@@ -3,7 +3,7 @@
 import { context, trace } from "@opentelemetry/api";
 import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
-import { createHost, type Host, type Plugin } from "@toolgate/host";
+import { createHost, type Host, type PluginEntry, type Plugin } from "@toolgate/host";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
 const exporter = new InMemorySpanExporter();
@@ -25,7 +25,7 @@ const tools = { write: { execute: () => "written" } };
 const blocks: Plugin = { name: "would-block", hooks: { pre_tool_call: () => ({ action: "block", message: "not yet" }) } };
 const asks: Plugin = { name: "would-ask", hooks: { pre_tool_call: () => ({ action: "ask", message: "sure?" }) } };
 
-async function hostWith(plugins: NonNullable<Parameters<typeof createHost>[0]>["plugins"]): Promise<Host> {
+async function hostWith(plugins: PluginEntry[]): Promise<Host> {
   const host = await createHost({ pluginsDir: false, configFile: false, logger: false, protectPolicy: "off", tools, plugins });
   hosts.push(host);
   return host;

@@ -88,8 +88,25 @@ function render() {
 
 function messageOf(record) {
   const { source } = record;
-  const decider = source && record.participants.find((entry) => entry.kind === source.kind && entry.name === source.name);
-  return decider?.message ?? record.participants.find((entry) => entry.action === record.verdict && entry.message)?.message ?? "";
+  // A shadow participant took no part in the verdict: its message is never the record's.
+  const enforced = record.participants.filter((entry) => entry.shadow !== true);
+  const decider = source && enforced.find((entry) => entry.kind === source.kind && entry.name === source.name);
+  return decider?.message ?? enforced.find((entry) => entry.action === record.verdict && entry.message)?.message ?? "";
+}
+
+/** What a shadow participant's answer would have made of the verdict (the SDK's `shadowVerdict`, which this page cannot import). */
+function shadowVerdictOf(verdict, action) {
+  if (action === "block" || action === "error" || action === "timeout") return "block";
+  if (action === "ask" && verdict !== "block") return "ask";
+  return verdict;
+}
+
+const pastTense = { block: "blocked", ask: "asked", allow: "allowed" };
+
+/** A shadow participant's answer cell: what it would have done where that differs from the verdict, else its answer. */
+function shadowAnswer(record, participant) {
+  const wouldBe = shadowVerdictOf(record.verdict, participant.action);
+  return wouldBe === record.verdict ? `${participant.action} (shadow)` : `would have ${pastTense[wouldBe]} (shadow)`;
 }
 
 function renderRows() {
@@ -243,10 +260,15 @@ function showDetail(id) {
   $("participants").replaceChildren(
     ...record.participants.map((participant) => {
       const row = document.createElement("tr");
+      const shadow = participant.shadow === true;
+      if (shadow) {
+        row.className = "shadow";
+        row.title = "shadow mode: asked and recorded, took no part in the verdict";
+      }
       row.append(
         element("td", participant.kind),
         element("td", participant.name),
-        element("td", participant.action, `verdict-${participant.action}`),
+        element("td", shadow ? shadowAnswer(record, participant) : participant.action, `verdict-${participant.action}`),
         element("td", participant.message ?? ""),
         element("td", participant.ms ?? ""),
       );

@@ -1,5 +1,6 @@
 import picomatch from "picomatch";
 import type { DecisionRecord } from "./record.js";
+import { shadowChanges } from "./shadow-answers.js";
 
 /** What `toolgate decisions` and the page narrow the records to; every field is optional. */
 export interface RecordFilter {
@@ -11,6 +12,8 @@ export interface RecordFilter {
   session?: string | undefined;
   /** An ISO time, or a duration back from now (`30s`, `10m`, `2h`, `7d`). */
   since?: string | undefined;
+  /** Only the calls a shadow participant would have decided otherwise. */
+  shadow?: boolean | undefined;
 }
 
 export type RecordTest = (record: DecisionRecord) => boolean;
@@ -23,7 +26,7 @@ const units: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_
 /** One test for all the filter's fields; a field that cannot mean anything throws a `FilterError` naming it. */
 export function createRecordTest(filter: RecordFilter, now = Date.now()): RecordTest {
   const tests: RecordTest[] = [];
-  const { tool, verdict, source, session, since } = filter;
+  const { tool, verdict, source, session, since, shadow } = filter;
   if (isSet(tool)) {
     const matches = picomatch(tool, { nocase: false, dot: true });
     tests.push((record) => matches(record.tool));
@@ -41,6 +44,7 @@ export function createRecordTest(filter: RecordFilter, now = Date.now()): Record
     const from = sinceTime(since, now);
     tests.push((record) => Date.parse(record.time) >= from);
   }
+  if (shadow === true) tests.push((record) => shadowChanges(record).length > 0);
   return (record) => tests.every((test) => test(record));
 }
 

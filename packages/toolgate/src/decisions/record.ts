@@ -56,13 +56,18 @@ function isParticipant(value: unknown): boolean {
     typeof participant.name === "string" &&
     typeof participant.action === "string" &&
     typeof participant.ms === "number" &&
-    (participant.message === undefined || typeof participant.message === "string")
+    (participant.message === undefined || typeof participant.message === "string") &&
+    (participant.shadow === undefined || participant.shadow === true)
   );
 }
 
-/** The message of whoever decided: the deciding participant's, else the first one that objected with a message. */
+/**
+ * The message of whoever decided: the deciding participant's, else the first one that objected with a
+ * message. A shadow participant took no part, so its message is never the record's.
+ */
 export function recordMessage(record: DecisionRecord): string | undefined {
   const { source } = record;
-  const decider = source === undefined ? undefined : record.participants.find((entry) => entry.kind === source.kind && entry.name === source.name);
-  return decider?.message ?? record.participants.find((entry) => entry.action === record.verdict && entry.message !== undefined)?.message;
+  const enforced = record.participants.filter((entry) => entry.shadow !== true);
+  const decider = source === undefined ? undefined : enforced.find((entry) => entry.kind === source.kind && entry.name === source.name);
+  return decider?.message ?? enforced.find((entry) => entry.action === record.verdict && entry.message !== undefined)?.message;
 }

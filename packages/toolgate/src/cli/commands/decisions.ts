@@ -25,9 +25,11 @@ Examples:
   toolgate decisions --verdict block --since 1h
   toolgate decisions --follow --tool 'mcp__*'
   toolgate decisions --source block-dangerous-shell --json
+  toolgate decisions --shadow --since 7d
 
 Reads the project's decisions.log (default .toolgate/decisions.jsonl, and decisions.1.jsonl, the part rotated out), one line
-per decided call: time, surface, verdict, tool, who decided and why. Lines that are not records are
+per decided call: time, surface, verdict, tool, who decided and why, and what a shadow participant
+(shadow: true in the config) would have decided instead. Lines that are not records are
 skipped. --follow keeps printing records as they are appended, across rotations, until interrupted.`;
 
 export function registerDecisionsCommand(program: Command): void {
@@ -44,6 +46,7 @@ export function registerDecisionsCommand(program: Command): void {
     .option("--session <id>", "only this session")
     .option("--since <time>", "only records from this time on: an ISO time, or a duration back from now (30s, 10m, 2h, 7d)")
     .option("--last <n>", "only the last n matching records (then --follow goes on from there)")
+    .option("--shadow", "only the calls a shadow plugin, rule or hook would have decided otherwise")
     .addHelpText("after", helpText)
     .action(async (options: DecisionsOptions) => {
       await showDecisions(options);

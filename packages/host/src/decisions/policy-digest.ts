@@ -23,8 +23,10 @@ export function policyDigest(
     ),
     failed: records.filter((record) => record.status === "failed").map((record) => record.name),
     permissions: settings.permissions,
-    shadowPermissions: settings.shadowPermissions,
     hooks: settings.policyHooks.map(({ event, config }) => ({ event, config })),
   };
-  return sha256(canonicalJson(policy)).slice(0, digestLength);
+  // Only when there are any: a policy without shadow rules keeps the digest it had before shadow mode.
+  const { deny = [], ask = [], allow = [] } = settings.shadowPermissions;
+  const withShadow = deny.length + ask.length + allow.length > 0 ? { ...policy, shadowPermissions: settings.shadowPermissions } : policy;
+  return sha256(canonicalJson(withShadow)).slice(0, digestLength);
 }

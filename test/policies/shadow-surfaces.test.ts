@@ -1,0 +1,117 @@
+// One shadow config through every CLI surface, in real processes: `toolgate hook claude-code`, `toolgate
+// serve` and `toolgate mcp-proxy`. A shadow plugin, a shadow rule and a shadow command hook that fails
+// all object to a call; the call goes through on every surface, and each surface's decision record lists
+// the three as shadow participants. An enforced rule beside them still blocks. Then `toolgate decisions
+// --shadow` reads back the calls the shadow policy would have changed.
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { makeTempDir, parseJsonLines, removeTempDirs, runCli, writeFiles } from "../cli/cli-harness.js";
+import { runHook } from "../agents/hook-harness.js";
+import { connectThroughProxy, echoServerPath, type Connection } from "../mcp/proxy-harness.js";
+import { post, startServe, type Served } from "../serve/serve-harness.js";
+
+vi.setConfig({ testTimeout: 90_000 });
+
+const failingCommand = `${JSON.stringify(process.execPath)} -e "process.exit(1)"`;
+const files = {
+  "plugins/no-secrets.mjs": `export default { name: "no-secrets", hooks: { pre_tool_call: (call) => String(call.args.text ?? "").includes("secret") ? { action: "block", message: "no secrets in echoes" } : undefined } };`,
+  "toolgate.config.json": JSON.stringify({
+    pluginsDir: false,
+    protectPolicy: "off",
+    plugins: [["./plugins/no-secrets.mjs", {}, { shadow: true }]],
+    hooks: { pre_tool_call: [{ command: failingCommand, timeout: 30, shadow: true }] },
+    permissions: { deny: ["*:text=*forbidden*"], shadow: { deny: ["*:text=*secret*"] } },
+  }),
+};
+
+/** The three shadow participants every surface must record, in the order they run (rules, hooks, plugins). */
+const shadowParticipants = [
+  { kind: "rule", name: "*:text=*secret*", action: "block", shadow: true },
+  { kind: "command", name: failingCommand, action: "error", shadow: true },
+  { kind: "plugin", name: "no-secrets", action: "block", shadow: true },
+];
+
+interface LoggedRecord {
+  surface: string;
+  callId: string;
+  verdict: string;
+  participants: { kind: string; name: string; action: string; shadow?: true }[];
+}
+
+let dir: string;
+let served: Served;
+let proxy: Connection;
+beforeAll(async () => {
+  dir = makeTempDir("repo", "shadow-surfaces-");
+  writeFiles(dir, files);
+  served = await startServe(["--cwd", dir]);
+  proxy = await connectThroughProxy(dir, ["--", process.execPath, echoServerPath]);
+}, 60_000);
+afterAll(async () => {
+  await proxy?.close();
+  await served?.stop();
+  removeTempDirs();
+});
+
+function recordsOf(surface: string): LoggedRecord[] {
+  const log = readFileSync(join(dir, ".toolgate/decisions.jsonl"), "utf8");
+  return (parseJsonLines(log) as LoggedRecord[]).filter((record) => record.surface === surface);
+}
+
+const brief = (record: LoggedRecord) => ({
+  verdict: record.verdict,
+  participants: record.participants.map(({ kind, name, action, shadow }) => ({ kind, name, action, ...(shadow ? { shadow } : {}) })),
+});
+
+const claude = (text: string, id: string) => ({
+  hook_event_name: "PreToolUse",
+  session_id: "s1",
+  transcript_path: "",
+  cwd: dir,
+  tool_name: "echo",
+  tool_input: { text },
+  tool_use_id: id,
+});
+
+describe("a shadow plugin, rule and failing hook never decide, on every surface", () => {
+  it("toolgate hook claude-code: the call is allowed, the record lists the shadows; the enforced rule still denies", async () => {
+    const run = await runHook("claude-code", claude("my secret", "t1"), { cwd: dir });
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toMatch(/deny|ask/);
+    const denied = await runHook("claude-code", claude("forbidden", "t2"), { cwd: dir });
+    expect(denied.code).toBe(2);
+    const [allowed, blocked] = recordsOf("hook:claude-code");
+    expect(brief(allowed!)).toEqual({ verdict: "allow", participants: shadowParticipants });
+    expect(blocked!.verdict).toBe("block");
+  });
+
+  it("toolgate serve: /v1/check allows, the record lists the shadows; the enforced rule still blocks", async () => {
+    const checked = await post(`${served.url}/v1/check`, { call: { id: "s1", name: "echo", args: { text: "my secret" } } });
+    expect(checked.body.verdict).toMatchObject({ action: "allow" });
+    const denied = await post(`${served.url}/v1/check`, { call: { id: "s2", name: "echo", args: { text: "forbidden" } } });
+    expect(denied.body.verdict).toMatchObject({ action: "block", source: { kind: "rule", name: "*:text=*forbidden*" } });
+    const [allowed] = recordsOf("serve");
+    expect(brief(allowed!)).toEqual({ verdict: "allow", participants: shadowParticipants });
+  });
+
+  it("toolgate mcp-proxy: the upstream tool runs, the record lists the shadows; the enforced rule still refuses", async () => {
+    const echoed = (await proxy.client.callTool({ name: "echo", arguments: { text: "my secret" } })) as CallToolResult;
+    expect(echoed.isError).toBeFalsy();
+    expect(echoed.content[0]).toMatchObject({ type: "text", text: "my secret" });
+    const refused = (await proxy.client.callTool({ name: "echo", arguments: { text: "forbidden" } })) as CallToolResult;
+    expect(refused.isError).toBe(true);
+    const [allowed] = recordsOf("mcp-proxy");
+    expect(brief(allowed!)).toEqual({ verdict: "allow", participants: shadowParticipants });
+  });
+
+  it("toolgate decisions --shadow lists the call each surface let through that the shadow policy would have blocked", async () => {
+    const run = await runCli(["decisions", "--cwd", dir, "--shadow"]);
+    expect(run.code).toBe(0);
+    const shown = run.stdout.split("\n").filter((line) => line !== "");
+    expect(shown.map((line) => line.split(/\s+/)[1])).toEqual(["hook:claude-code", "serve", "mcp-proxy"]);
+    for (const line of shown) expect(line).toContain("[shadow] rule *:text=*secret* would have blocked");
+    expect(shown[0]).toContain("[shadow] plugin no-secrets would have blocked: no secrets in echoes");
+  });
+});

@@ -14,7 +14,7 @@ interface Case {
   call: ToolCall;
   surface?: string;
   session?: string;
-  parts?: [PolicySource, ParticipantAction, string | undefined, number][];
+  parts?: [PolicySource, ParticipantAction, string | undefined, number, boolean?][];
   verdict: Verdict;
   outcome?: "ok" | "error" | "blocked";
   ms?: number;
@@ -50,10 +50,13 @@ const cases: [string, Case][] = [
     },
   ],
   [
-    "arguments in full, with keys out of order, __proto__ and numbers JSON writes its own way",
+    "arguments in full, with keys out of order, __proto__ and numbers JSON writes its own way; a shadow participant",
     {
       call: { id: "4", name: "write", args: JSON.parse('{"z":1e21,"__proto__":{"x":1},"a":[0.1,-0,1e-7]}') as ToolCall["args"] },
-      parts: [[plugin("timeout"), "timeout", "pre_tool_call timed out after 5000 ms", 5000.0001]],
+      parts: [
+        [plugin("timeout"), "timeout", "pre_tool_call timed out after 5000 ms", 5000.0001],
+        [plugin("watcher"), "block", "would block", 0.2, true],
+      ],
       verdict: { action: "allow", args: {} },
       outcome: "ok",
       full: true,
@@ -64,7 +67,7 @@ const cases: [string, Case][] = [
 
 function lineAndRecord(lines: RecordLines, { call, surface = "library", session = "s-1", parts = [], verdict, outcome, ms = 0.25, full }: Case) {
   const draft = new DecisionDraft(call, surface, { id: session } as SessionInfo);
-  for (const [source, action, message, took] of parts) draft.add(source, action, message, took);
+  for (const [source, action, message, took, shadow] of parts) draft.add(source, action, message, took, shadow);
   draft.settle(verdict);
   draft.ms = ms;
   draft.outcome = outcome;

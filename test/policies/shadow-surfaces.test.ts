@@ -22,7 +22,7 @@ const files = {
     protectPolicy: "off",
     plugins: [["./plugins/no-secrets.mjs", {}, { shadow: true }]],
     hooks: { pre_tool_call: [{ command: failingCommand, timeout: 30, shadow: true }] },
-    permissions: { deny: ["*:text=*forbidden*"], shadow: { deny: ["*:text=*secret*"] } },
+    permissions: { deny: ["*:text=*forbidden*", "fail"], shadow: { deny: ["*:text=*secret*", "count"] } },
   }),
 };
 
@@ -106,6 +106,13 @@ describe("a shadow plugin, rule and failing hook never decide, on every surface"
     expect(brief(allowed!)).toEqual({ verdict: "allow", participants: shadowParticipants });
   });
 
+  it("toolgate mcp-proxy: a tool a shadow rule denies outright stays listed; one an enforced rule denies is hidden", async () => {
+    const { tools } = await proxy.client.listTools();
+    const names = tools.map((tool) => tool.name);
+    expect(names).toContain("count");
+    expect(names).not.toContain("fail");
+  });
+
   it("toolgate decisions --shadow lists the call each surface let through that the shadow policy would have blocked", async () => {
     const run = await runCli(["decisions", "--cwd", dir, "--shadow"]);
     expect(run.code).toBe(0);
@@ -113,5 +120,14 @@ describe("a shadow plugin, rule and failing hook never decide, on every surface"
     expect(shown.map((line) => line.split(/\s+/)[1])).toEqual(["hook:claude-code", "serve", "mcp-proxy"]);
     for (const line of shown) expect(line).toContain("[shadow] rule *:text=*secret* would have blocked");
     expect(shown[0]).toContain("[shadow] plugin no-secrets would have blocked: no secrets in echoes");
+  });
+});
+
+describe("toolgate explain", () => {
+  it("shows the shadow answers, marked, and the verdict without them", async () => {
+    const run = await runCli(["explain", "--cwd", dir, "echo", JSON.stringify({ text: "my secret" })]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/BLOCK +no-secrets \(shadow, not enforced\): no secrets in echoes/);
+    expect(run.stdout).toMatch(/verdict: ALLOW\n/);
   });
 });

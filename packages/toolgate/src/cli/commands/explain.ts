@@ -97,7 +97,9 @@ function printExplanation({ call, plugins, verdict }: ToolCallExplanation, faile
   for (const plugin of plugins) {
     const label = outcomeLabels[plugin.outcome](plugin.outcome.toUpperCase().padEnd(7));
     const detail = plugin.message ?? (plugin.args === undefined ? "" : `args ${JSON.stringify(plugin.args)}`);
-    printLine(`  ${label} ${color.bold(plugin.plugin)}${detail === "" ? "" : `: ${detail}`}`);
+    // A shadow participant's answer is shown, marked: it took no part in the verdict below.
+    const shadow = plugin.shadow === true ? color.dim(" (shadow, not enforced)") : "";
+    printLine(`  ${label} ${color.bold(plugin.plugin)}${shadow}${detail === "" ? "" : `: ${detail}`}`);
     if (plugin.details !== undefined) printDetails(plugin.details);
   }
   for (const { plugin, error } of failed) printLine(`  ${color.red("FAILED ")} ${color.bold(plugin)}: ${error}`);

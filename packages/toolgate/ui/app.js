@@ -318,7 +318,7 @@ function explanationNodes({ explanation, failedPlugins }) {
     const item = element("li");
     item.append(
       element("strong", plugin.outcome, `verdict-${plugin.outcome}`),
-      document.createTextNode(` ${plugin.plugin}${plugin.message ? `: ${plugin.message}` : ""}`),
+      document.createTextNode(` ${plugin.plugin}${plugin.shadow ? " (shadow, not enforced)" : ""}${plugin.message ? `: ${plugin.message}` : ""}`),
     );
     if (plugin.details !== undefined) item.append(element("pre", JSON.stringify(plugin.details, null, 2)));
     list.append(item);

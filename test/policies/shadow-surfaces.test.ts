@@ -131,3 +131,16 @@ describe("toolgate explain", () => {
     expect(run.stdout).toMatch(/verdict: ALLOW\n/);
   });
 });
+
+describe("toolgate list and check", () => {
+  it("list marks each shadow participant; check says a failing shadow hook is passed over because it is in shadow", async () => {
+    const listed = await runCli(["list", "--cwd", dir]);
+    expect(listed.stdout).toMatch(/loaded {2}no-secrets {2}\[config, shadow\]/);
+    expect(listed.stdout).toMatch(/loaded {2}permissions \(shadow\) {2}\[rule, shadow\]/);
+    expect(listed.stdout).toMatch(/loaded {2}permissions {2}\[rule\]/);
+    expect(listed.stdout).toContain("[command, shadow]");
+    const checked = await runCli(["check", "--cwd", dir]);
+    expect(checked.code).toBe(0);
+    expect(checked.stdout + checked.stderr).toMatch(/is passed over \(it runs in shadow mode\)/);
+  });
+});

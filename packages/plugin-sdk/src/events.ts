@@ -20,6 +20,8 @@ export interface PluginRecord {
   warnings: string[];
   /** For a configured hook or the permission rules (no plugin code): what it is. Absent for plugins. */
   policy?: PolicySource;
+  /** It runs in shadow mode (`shadow: true`): asked and recorded, never part of the verdict. */
+  shadow?: true;
 }
 
 /** The host's events (mitt). They observe only: a listener cannot change a decision. */

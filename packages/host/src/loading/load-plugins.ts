@@ -112,6 +112,7 @@ function reportFailure(record: PluginRecord, error: ToolgateError, deps: LoadDep
 function newRecord(source: PluginSource): PluginRecord {
   const record: PluginRecord = { name: fallbackName(source), source: source.origin, status: "failed", warnings: [] };
   if (source.path !== undefined) record.path = source.path;
+  if (source.shadow === true) record.shadow = true;
   return record;
 }
 

@@ -84,6 +84,7 @@ function installRules(
     policy: { kind: "rule", name: count },
   };
   if (settings.configPath !== undefined) record.path = settings.configPath;
+  if (shadow) record.shadow = true;
   deps.events.emit("plugin:loaded", { plugin: record });
   return { rules, record };
 }
@@ -117,6 +118,7 @@ function installHook(
             : undefined;
   const record: PluginRecord = { name, source: "config", status: "loaded", warnings: [], policy: source };
   if (path !== undefined) record.path = path;
+  if (hook.config.shadow === true) record.shadow = true;
   const plugin = {
     name,
     version: undefined,

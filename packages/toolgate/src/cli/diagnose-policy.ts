@@ -49,11 +49,17 @@ export async function diagnosePolicy(host: Host, cwd: string, failures: HookFail
   if (failure !== "") {
     if (verdict.action === "block")
       problems.push(`a sample call (${describeSample()}) is denied because a policy cannot run, not because a policy says so: ${failure}`);
-    else warnings.push(`a policy fails on a sample call (${describeSample()}) and is passed over (onHookError is "allow"): ${failure}`);
+    else warnings.push(`a policy fails on a sample call (${describeSample()}) and is passed over (${passedOverBecause(host, failures)}): ${failure}`);
   }
   const counting = countingPlugins(host);
   if (settings.store.kind === "memory" && counting.length > 0) warnings.push(memoryStoreWarning(counting));
   return { problems, warnings };
+}
+
+/** Why a failing policy did not deny the sample call: it runs in shadow mode, or the host fails open. */
+function passedOverBecause(host: Host, failures: readonly HookFailure[]): string {
+  const shadow = new Set(host.plugins.filter((record) => record.shadow === true).map((record) => record.name));
+  return failures.every(({ plugin }) => shadow.has(plugin)) ? "it runs in shadow mode" : 'onHookError is "allow"';
 }
 
 function describeSample(): string {

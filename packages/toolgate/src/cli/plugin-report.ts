@@ -34,7 +34,8 @@ function printRecord(record: PluginRecord, cwd: string): void {
   const path = record.path === undefined ? "" : `  ${escapeControl(displayPath(record.path, cwd))}`;
   // A configured hook or the rules show what they are: [command], [http], [model], [rule].
   const kind = record.policy === undefined ? record.source : record.policy.kind;
-  printLine(`  ${status}  ${color.bold(escapeControl(record.name))}${version}  ${color.dim(`[${kind}]`)}${path}`);
+  const shadow = record.shadow === true ? ", shadow" : "";
+  printLine(`  ${status}  ${color.bold(escapeControl(record.name))}${version}  ${color.dim(`[${kind}${shadow}]`)}${path}`);
   if (record.policy?.kind === "rule") printLine(`          ${color.dim(escapeControl(record.policy.name))}`);
   if (record.error !== undefined) printLine(`          ${color.red("error:")} ${escapeControl(record.error)}`);
   for (const warning of record.warnings) printLine(`          ${color.yellow("warning:")} ${escapeControl(warning)}`);

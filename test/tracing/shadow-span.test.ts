@@ -25,8 +25,8 @@ const tools = { write: { execute: () => "written" } };
 const blocks: Plugin = { name: "would-block", hooks: { pre_tool_call: () => ({ action: "block", message: "not yet" }) } };
 const asks: Plugin = { name: "would-ask", hooks: { pre_tool_call: () => ({ action: "ask", message: "sure?" }) } };
 
-async function hostWith(plugins: PluginEntry[]): Promise<Host> {
-  const host = await createHost({ pluginsDir: false, configFile: false, logger: false, protectPolicy: "off", tools, plugins });
+async function hostWith(plugins: PluginEntry[], onAsk?: () => boolean): Promise<Host> {
+  const host = await createHost({ pluginsDir: false, configFile: false, logger: false, protectPolicy: "off", tools, plugins, ...(onAsk ? { onAsk } : {}) });
   hosts.push(host);
   return host;
 }
@@ -61,5 +61,16 @@ describe("the span of a call a shadow participant would have changed", () => {
     const host = await hostWith([[asks, {}, { shadow: true }], blocks]);
     await host.checkToolCall({ id: "c1", name: "write", args: {} });
     expect(shadowAttributes()).toEqual({ "toolgate.verdict": "block" });
+  });
+
+  it("an ask approved through onAsk: the call ran on allow, and the shadow block and ask are still told", async () => {
+    const approve = () => true;
+    const blocking = await hostWith([[blocks, {}, { shadow: true }], asks], approve);
+    expect((await blocking.callTool({ id: "c1", name: "write", args: {} })).status).toBe("ok");
+    expect(shadowAttributes()).toMatchObject({ "toolgate.verdict": "allow", "toolgate.shadow.verdict": "block" });
+    exporter.reset();
+    const asking = await hostWith([[{ ...asks, name: "shadow-asker" }, {}, { shadow: true }], asks], approve);
+    await asking.callTool({ id: "c2", name: "write", args: {} });
+    expect(shadowAttributes()).toMatchObject({ "toolgate.verdict": "allow", "toolgate.shadow.verdict": "ask", "toolgate.shadow.source.name": "shadow-asker" });
   });
 });

@@ -10,6 +10,7 @@ import { pluginFailureVerdict } from "./plugin-failure.js";
 import { PolicyRun, type RunListener } from "./policy-run.js";
 import { AskResolver } from "./resolve-ask.js";
 import { runSequence } from "./run-sequence.js";
+import { passShadowOn } from "./shadow.js";
 
 export { closedVerdict } from "./participants.js";
 
@@ -71,7 +72,9 @@ function verdictOn(gate: GateState, snapshot: CallSnapshot, keep: boolean, liste
 /** The verdict a call runs on: `block` once the host is closed, an `ask` resolved through `onAsk`. */
 function finish(gate: GateState, snapshot: CallSnapshot, verdict: Verdict): Verdict | Promise<Verdict> {
   if (gate.runtime.closed) return closedVerdict(verdict.args);
-  return verdict.action === "ask" ? gate.asks.resolve(snapshot.call, verdict) : verdict;
+  if (verdict.action !== "ask") return verdict;
+  const answer = gate.asks.resolve(snapshot.call, verdict);
+  return answer instanceof Promise ? answer.then((settled) => passShadowOn(verdict, settled)) : passShadowOn(verdict, answer);
 }
 
 /** An `ask` answered through `onAsk`; the answer replaces the remembered ask, so the approver is asked once. */

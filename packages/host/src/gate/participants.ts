@@ -4,7 +4,7 @@ import { protectionParticipant, protectionSource } from "../protection/protectio
 import { count } from "./absorb.js";
 import { addDecision, toVerdict } from "./aggregate.js";
 import type { PolicyRun } from "./policy-run.js";
-import { noteShadowVerdict } from "./shadow.js";
+import { noteShadow } from "./shadow.js";
 
 // The participants that are no plugin: the permission rules, first and again on the final arguments,
 // and the protection of toolgate's own policy, last.
@@ -50,7 +50,7 @@ export function conclude(run: PolicyRun): Verdict {
   checkProtection(run, aggregate.args);
   const verdict = runtime.closed ? closedVerdict(aggregate.args) : toVerdict(aggregate);
   if (!runtime.closed) {
-    noteShadowVerdict(verdict, run.shadow);
+    noteShadow(verdict, run.shadow);
     run.onConcluded?.(run, verdict);
   }
   return verdict;

@@ -7,11 +7,11 @@ export interface ShadowAnswer {
 }
 
 /**
- * The verdict each decided call would have had with its shadow participants taking part, where that
- * differs from its verdict: the call's span reads it (`toolgate.shadow.verdict`). Keyed by the verdict
- * object, which the memo hands back for `skipPreToolCallHook`.
+ * The strictest shadow answer of each decided call that had one, by its verdict object (which the memo
+ * hands back for `skipPreToolCallHook`, and which an answer through `onAsk` passes on): the call's span
+ * reads what it would have changed (`toolgate.shadow.verdict`).
  */
-const differing = new WeakMap<Verdict, ShadowAnswer>();
+const answers = new WeakMap<Verdict, ShadowAnswer>();
 
 /** `current` or this answer, whichever would have made the verdict stricter (the first one on a tie). */
 export function stricterShadow(current: ShadowAnswer | undefined, action: ParticipantAction, source: PolicySource): ShadowAnswer | undefined {
@@ -19,14 +19,22 @@ export function stricterShadow(current: ShadowAnswer | undefined, action: Partic
   return wouldBe === (current?.action ?? "allow") ? current : { action: wouldBe, source };
 }
 
-/** Notes, for the span, what `verdict` would have been had the shadow participants (`answer`) enforced. */
-export function noteShadowVerdict(verdict: Verdict, answer: ShadowAnswer | undefined): void {
-  if (answer === undefined) return;
-  const wouldBe = shadowVerdict(verdict.action, answer.action);
-  if (wouldBe !== verdict.action) differing.set(verdict, { action: wouldBe, source: answer.source });
+/** Keeps the run's strictest shadow answer with the verdict it concluded. */
+export function noteShadow(verdict: Verdict, answer: ShadowAnswer | undefined): void {
+  if (answer !== undefined) answers.set(verdict, answer);
 }
 
-/** What a shadow participant would have made of `verdict`, when it differs; else undefined. */
+/** An `ask` settled through `onAsk` becomes a new verdict: the shadow answer goes with it. */
+export function passShadowOn(from: Verdict, to: Verdict): Verdict {
+  const answer = answers.get(from);
+  if (answer !== undefined) answers.set(to, answer);
+  return to;
+}
+
+/** What a shadow participant would have made of `verdict`, where that differs from it; else undefined. */
 export function shadowOf(verdict: Verdict): ShadowAnswer | undefined {
-  return differing.get(verdict);
+  const answer = answers.get(verdict);
+  if (answer === undefined) return undefined;
+  const wouldBe = shadowVerdict(verdict.action, answer.action);
+  return wouldBe === verdict.action ? undefined : { action: wouldBe, source: answer.source };
 }

@@ -1,8 +1,10 @@
 // `toolgate decisions` and `--shadow` through the real CLI, over a log a real host wrote: a project whose
 // config puts a plugin, a hook and a rule in shadow mode beside an enforced rule.
 import { createHost } from "@toolgate/host";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTempDir, parseJsonLines, removeTempDirs, runCli, writeFiles } from "../cli/cli-harness.js";
+import { logOf } from "./records.js";
 
 afterAll(removeTempDirs);
 
@@ -10,15 +12,20 @@ const lines = (text: string) => text.split("\n").filter((line) => line !== "");
 
 const files = {
   "plugins/no-tmp.mjs": `export default { name: "no-tmp", hooks: { pre_tool_call: (call) => String(call.args.path ?? "").startsWith("/tmp") ? { action: "block", message: "tmp is off limits" } : undefined } };`,
-  "toolgate.config.json": JSON.stringify({
+  "toolgate.config.json": JSON.stringify(config(true)),
+};
+
+/** The project's config: the new plugin, hook and rule in shadow, or (`shadow` false) enforced. */
+function config(shadow: boolean) {
+  return {
     pluginsDir: false,
     protectPolicy: "off",
-    decisions: { log: ".toolgate/decisions.jsonl" },
-    plugins: [["./plugins/no-tmp.mjs", {}, { shadow: true }]],
-    hooks: { pre_tool_call: [{ type: "cel", shadow: true, rules: [{ expression: 'tool == "Deploy"', action: "ask", message: "deploys need a human" }] }] },
-    permissions: { deny: ["Delete"], shadow: { deny: ["Write:path=*.lock"] } },
-  }),
-};
+    decisions: { log: ".toolgate/decisions.jsonl", args: "full" },
+    plugins: [["./plugins/no-tmp.mjs", {}, { shadow }]],
+    hooks: { pre_tool_call: [{ type: "cel", shadow, rules: [{ expression: 'tool == "Deploy"', action: "ask", message: "deploys need a human" }] }] },
+    permissions: shadow ? { deny: ["Delete"], shadow: { deny: ["Write:path=*.lock"] } } : { deny: ["Delete", "Write:path=*.lock"] },
+  };
+}
 
 let dir: string;
 beforeAll(async () => {
@@ -61,6 +68,28 @@ describe("toolgate decisions with shadow answers", () => {
     const run = await runCli(["decisions", "--cwd", dir, "--shadow", "--tool", "Read"]);
     expect(lines(run.stdout)).toHaveLength(1);
     expect(run.stdout).toContain("would have blocked: tmp is off limits");
+  });
+
+  it("toolgate diff from the shadow config to the enforcing one, over the same log, changes the calls --shadow lists", async () => {
+    writeFiles(dir, { "enforce.config.json": JSON.stringify(config(false)) });
+    const run = await runCli([
+      "diff",
+      "--cwd",
+      dir,
+      "--base",
+      join(dir, "toolgate.config.json"),
+      "--head",
+      join(dir, "enforce.config.json"),
+      "--json",
+      logOf(dir),
+    ]);
+    expect(run.code).toBe(1);
+    const report = JSON.parse(run.stdout) as { groups: { calls: { call: { id: string } }[] }[] };
+    const changed = report.groups.flatMap((group) => group.calls.map((entry) => entry.call.id)).sort();
+    const shadowed = (parseJsonLines((await runCli(["decisions", "--cwd", dir, "--shadow", "--json"])).stdout) as { callId: string }[]).map(
+      (record) => record.callId,
+    );
+    expect(changed).toEqual(shadowed);
   });
 });
 

@@ -13,9 +13,14 @@ const warnedInvalid = new WeakMap<object, Set<string>>();
  * The one place a participant's answer is folded into the verdict, or, for a shadow participant, only
  * noted as what it would have caused: a shadow never blocks, asks, allows or modifies.
  */
-export function count(run: PolicyRun, decision: PreToolCallDecision, plugin: string, source: PolicySource, shadow: boolean, ms: number): void {
+function fold(run: PolicyRun, decision: PreToolCallDecision, plugin: string, source: PolicySource, shadow: boolean): void {
   if (shadow) run.shadow = stricterShadow(run.shadow, decision.action, source);
   else addDecision(run.aggregate, decision, plugin, source);
+}
+
+/** A valid answer (a rule's or a hook's): folded in, then told to whoever listens. */
+export function count(run: PolicyRun, decision: PreToolCallDecision, plugin: string, source: PolicySource, shadow: boolean, ms: number): void {
+  fold(run, decision, plugin, source, shadow);
   run.listener?.decision(plugin, source, decision, run.aggregate.args, ms, shadow);
 }
 
@@ -36,10 +41,7 @@ function absorbOutcome(outcome: unknown, entry: HookEntry, run: PolicyRun, ms: n
   count(run, read.decision, entry.plugin, entry.source, entry.shadow, ms);
 }
 
-/**
- * A hook that failed: reported (unless the run is quiet), and a block when the host fails closed; for a
- * shadow participant only the block it would have caused is noted.
- */
+/** A hook that failed: reported (unless the run is quiet), and a block when the host fails closed (`fold`). */
 function absorbFailure(outcome: HookFailure, entry: HookEntry, run: PolicyRun, ms: number): void {
   const { runtime, listener } = run;
   const { error } = outcome;
@@ -50,12 +52,9 @@ function absorbFailure(outcome: HookFailure, entry: HookEntry, run: PolicyRun, m
     if (outcome.timedOut) runtime.events.emit("hook:timeout", { ...about, timeoutMs: (entry.deadlines ?? runtime.deadlines).timeoutMs });
     runtime.events.emit("hook:error", { ...about, error });
   }
-  if (entry.shadow) {
-    if (runtime.onHookError === "block") run.shadow = stricterShadow(run.shadow, "block", entry.source);
-  } else if (runtime.onHookError === "block")
-    addDecision(run.aggregate, { action: "block", message: `${error.message} (failing closed)` }, entry.plugin, entry.source);
-  // After close() the call ends blocked whatever the setting: saying it goes on would be wrong.
-  else if (!quiet && !runtime.closed) runtime.logger.warn(`${error.message}; onHookError is "allow", so the call goes on`);
+  if (runtime.onHookError === "block") fold(run, { action: "block", message: `${error.message} (failing closed)` }, entry.plugin, entry.source, entry.shadow);
+  // After close() the call ends blocked whatever the setting: saying it goes on would be wrong; a shadow goes on anyway.
+  else if (!quiet && !runtime.closed && !entry.shadow) runtime.logger.warn(`${error.message}; onHookError is "allow", so the call goes on`);
 }
 
 /** A result that is no decision: ignored as no opinion, reported once per plugin in the log. */

@@ -92,6 +92,15 @@ describe("a shadow plugin", () => {
     ]);
   });
 
+  it("that throws under onHookError allow: recorded, and no warning that the call goes on (it would anyway)", async () => {
+    const warnings: string[] = [];
+    const logger = { debug() {}, info() {}, error() {}, warn: (message: string) => void warnings.push(message) };
+    const { host, records } = await hostWith({ plugins: [shadowed(throws)], onHookError: "allow", logger });
+    expect((await host.checkToolCall({ id: "c1", name: "write", args: { path: "a.txt" } })).action).toBe("allow");
+    expect(records[0]!.participants.map(brief)).toEqual([{ kind: "plugin", name: "thrower", action: "error", shadow: true }]);
+    expect(warnings.filter((warning) => warning.includes("the call goes on"))).toEqual([]);
+  });
+
   it("that modifies: the tool runs on the arguments as the agent gave them", async () => {
     const { host, records } = await hostWith({ plugins: [shadowed(modifies)] });
     await host.callTool({ id: "c1", name: "write", args: { path: "a.txt" } });

@@ -1,14 +1,19 @@
-// One shadow config through every CLI surface, in real processes: `toolgate hook claude-code`, `toolgate
-// serve` and `toolgate mcp-proxy`. A shadow plugin, a shadow rule and a shadow command hook that fails
+// One shadow config through every surface: `toolgate hook claude-code` and `gemini-cli`, `toolgate serve`
+// and `toolgate mcp-proxy` in real processes, and the AI SDK adapter in generateText. A shadow plugin, a shadow rule and a shadow command hook that fails
 // all object to a call; the call goes through on every surface, and each surface's decision record lists
 // the three as shadow participants. An enforced rule beside them still blocks. Then `toolgate decisions
 // --shadow` reads back the calls the shadow policy would have changed.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { gateTools } from "@toolgate/ai-sdk";
+import { createHost, type DecisionRecord } from "@toolgate/host";
+import { generateText, stepCountIs, tool } from "ai";
+import { MockLanguageModelV3 } from "ai/test";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { z } from "zod";
 import { makeTempDir, parseJsonLines, removeTempDirs, runCli, writeFiles } from "../cli/cli-harness.js";
-import { runHook } from "../agents/hook-harness.js";
+import { parseAnswer, runHook } from "../agents/hook-harness.js";
 import { connectThroughProxy, echoServerPath, type Connection } from "../mcp/proxy-harness.js";
 import { post, startServe, type Served } from "../serve/serve-harness.js";
 
@@ -65,6 +70,8 @@ const brief = (record: LoggedRecord) => ({
   participants: record.participants.map(({ kind, name, action, shadow }) => ({ kind, name, action, ...(shadow ? { shadow } : {}) })),
 });
 
+const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } };
+
 const claude = (text: string, id: string) => ({
   hook_event_name: "PreToolUse",
   session_id: "s1",
@@ -113,11 +120,49 @@ describe("a shadow plugin, rule and failing hook never decide, on every surface"
     expect(names).not.toContain("fail");
   });
 
+  it("toolgate hook gemini-cli: no deny, the record lists the shadows", async () => {
+    const input = {
+      session_id: "s2",
+      transcript_path: "",
+      cwd: dir,
+      hook_event_name: "BeforeTool",
+      timestamp: "2026-01-01T00:00:00Z",
+      tool_name: "echo",
+      tool_input: { text: "my secret" },
+    };
+    const run = await runHook("gemini-cli", input, { cwd: dir });
+    expect(run.code).toBe(0);
+    expect(JSON.stringify(parseAnswer(run))).not.toMatch(/deny|block/);
+    const [allowed] = recordsOf("hook:gemini-cli");
+    expect(brief(allowed!)).toEqual({ verdict: "allow", participants: shadowParticipants });
+  });
+
+  it("@toolgate/ai-sdk: the tool runs in generateText, and the host's record lists the shadows", async () => {
+    const records: DecisionRecord[] = [];
+    const host = await createHost({ cwd: dir, logger: false, decisions: { log: false }, on: { decision: (record) => records.push(record) } });
+    let ran = false;
+    const model = new MockLanguageModelV3({
+      doGenerate: async ({ prompt }) => {
+        const answered = prompt.some((message) => message.role === "tool");
+        if (answered) return { content: [{ type: "text", text: "done" }], finishReason: { unified: "stop", raw: undefined }, usage, warnings: [] };
+        const call = { type: "tool-call" as const, toolCallId: "a1", toolName: "echo", input: JSON.stringify({ text: "my secret" }) };
+        return { content: [call], finishReason: { unified: "tool-calls", raw: undefined }, usage, warnings: [] };
+      },
+    });
+    const echo = tool({ inputSchema: z.object({ text: z.string() }), execute: async () => ((ran = true), "echoed") });
+    await generateText({ model, tools: gateTools({ echo }, host), prompt: "go", stopWhen: stepCountIs(3) });
+    await host.close();
+    expect(ran).toBe(true);
+    expect(records).toHaveLength(1);
+    expect(records[0]!.surface).toBe("ai-sdk");
+    expect(brief(records[0] as unknown as LoggedRecord)).toEqual({ verdict: "allow", participants: shadowParticipants });
+  });
+
   it("toolgate decisions --shadow lists the call each surface let through that the shadow policy would have blocked", async () => {
     const run = await runCli(["decisions", "--cwd", dir, "--shadow"]);
     expect(run.code).toBe(0);
     const shown = run.stdout.split("\n").filter((line) => line !== "");
-    expect(shown.map((line) => line.split(/\s+/)[1])).toEqual(["hook:claude-code", "serve", "mcp-proxy"]);
+    expect(shown.map((line) => line.split(/\s+/)[1])).toEqual(["hook:claude-code", "serve", "mcp-proxy", "hook:gemini-cli"]);
     for (const line of shown) expect(line).toContain("[shadow] rule *:text=*secret* would have blocked");
     expect(shown[0]).toContain("[shadow] plugin no-secrets would have blocked: no secrets in echoes");
   });

@@ -57,7 +57,7 @@ function isParticipant(value: unknown): boolean {
     typeof participant.action === "string" &&
     typeof participant.ms === "number" &&
     (participant.message === undefined || typeof participant.message === "string") &&
-    (participant.shadow === undefined || participant.shadow === true)
+    (participant.shadow === undefined || typeof participant.shadow === "boolean")
   );
 }
 

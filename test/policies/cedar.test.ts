@@ -161,7 +161,7 @@ describe("a policy that does not parse or validate fails closed at load, with th
   it("the config is checked: policies is required, keys are the cedar hook's, post_tool_call is refused", async () => {
     const dir = project({ "policies.cedar": "permit(principal, action, resource);\n" });
     await expect(hostWith(dir, { type: "cedar" })).rejects.toThrow(/policies/);
-    await expect(hostWith(dir, cedarHook({ command: "x" }))).rejects.toThrow(/is not a cedar hook key \(type, matcher, timeout, policies, schema\)/);
+    await expect(hostWith(dir, cedarHook({ command: "x" }))).rejects.toThrow(/is not a cedar hook key \(type, matcher, timeout, shadow, policies, schema\)/);
     const post = createHost({ cwd: dir, logger: false, pluginsDir: false, hooks: { post_tool_call: [cedarHook()] } });
     await expect(post).rejects.toThrow(/a cedar hook decides calls, so it belongs under pre_tool_call/);
   });

@@ -79,13 +79,13 @@ describe.skipIf(noSandbox).concurrent("each hook agent that takes a rewrite runs
 
     it(`${agent}: the decision record shows the command as asked, marked contained`, async () => {
       const w = world(`${agent}-record`, { plugins: [sandboxPlugin], decisions: { args: "full" } });
-      await runHook(agent, input(w.project, w.command));
+      const run = await runHook(agent, input(w.project, w.command));
+      expect(run.code, run.stderr).toBe(0);
       const records = recordsIn(w.project);
       expect(records).toHaveLength(1);
       expect(records[0]).toMatchObject({ verdict: "allow", contained: true, participants: [expect.objectContaining({ name: "sandbox", action: "modify" })] });
       expect((records[0]?.args as { command?: unknown } | undefined)?.command).toBe(w.command);
       expect(JSON.stringify(records[0])).not.toContain("bwrap");
-      console.log(JSON.stringify(records[0]));
     });
   }
 });

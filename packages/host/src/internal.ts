@@ -5,6 +5,7 @@ export { describeThrown } from "./errors.js";
 export { escapeControl, escapeJsonText } from "./escape-control.js";
 export { assertValidCall } from "./call/validate-call.js";
 export { unapproved } from "./gate/resolve-ask.js";
+export { shadowOf, type ShadowAnswer } from "./gate/shadow.js";
 export { userCacheDir } from "./loading/user-cache-dir.js";
 export { createConsoleLogger } from "./logger.js";
 export { mcpToolDefinition, mcpToolOutput, type McpToolInfo } from "./adapters/mcp-tools.js";

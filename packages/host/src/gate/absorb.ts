@@ -14,7 +14,7 @@ const warnedInvalid = new WeakMap<object, Set<string>>();
  * noted as what it would have caused: a shadow never blocks, asks, allows or modifies.
  */
 function fold(run: PolicyRun, decision: PreToolCallDecision, plugin: string, source: PolicySource, shadow: boolean): void {
-  if (shadow) run.shadow = stricterShadow(run.shadow, decision.action, source);
+  if (shadow) run.shadow = stricterShadow(run.shadow, decision, source);
   else addDecision(run.aggregate, decision, plugin, source);
 }
 

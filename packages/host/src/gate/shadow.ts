@@ -1,9 +1,10 @@
-import { shadowVerdict, type ParticipantAction, type PolicySource, type Verdict } from "@toolgate/plugin-sdk";
+import { shadowVerdict, type PolicySource, type PreToolCallDecision, type Verdict } from "@toolgate/plugin-sdk";
 
-/** The strictest answer a shadow participant gave in one run: the verdict it would have caused, and who. */
+/** The strictest answer a shadow participant gave in one run: the verdict it would have caused, who, and why. */
 export interface ShadowAnswer {
   readonly action: Verdict["action"];
   readonly source: PolicySource;
+  readonly message?: string;
 }
 
 /**
@@ -14,9 +15,10 @@ export interface ShadowAnswer {
 const answers = new WeakMap<Verdict, ShadowAnswer>();
 
 /** `current` or this answer, whichever would have made the verdict stricter (the first one on a tie). */
-export function stricterShadow(current: ShadowAnswer | undefined, action: ParticipantAction, source: PolicySource): ShadowAnswer | undefined {
-  const wouldBe = shadowVerdict(current?.action ?? "allow", action);
-  return wouldBe === (current?.action ?? "allow") ? current : { action: wouldBe, source };
+export function stricterShadow(current: ShadowAnswer | undefined, decision: PreToolCallDecision, source: PolicySource): ShadowAnswer | undefined {
+  const wouldBe = shadowVerdict(current?.action ?? "allow", decision.action);
+  if (wouldBe === (current?.action ?? "allow")) return current;
+  return "message" in decision ? { action: wouldBe, source, message: decision.message } : { action: wouldBe, source };
 }
 
 /** Keeps the run's strictest shadow answer with the verdict it concluded. */
@@ -36,5 +38,5 @@ export function shadowOf(verdict: Verdict): ShadowAnswer | undefined {
   const answer = answers.get(verdict);
   if (answer === undefined) return undefined;
   const wouldBe = shadowVerdict(verdict.action, answer.action);
-  return wouldBe === verdict.action ? undefined : { action: wouldBe, source: answer.source };
+  return wouldBe === verdict.action ? undefined : { ...answer, action: wouldBe };
 }

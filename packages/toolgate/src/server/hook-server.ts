@@ -6,6 +6,7 @@ import { answerHookRequest, loadFailure, readHookRequest } from "../agents/answe
 import type { AgentProtocol } from "../agents/agent-protocol.js";
 import { isToolgateError, kindOfTool, toolKindAgents, type SessionOptions } from "@toolgate/host";
 import { describeThrown } from "@toolgate/host/internal";
+import { checkAnswer, type CheckAnswer } from "./check-answer.js";
 import type { Generation, LiveHost } from "./live-host.js";
 import { allowedHosts, createRequestGuard, type RequestGuard } from "./request-guard.js";
 import { BodyTooLarge, HttpError, readBodyWithin } from "./read-body.js";
@@ -27,7 +28,8 @@ export interface HookServerOptions {
  * The decisions of `toolgate hook` over HTTP:
  * - `POST /v1/hooks/<agent>`: the agent's hook JSON in, the JSON its command hook would print out
  *   (Claude Code's `type: "http"` hooks post here);
- * - `POST /v1/check`: `{ "call": { id, name, args, kind? }, "agent"?, "session"?: { id, user? } }` in, `{ "verdict": … }` out;
+ * - `POST /v1/check`: `{ "call": { id, name, args, kind? }, "agent"?, "session"?: { id, user? } }` in, `{ "verdict": … }` out
+ *   (with `"shadow": { verdict, source, message? }` when a shadow participant would have decided otherwise);
  *   a call without `kind` gets the one `agent`'s hook (or, without `agent`, any agent's) gives its tool;
  * - `GET /v1/health`: the plugins and whether the server can decide.
  *
@@ -78,7 +80,7 @@ export function createHookServer(options: HookServerOptions): Server {
     });
   }
 
-  async function check(body: unknown): Promise<{ verdict: Verdict }> {
+  async function check(body: unknown): Promise<CheckAnswer> {
     const { call: given, session, agent } = (body ?? {}) as { call?: ToolCall; session?: SessionOptions; agent?: unknown };
     if (typeof given !== "object" || given === null)
       throw new HttpError(400, 'the body must be { "call": { "id", "name", "args" }, "agent"?: "claude-code", "session"?: { "id" } }');
@@ -88,7 +90,7 @@ export function createHookServer(options: HookServerOptions): Server {
       const failure = blockingFailure(generation);
       if (generation.host === undefined || failure !== undefined) return { verdict: failureVerdict(failure, call) };
       try {
-        return { verdict: await generation.host.checkToolCall(call, session === undefined ? {} : { session }) };
+        return checkAnswer(await generation.host.checkToolCall(call, session === undefined ? {} : { session }));
       } catch (error) {
         if (isToolgateError(error) && error.code === "INVALID_CALL") throw new HttpError(400, error.message);
         throw error;

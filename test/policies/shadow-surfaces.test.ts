@@ -92,6 +92,8 @@ interface Surface {
   surface: string;
   /** In another process: its records are read from the project's .toolgate/decisions.jsonl. */
   logged?: true;
+  /** The session its calls carry, where another surface writes records under the same `surface`. */
+  session?: string;
   /** One call to `echo` with `{ text }` through the surface, for the project in `dir`; in-process records go to `records`. */
   send(text: string, dir: string, records: DecisionRecord[]): Promise<Outcome>;
 }
@@ -205,10 +207,27 @@ const serveCheck: Surface = {
   name: "toolgate serve /v1/check",
   surface: "serve",
   logged: true,
+  session: "v1-check",
   async send(text, dir) {
-    const answer = await post(`${(await served(dir)).url}/v1/check`, { call: { id: "v1", name: "echo", args: { text } } });
+    const answer = await post(`${(await served(dir)).url}/v1/check`, { call: { id: "v1", name: "echo", args: { text } }, session: { id: "v1-check" } });
     if (answer.status !== 200) throw new Error(`/v1/check answered ${answer.status}: ${JSON.stringify(answer.body)}`);
     return answer.body.verdict.action === "block" ? "blocked" : "ran";
+  },
+};
+
+/** `toolgate serve`'s `/v1/hooks/claude-code` (Claude Code's `type: "http"` hook): the same answer as the command hook's. */
+const serveHook: Surface = {
+  name: "toolgate serve /v1/hooks/claude-code",
+  surface: "serve",
+  logged: true,
+  session: "s1",
+  async send(text, dir) {
+    const answer = await post(`${(await served(dir)).url}/v1/hooks/claude-code`, claudeInput(text, dir));
+    if (answer.status !== 200) throw new Error(`/v1/hooks/claude-code answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+    const decision = specific(answer.body as Record<string, unknown>).permissionDecision;
+    if (decision === "deny") return "blocked";
+    if (decision === undefined || decision === "allow") return "ran";
+    throw new Error(`/v1/hooks/claude-code answered ${JSON.stringify(answer.body)}`);
   },
 };
 
@@ -307,14 +326,26 @@ const claudeAgentSdk: Surface = {
   },
 };
 
-const surfaces: Surface[] = [hookClaudeCode, hookGemini, hookCodex, hookCopilot, serveCheck, mcpProxy, aiSdk, openaiAgents, langchain, claudeAgentSdk];
+const surfaces: Surface[] = [
+  hookClaudeCode,
+  hookGemini,
+  hookCodex,
+  hookCopilot,
+  serveCheck,
+  serveHook,
+  mcpProxy,
+  aiSdk,
+  openaiAgents,
+  langchain,
+  claudeAgentSdk,
+];
 
 /** The one record a surface left for the call that sent `text` (`summary` is the text). */
 async function recordOf(surface: Surface, dir: string, text: string, inProcess: DecisionRecord[]): Promise<DecisionRecord> {
   const path = join(dir, ".toolgate/decisions.jsonl");
   const read = () =>
     (surface.logged ? (existsSync(path) ? (parseJsonLines(readFileSync(path, "utf8")) as DecisionRecord[]) : []) : inProcess).filter(
-      (record) => record.surface === surface.surface && record.summary === text,
+      (record) => record.surface === surface.surface && record.summary === text && (surface.session === undefined || record.session === surface.session),
     );
   for (let tries = 0; tries < 100 && read().length === 0; tries++) await new Promise((resolve) => setTimeout(resolve, 20));
   const found = read();

@@ -7,9 +7,10 @@
 //
 // The surfaces: `toolgate hook` in each agent's dialect, `toolgate serve` (`/v1/check`, which also says
 // what the shadow would have done) and `toolgate mcp-proxy` as real processes; each framework adapter in
-// its framework's real package with a scripted model (the Claude Agent SDK's PreToolUse callback, called
-// with the SDK's own input type as its query() calls it). A new surface is one more entry in `surfaces`.
-import type { PreToolUseHookInput } from "@anthropic-ai/claude-agent-sdk";
+// its framework's real package with a scripted model (the Claude Agent SDK twice: its PreToolUse callback
+// called with the SDK's own input type, and its real query() running the Claude Code binary it ships
+// against a fake Messages API). A new surface is one more entry in `surfaces`.
+import { createSdkMcpServer, query, tool as claudeTool, type PreToolUseHookInput } from "@anthropic-ai/claude-agent-sdk";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { MemorySaver } from "@langchain/langgraph";
 import { Agent, type AgentOutputItem, run as runAgent, setTracingDisabled, tool as agentTool } from "@openai/agents";
@@ -26,6 +27,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { callTool, reply, ScriptedChatModel } from "../../packages/langchain/src/__fixtures__/scripted-chat-model.js";
+import { fakeApiEnv, startFakeMessagesApi } from "../../packages/claude-agent-sdk/src/fixtures/fake-messages-api.js";
 import { ScriptedModel, say } from "../../packages/openai-agents/src/__fixtures__/scripted-model.js";
 import { parseAnswer, runHook } from "../agents/hook-harness.js";
 import { makeTempDir, parseJsonLines, removeTempDirs, runCli, writeFiles } from "../cli/cli-harness.js";
@@ -326,6 +328,43 @@ const claudeAgentSdk: Surface = {
   },
 };
 
+/**
+ * The Claude Agent SDK's query(), which runs the Claude Code binary it ships, against a fake Messages API
+ * (as the package's own e2e test does): the model calls an in-process MCP tool `echo` (`mcp__tg__echo`).
+ */
+const claudeAgentSdkQuery: Surface = {
+  name: "@toolgate/claude-agent-sdk, in query()",
+  surface: "claude-agent-sdk",
+  async send(text, dir, records) {
+    let ran = false;
+    const echo = claudeTool("echo", "echo the text", { text: z.string() }, async () => ((ran = true), { content: [{ type: "text", text: "echoed" }] }));
+    let seen: { isError: boolean; text: string } | undefined;
+    const api = await startFakeMessagesApi((results) => {
+      seen = results[0];
+      return seen === undefined ? { tool: "mcp__tg__echo", input: { text } } : { text: "done" };
+    });
+    const home = makeTempDir("os", "shadow-query-home-");
+    const host = await projectHost(dir, records);
+    try {
+      const options = {
+        cwd: dir,
+        hooks: toolgateHooks(host),
+        mcpServers: { tg: createSdkMcpServer({ name: "tg", tools: [echo] }) },
+        allowedTools: ["mcp__tg__echo"],
+        maxTurns: 3,
+        settingSources: [],
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ...fakeApiEnv(api.url) },
+      };
+      for await (const _message of query({ prompt: "echo it", options }));
+    } finally {
+      await api.close();
+    }
+    if (ran) return "ran";
+    if (seen?.isError && seen.text.includes("Tool call blocked by")) return "blocked";
+    throw new Error(`query() neither ran nor blocked the call: ${JSON.stringify(seen)}`);
+  },
+};
+
 const surfaces: Surface[] = [
   hookClaudeCode,
   hookGemini,
@@ -338,6 +377,7 @@ const surfaces: Surface[] = [
   openaiAgents,
   langchain,
   claudeAgentSdk,
+  claudeAgentSdkQuery,
 ];
 
 /** The one record a surface left for the call that sent `text` (`summary` is the text). */

@@ -6,7 +6,8 @@
 // calls the shadow policy would have changed.
 //
 // The surfaces: `toolgate hook` in each agent's dialect, `toolgate serve` (`/v1/check`, which also says
-// what the shadow would have done) and `toolgate mcp-proxy` as real processes; each framework adapter in
+// what the shadow would have done, and `/v1/hooks/claude-code`), `toolgate run` and `toolgate mcp-proxy`
+// as real processes (and `toolgate test`, whose fixtures see the same verdicts); each framework adapter in
 // its framework's real package with a scripted model (the Claude Agent SDK twice: its PreToolUse callback
 // called with the SDK's own input type, and its real query() running the Claude Code binary it ships
 // against a fake Messages API). A new surface is one more entry in `surfaces`.
@@ -22,7 +23,7 @@ import { gateAgentTools } from "@toolgate/openai-agents";
 import { generateText, stepCountIs, tool } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { createAgent, tool as langchainTool, ToolMessage } from "langchain";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
@@ -233,6 +234,20 @@ const serveHook: Surface = {
   },
 };
 
+/** `toolgate run` over a calls file, as a script replays calls through the gate. */
+const toolgateRun: Surface = {
+  name: "toolgate run",
+  surface: "run",
+  logged: true,
+  async send(text, dir) {
+    const file = join(dir, `calls-${Math.random().toString(36).slice(2)}.jsonl`);
+    writeFileSync(file, JSON.stringify({ id: "r1", name: "echo", args: { text } }));
+    const run = await runCli(["run", file, "--json", "--cwd", dir]);
+    if (run.code !== 0) throw new Error(`toolgate run exited with ${run.code}: ${run.stderr}`);
+    return (JSON.parse(run.stdout) as { verdict: { action: string } }).verdict.action === "block" ? "blocked" : "ran";
+  },
+};
+
 /** `toolgate mcp-proxy` in front of a real MCP echo server, driven by the MCP SDK's client. */
 const mcpProxy: Surface = {
   name: "toolgate mcp-proxy",
@@ -372,6 +387,7 @@ const surfaces: Surface[] = [
   hookCopilot,
   serveCheck,
   serveHook,
+  toolgateRun,
   mcpProxy,
   aiSdk,
   openaiAgents,
@@ -472,6 +488,27 @@ describe("toolgate decisions --shadow", () => {
     const twin = await runCli(["decisions", "--cwd", enforcedDir, "--shadow"]);
     expect(twin.code).toBe(0);
     expect(twin.stdout).not.toContain("[shadow]");
+  });
+});
+
+describe("toolgate test", () => {
+  const fixtures = (cases: Record<string, unknown>[]) => JSON.stringify({ cases });
+  const secret = { tool: "echo", args: { text: "my secret" } };
+
+  it("a fixture sees the verdict every surface gives: allowed under shadow, blocked by the rule once enforced", async () => {
+    const shadowCases = join(shadowDir, "shadow-cases.json");
+    writeFileSync(shadowCases, fixtures([{ name: "watched", ...secret, expect: "allow" }]));
+    const watched = await runCli(["test", shadowCases, "--cwd", shadowDir]);
+    expect(watched.code, watched.stdout).toBe(0);
+    const enforcedCases = join(enforcedDir, "enforced-cases.json");
+    writeFileSync(enforcedCases, fixtures([{ name: "enforced", ...secret, expect: "block", by: `rule:${secretRule}` }]));
+    const enforced = await runCli(["test", enforcedCases, "--cwd", enforcedDir]);
+    expect(enforced.code, enforced.stdout).toBe(0);
+    // And the shadow's block is no verdict a fixture can expect.
+    writeFileSync(shadowCases, fixtures([{ name: "watched", ...secret, expect: "block" }]));
+    const wrong = await runCli(["test", shadowCases, "--cwd", shadowDir]);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stdout).toContain("expected block, got allow");
   });
 });
 

@@ -168,6 +168,63 @@ cases:
     expect(code).toBe(1);
   }, 60_000);
 
+  it("shadow: a case says what its shadow rules would do; the gate's own verdict is still checked", async () => {
+    const cwd = project({
+      "toolgate.config.mjs": `export default { permissions: { deny: ["read_file:path=*.env"], shadow: { deny: ["Bash:command=git push --force*"], ask: ["release"] } } };`,
+      "toolgate.test.yaml": `
+cases:
+  - name: a force push passes, and the shadow rule would block it
+    agent: claude-code
+    tool: Bash
+    args: { command: "git push --force origin main" }
+    expect: allow
+    shadow: block
+  - name: a release would ask
+    tool: release
+    expect: allow
+    shadow: ask
+  - name: an enforced block stays a block with its shadows enforced
+    tool: read_file
+    args: { path: prod.env }
+    expect: block
+    shadow: block
+  - name: nothing watches ls
+    tool: ls
+    expect: allow
+    shadow: allow
+  - name: wrong, the shadow would block this
+    agent: claude-code
+    tool: Bash
+    args: { command: "git push --force origin main" }
+    expect: allow
+    shadow: allow
+  - name: wrong, nothing watches this
+    tool: ls
+    expect: allow
+    shadow: block
+`,
+    });
+    const text = await runCli(["test", "--cwd", cwd]);
+    expect(text.stderr).toBe("");
+    expect(text.stdout).toContain("6 cases: 4 passed, 2 failed");
+    expect(text.stdout).toContain('FAIL toolgate.test.yaml cases[4] ("wrong, the shadow would block this")');
+    expect(text.stdout).toContain(
+      "  expected: allow, allow with shadows enforced\n  got:      allow by nobody\n  shadow:   block by rule Bash:command=git push --force*",
+    );
+    expect(text.stdout).toContain("✗ expected allow with the shadow participants enforced, got block by rule Bash:command=git push --force*");
+    expect(text.stdout).toContain("✗ expected block with the shadow participants enforced, got allow by nobody");
+    expect(text.code).toBe(1);
+    const report = JSON.parse((await runCli(["test", "--cwd", cwd, "--json"])).stdout) as JsonReport;
+    expect(report.cases.map((each) => [each.pass, each.got.verdict, (each.got as { shadow?: { verdict: string } }).shadow?.verdict])).toEqual([
+      [true, "allow", "block"],
+      [true, "allow", "ask"],
+      [true, "block", "block"],
+      [true, "allow", "allow"],
+      [false, "allow", "block"],
+      [false, "allow", "allow"],
+    ]);
+  }, 60_000);
+
   it("broken fixture files are named with file, line, case and what is wrong (exit 2), and no case runs", async () => {
     const cwd = project({
       "bad-yaml.yaml": "cases:\n  - tool: [\n",

@@ -1,11 +1,19 @@
 import type { PolicySource, Verdict } from "@toolgate/plugin-sdk";
-import type { ExpectedVerdict } from "./fixture-schema.js";
+import type { ExpectedVerdict, ShadowExpectation } from "./fixture-schema.js";
 import { matchesMessage, type MessagePattern } from "./message-pattern.js";
 
 export interface Expectation {
   verdict: ExpectedVerdict;
+  /** The verdict the call would get with its shadow participants enforced. */
+  shadow?: ShadowExpectation;
   by?: string;
   messagePattern?: MessagePattern;
+}
+
+/** What the shadow participants would have made of the call: their verdict and who gave it, or the call's own. */
+export interface WouldBe {
+  verdict: ShadowExpectation;
+  source?: PolicySource;
 }
 
 /** The verdict in a fixture's terms: an allow whose arguments a plugin rewrote is `modify`. */
@@ -20,9 +28,11 @@ export function describeSource(source: PolicySource | undefined): string {
 }
 
 /** What differs between the expectation and the verdict, one line each; empty when the case passes. */
-export function mismatchesOf(expected: Expectation, verdict: Verdict, got: ExpectedVerdict): string[] {
+export function mismatchesOf(expected: Expectation, verdict: Verdict, got: ExpectedVerdict, wouldBe: WouldBe): string[] {
   const mismatches: string[] = [];
   if (got !== expected.verdict) mismatches.push(`expected ${expected.verdict}, got ${got}`);
+  if (expected.shadow !== undefined && expected.shadow !== wouldBe.verdict)
+    mismatches.push(`expected ${expected.shadow} with the shadow participants enforced, got ${wouldBe.verdict} by ${describeSource(wouldBe.source)}`);
   if (expected.by !== undefined && !decidedBy(verdict.source, expected.by))
     mismatches.push(`expected to be decided by ${expected.by}, decided by ${describeSource(verdict.source)}`);
   if (expected.messagePattern !== undefined && !matchesMessage(expected.messagePattern, verdict.message))

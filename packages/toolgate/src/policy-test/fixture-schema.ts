@@ -6,6 +6,10 @@ import { compileMessagePattern } from "./message-pattern.js";
 export const expectedVerdicts = ["allow", "block", "ask", "modify"] as const;
 export type ExpectedVerdict = (typeof expectedVerdicts)[number];
 
+/** What a case may expect of its shadow participants: the verdict the call would get were they enforced. */
+export const shadowVerdicts = ["allow", "block", "ask"] as const;
+export type ShadowExpectation = (typeof shadowVerdicts)[number];
+
 const text = (field: string) => v.pipe(v.string(`${field} must be a string`), v.nonEmpty(`${field} must not be empty`));
 
 /** One case: a tool call and what the project's policy must answer. */
@@ -18,6 +22,7 @@ const CaseSchema = v.strictObject(
     agent: v.optional(v.picklist(agentNames, `agent must be one of ${agentNames.join(", ")}`)),
     session: v.optional(text("session")),
     expect: v.picklist(expectedVerdicts, `expect must be one of ${expectedVerdicts.join(", ")}`),
+    shadow: v.optional(v.picklist(shadowVerdicts, `shadow must be one of ${shadowVerdicts.join(", ")} (the verdict with the shadow participants enforced)`)),
     by: v.optional(text("by")),
     message: v.optional(
       v.pipe(
@@ -32,7 +37,7 @@ const CaseSchema = v.strictObject(
       ),
     ),
   },
-  "is not a field of a case (name, tool, args, kind, agent, session, expect, by, message)",
+  "is not a field of a case (name, tool, args, kind, agent, session, expect, shadow, by, message)",
 );
 
 /** A fixture file: `cases`, a non-empty list. */

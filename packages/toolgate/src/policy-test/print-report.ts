@@ -22,8 +22,10 @@ function printFailure({ where, call, agent, expected, got, mismatches }: CaseRes
   printLine(`  call:     ${escapeControl(call.name)}${from === "" ? "" : color.dim(` (${from})`)} ${color.dim(safeJson(call.args))}`);
   const expectedBy = expected.by === undefined ? "" : ` by ${escapeControl(expected.by)}`;
   const expectedMessage = expected.message === undefined ? "" : `, message ${escapeControl(expected.message)}`;
-  printLine(`  expected: ${expected.verdict}${expectedBy}${expectedMessage}`);
+  const expectedShadow = expected.shadow === undefined ? "" : `, ${expected.shadow} with shadows enforced`;
+  printLine(`  expected: ${expected.verdict}${expectedBy}${expectedMessage}${expectedShadow}`);
   printLine(`  got:      ${got.verdict} by ${escapeControl(describeSource(got.source))}`);
+  if (got.shadow !== undefined) printLine(`  shadow:   ${got.shadow.verdict} by ${escapeControl(describeSource(got.shadow.source))}`);
   if (got.message !== undefined) printLine(`  message:  ${escapeControl(got.message)}`);
   if (got.verdict === "modify") printLine(`  args:     ${safeJson(got.args)}`);
   for (const mismatch of mismatches) printLine(`  ${color.red("✗")} ${escapeControl(mismatch)}`);

@@ -1,10 +1,11 @@
 import type { PolicySource, ToolCall, Verdict } from "@toolgate/plugin-sdk";
 import type { Host, ToolCallExplanation } from "@toolgate/host";
+import { shadowOf } from "@toolgate/host/internal";
 import { openHost, stderrLogger } from "../cli/open-host.js";
 import { failedPlugins } from "../cli/plugin-report.js";
 import { callOfCase } from "./fixture-call.js";
-import type { ExpectedVerdict } from "./fixture-schema.js";
-import { mismatchesOf, verdictName } from "./compare-verdict.js";
+import type { ExpectedVerdict, ShadowExpectation } from "./fixture-schema.js";
+import { mismatchesOf, verdictName, type WouldBe } from "./compare-verdict.js";
 import type { LocatedCase } from "./read-fixtures.js";
 
 /** One case's result: what `--json` prints per case. */
@@ -13,8 +14,8 @@ export interface CaseResult {
   name?: string;
   call: ToolCall;
   agent?: string;
-  expected: { verdict: ExpectedVerdict; by?: string; message?: string };
-  got: { verdict: ExpectedVerdict; source?: PolicySource; message?: string; args: Record<string, unknown> };
+  expected: { verdict: ExpectedVerdict; shadow?: ShadowExpectation; by?: string; message?: string };
+  got: { verdict: ExpectedVerdict; source?: PolicySource; message?: string; args: Record<string, unknown>; shadow?: WouldBe };
   pass: boolean;
   mismatches: string[];
 }
@@ -49,7 +50,8 @@ async function runCase(host: Host, fixtureCase: LocatedCase, index: number): Pro
   const explanation = await host.explainToolCall(call, sessionOption);
   const got = verdictName(explanation.verdict, call.args);
   const verdict = got === "modify" ? withRewriter(explanation) : explanation.verdict;
-  const mismatches = mismatchesOf({ verdict: fixtureCase.expect, ...pick(fixtureCase) }, verdict, got);
+  const wouldBe = wouldBeOf(explanation.verdict);
+  const mismatches = mismatchesOf({ verdict: fixtureCase.expect, ...pick(fixtureCase) }, verdict, got, wouldBe);
   return {
     where: fixtureCase.where,
     ...(fixtureCase.name === undefined ? {} : { name: fixtureCase.name }),
@@ -57,6 +59,7 @@ async function runCase(host: Host, fixtureCase: LocatedCase, index: number): Pro
     ...(fixtureCase.agent === undefined ? {} : { agent: fixtureCase.agent }),
     expected: {
       verdict: fixtureCase.expect,
+      ...(fixtureCase.shadow === undefined ? {} : { shadow: fixtureCase.shadow }),
       ...(fixtureCase.by === undefined ? {} : { by: fixtureCase.by }),
       ...(fixtureCase.message === undefined ? {} : { message: fixtureCase.message }),
     },
@@ -65,6 +68,7 @@ async function runCase(host: Host, fixtureCase: LocatedCase, index: number): Pro
       ...(verdict.source === undefined ? {} : { source: verdict.source }),
       ...(verdict.message === undefined ? {} : { message: verdict.message }),
       args: verdict.args,
+      ...(fixtureCase.shadow === undefined ? {} : { shadow: wouldBe }),
     },
     pass: mismatches.length === 0,
     mismatches,
@@ -80,6 +84,17 @@ function withRewriter({ verdict, plugins }: ToolCallExplanation): Verdict {
   return rewriter === undefined ? verdict : { ...verdict, source: { kind: "plugin", name: rewriter.plugin } };
 }
 
-function pick({ by, messagePattern }: LocatedCase) {
-  return { ...(by === undefined ? {} : { by }), ...(messagePattern === undefined ? {} : { messagePattern }) };
+/** The verdict with the shadow participants enforced: the strictest shadow answer where it differs, else the call's own. */
+function wouldBeOf(verdict: Verdict): WouldBe {
+  const shadow = shadowOf(verdict);
+  if (shadow !== undefined) return { verdict: shadow.action, source: shadow.source };
+  return verdict.source === undefined ? { verdict: verdict.action } : { verdict: verdict.action, source: verdict.source };
+}
+
+function pick({ shadow, by, messagePattern }: LocatedCase) {
+  return {
+    ...(shadow === undefined ? {} : { shadow }),
+    ...(by === undefined ? {} : { by }),
+    ...(messagePattern === undefined ? {} : { messagePattern }),
+  };
 }

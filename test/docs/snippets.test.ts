@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { publishablePackages } from "../../scripts/lib/workspace-packages.js";
-import { makeTempDir, removeTempDirs, repoRoot, runCli, writeFiles } from "../cli/cli-harness.js";
+import { makeTempDir, removeTempDirs, repoRoot, runCli, writeFiles } from "../helpers/cli-harness.js";
 import { codeLangs, docPages, shellLangs, snippetsOf, type Snippet } from "./doc-snippets.js";
 
 // Every shell line and code block a reader may copy from the docs either runs here (code: typechecked

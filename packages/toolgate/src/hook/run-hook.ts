@@ -1,7 +1,7 @@
 import { fstatSync, readFileSync } from "node:fs";
 import { Argument, type Command } from "commander";
-import type { AgentName, HookAnswer, HookRequest } from "../../agents/agent-protocol.js";
-import { agentNames } from "../../agents/agent-protocol.js";
+import type { AgentName, HookAnswer, HookRequest } from "../agents/agent-protocol.js";
+import { agentNames } from "../agents/agent-protocol.js";
 
 /** How long the hook may take before it denies on its own: agents treat a hook that times out as no opinion. */
 const defaultDeadlineMs = 20_000;
@@ -30,10 +30,10 @@ export function registerHookCommand(program: Command): void {
  * file descriptor 1 cannot turn it into an allow.
  */
 async function runHook(agent: AgentName): Promise<void> {
-  const { agentProtocols } = await import("../../agents/agents.js");
+  const { agentProtocols } = await import("../agents/agents.js");
   const protocol = agentProtocols[agent];
   let event: HookRequest["event"] | undefined;
-  const { answerOnce } = await import("../answer-once.js");
+  const { answerOnce } = await import("./answer-once.js");
   const answers = answerOnce();
   const finish = (answer: HookAnswer): void => {
     answers.answer(answer);
@@ -55,18 +55,15 @@ async function runHook(agent: AgentName): Promise<void> {
 
   const input = await readStdin().catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
   if (input instanceof Error) return done(finish, protocol.denyForFailure(`cannot read the hook input: ${describe(input)}`, undefined), deadline);
-  const read = (await import("../../agents/answer-hook.js")).readHookRequest(protocol, input);
+  const read = (await import("./answer-hook.js")).readHookRequest(protocol, input);
   if ("answer" in read) return done(finish, read.answer, deadline);
   const { request } = read;
   event = request.event;
-  const [{ resolveProjectDir }, { decideHookRequest, runsProjectCode }] = await Promise.all([
-    import("../../agents/project-dir.js"),
-    import("../hook-decision.js"),
-  ]);
+  const [{ resolveProjectDir }, { decideHookRequest, runsProjectCode }] = await Promise.all([import("./project-dir.js"), import("./hook-decision.js")]);
   const projectDir = resolveProjectDir(protocol, request.cwd);
   const deny = (reason: string) => protocol.denyForFailure(reason, event);
   const watchdog = runsProjectCode(projectDir)
-    ? (await import("../hook-watchdog.js")).startHookWatchdog((reason) => crash(new Error(reason)), deny, wholeCall)
+    ? (await import("./hook-watchdog.js")).startHookWatchdog((reason) => crash(new Error(reason)), deny, wholeCall)
     : undefined;
   const answer = await decideHookRequest(protocol, request, projectDir, (hookTimeoutMs) => watchdog?.setHookTimeout(hookTimeoutMs)).catch((error: unknown) =>
     deny(describe(error)),

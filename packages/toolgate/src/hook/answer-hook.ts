@@ -1,7 +1,7 @@
 import type { Host } from "@toolgate/host";
 import { describeThrown } from "@toolgate/host/internal";
-import type { AgentProtocol, HookAnswer, HookRequest } from "./agent-protocol.js";
-import { parseJsonOrUndefined } from "./hook-input.js";
+import type { AgentProtocol, HookAnswer, HookRequest } from "../agents/agent-protocol.js";
+import { parseJsonOrUndefined } from "../agents/hook-input.js";
 
 /** What answering needs from a host. */
 export type HookHost = Pick<Host, "plugins" | "onPluginError" | "checkToolCall" | "postToolCall">;

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import type { AgentProtocol } from "./agent-protocol.js";
+import type { AgentProtocol } from "../agents/agent-protocol.js";
 
 /** Environment variables agents set for hook commands, naming the project root. */
 const projectDirVariables = ["CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"];

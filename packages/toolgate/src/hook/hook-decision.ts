@@ -35,8 +35,8 @@ export async function decideHookRequest(
 ): Promise<HookAnswer> {
   const [{ createHostWithSettings, resolveSettings, withProjectDecisionsLog }, { stderrLogger }, { answerHookRequest }] = await Promise.all([
     import("@toolgate/host/internal"),
-    import("./open-host.js"),
-    import("../agents/answer-hook.js"),
+    import("../cli/open-host.js"),
+    import("./answer-hook.js"),
   ]);
   const options = {
     cwd: projectDir,

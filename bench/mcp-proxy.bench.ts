@@ -1,6 +1,6 @@
 /**
  * `pnpm bench:mcp-proxy` (after building the packages): what `toolgate mcp-proxy` adds to one tools/call.
- * The same small stdio MCP server (test/mcp/fixtures/echo-server.mjs, a trivial echo tool) is called
+ * The same small stdio MCP server (test/toolgate/mcp-proxy/fixtures/echo-server.mjs, a trivial echo tool) is called
  * directly, through a relay that only copies bytes (bench/byte-relay.cjs: what any process in between
  * costs on this machine), and through the built proxy, with no plugin and with one pass-through plugin. Calls are
  * sequential and alternate between the connections, so drift hits all of them alike; each call is
@@ -19,7 +19,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { formatMs, markdownTable } from "./table.js";
 
 const repoRoot = resolve(fileURLToPath(import.meta.url), "../..");
-const echoServer = join(repoRoot, "test/mcp/fixtures/echo-server.mjs");
+const echoServer = join(repoRoot, "test/toolgate/mcp-proxy/fixtures/echo-server.mjs");
 const builtCli = join(repoRoot, "packages/toolgate/dist/cli/main.cjs");
 const byteRelay = join(repoRoot, "bench/byte-relay.cjs");
 // The built CLI resolves @toolgate/plugin-sdk through publishConfig, as an installed copy would.

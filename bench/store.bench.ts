@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHost, type Host } from "@toolgate/host";
 import rateLimit from "../plugins/rate-limit/src/index.js";
-import { findRedisServer, startRedisServer } from "../test/store/helpers/redis-server.js";
+import { findRedisServer, startRedisServer } from "../test/host/store/helpers/redis-server.js";
 
 const quick = process.argv.includes("--quick");
 const calls = quick ? 200 : 2000;

@@ -17,11 +17,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { callTool, reply, ScriptedChatModel } from "../../packages/langchain/src/__fixtures__/scripted-chat-model.js";
 import { ScriptedModel, say } from "../../packages/openai-agents/src/__fixtures__/scripted-model.js";
-import { parseAnswer, runHook } from "../agents/hook-harness.js";
-import { runCli } from "../cli/cli-harness.js";
-import { post, startServe, type Served } from "../serve/serve-harness.js";
+import { parseAnswer, runHook } from "../helpers/hook-harness.js";
+import { runCli } from "../helpers/cli-harness.js";
+import { post, startServe, type Served } from "../helpers/serve-harness.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
-import { connectThroughProxy, type Connection } from "../mcp/proxy-harness.js";
+import { connectThroughProxy, type Connection } from "../helpers/proxy-harness.js";
 
 /**
  * The same verdict on every surface: one project (plugins in its plugins folder, permission rules in its

@@ -1,11 +1,11 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { publishablePackages } from "../../scripts/lib/workspace-packages.js";
-import { makeTempDir, removeTempDirs, repoRoot, runCli, writeFiles } from "../cli/cli-harness.js";
+import { makeTempDir, removeTempDirs, repoRoot, runCli, writeFiles } from "../helpers/cli-harness.js";
 import { codeLangs, docPages, shellLangs, snippetsOf, type Snippet } from "./doc-snippets.js";
 
 // Every shell line and code block a reader may copy from the docs either runs here (code: typechecked
@@ -42,7 +42,7 @@ describe("snippets in the docs", () => {
   });
 
   it("every shell block, excerpts too, names commands the CLI has and packages the workspace publishes", () => {
-    const commands = new Set(readdirSync(join(repoRoot, "packages/toolgate/src/cli/commands")).map((name) => name.replace(/\.ts$/, "")));
+    const commands = cliCommands();
     const packages = new Set(publishablePackages().map((pkg) => pkg.manifest.name));
     const wrong = snippets.filter((snippet) => shellLangs.has(snippet.lang)).flatMap((snippet) => wrongNames(snippet, commands, packages));
     expect(wrong).toEqual([]);
@@ -97,6 +97,13 @@ function wrongNames(snippet: Snippet, commands: ReadonlySet<string>, packages: R
   for (const [name] of snippet.code.matchAll(/@toolgate\/[\w-]+/g))
     if (!packages.has(name)) wrong.push(`${snippet.where}: no package "${name}" in the workspace`);
   return wrong;
+}
+
+/** The commands the CLI registers: the keys of main.ts's `commandModules` (hook's module is in src/hook/, not commands/). */
+function cliCommands(): Set<string> {
+  const main = readFileSync(join(repoRoot, "packages/toolgate/src/cli/main.ts"), "utf8");
+  const table = /const commandModules[^{]*\{([\s\S]*?)\n\};/.exec(main)?.[1] ?? "";
+  return new Set([...table.matchAll(/^\s+"?([a-z][\w-]*)"?: async/gm)].map((match) => match[1]!));
 }
 
 /** The command word of each `toolgate …` a shell line runs: directly, through `npx [flags]`, or after `|`, `&&`, `;`. */

@@ -2,7 +2,7 @@ import { Command, CommanderError } from "commander";
 import { describeThrown } from "@toolgate/host/internal";
 import { CliError, exitCodes, type ExitCode } from "./cli-error.js";
 import { registerCheckCommand } from "./commands/check.js";
-import { registerHookCommand } from "./commands/hook.js";
+import { registerHookCommand } from "../hook/run-hook.js";
 import { registerListCommand } from "./commands/list.js";
 import { registerRunCommand } from "./commands/run.js";
 import { printError } from "./output.js";

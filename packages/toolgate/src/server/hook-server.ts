@@ -2,7 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { ToolCall, Verdict } from "@toolgate/plugin-sdk";
 import { agentProtocols, isAgentName } from "../agents/agents.js";
-import { answerHookRequest, loadFailure, readHookRequest } from "../agents/answer-hook.js";
+import { answerHookRequest, loadFailure, readHookRequest } from "../hook/answer-hook.js";
 import type { AgentProtocol } from "../agents/agent-protocol.js";
 import { isToolgateError, kindOfTool, toolKindAgents, type SessionOptions } from "@toolgate/host";
 import { describeThrown } from "@toolgate/host/internal";

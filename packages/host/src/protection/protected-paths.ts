@@ -69,12 +69,14 @@ export class ProtectedPaths {
    * path is walked from `/`.
    */
   constructor(entries: readonly ProtectedEntry[], names: readonly string[], root?: string) {
-    this.#root = root === undefined ? undefined : trustedRoot(posix.normalize(root));
     const all = new Map<string, ProtectedEntry>();
+    // The entries share most of their folders: each is asked of the file system once.
+    const known = new Map<string, string | null>();
+    this.#root = root === undefined ? undefined : trustedRoot(posix.normalize(root), known);
     for (const entry of entries) {
       const path = posix.normalize(entry.path);
       if (!all.has(path)) all.set(path, { ...entry, path });
-      const real = realPath(path);
+      const real = realPath(path, known);
       if (real !== path && !all.has(real)) all.set(real, { ...entry, path: real });
     }
     this.entries = [...all.values()];
@@ -332,10 +334,10 @@ interface TrustedRoot {
 }
 
 /** The root a walk may start at: a folder that is no link, and not `/` (which the walk starts at anyway). */
-function trustedRoot(path: string): TrustedRoot | undefined {
+function trustedRoot(path: string, known: Map<string, string | null>): TrustedRoot | undefined {
   const stats = path === "/" ? undefined : lstatOrNothing(path);
   if (stats === undefined || !stats.isDirectory()) return undefined;
-  return { path, real: realPath(path), dev: stats.dev, ino: stats.ino };
+  return { path, real: realPath(path, known), dev: stats.dev, ino: stats.ino };
 }
 
 /**

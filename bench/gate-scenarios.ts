@@ -1,4 +1,4 @@
-import type { Host } from "@toolgate/host";
+import { createHost, type Host } from "@toolgate/host";
 import { baselines, type Contender } from "./baselines.js";
 import { benchCall, hookSet, type HookSet, type HookStyle, type Outcome } from "./hook-functions.js";
 import { createBenchHost, toolgate } from "./toolgate-contender.js";
@@ -60,4 +60,22 @@ export async function assertFairDecisions(scenario: GateScenario): Promise<void>
       );
     }
   }
+}
+
+/**
+ * The same row with `protectPolicy: "off"`: the gate without the protection of toolgate's own policy,
+ * which asks the file system about every path a call may change (here `README.md`). Not a target: it
+ * shows how much of a row is the gate and how much the file system.
+ */
+export async function createUnprotectedScenario(plugins: number, style: HookStyle): Promise<GateScenario> {
+  const set = hookSet(plugins, style, "pass");
+  const host = await createHost({
+    plugins: set.plugins(),
+    pluginsDir: false,
+    configFile: false,
+    logger: false,
+    protectPolicy: "off",
+    tools: { noop: { execute: () => "done" } },
+  });
+  return { plugins, style, outcome: "pass", set, host, toolgate: toolgate(host), baselines: baselines(set) };
 }

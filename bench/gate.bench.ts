@@ -7,7 +7,7 @@
 import { availableParallelism } from "node:os";
 import { relative } from "node:path";
 import { assertSameResults, createPoolComparison, poolCalls, poolConcurrency, poolPlugins } from "./call-tools-pool.js";
-import { assertFairDecisions, createGateScenarios, type GateScenario } from "./gate-scenarios.js";
+import { assertFairDecisions, createGateScenarios, createUnprotectedScenario, type GateScenario } from "./gate-scenarios.js";
 import { benchCall } from "./hook-functions.js";
 import { measureStartup, type StartupFigure } from "./host-startup.js";
 import { createRecordBench, type RecordScenario } from "./record-scenarios.js";
@@ -54,6 +54,16 @@ export async function runBenchmarks(options: BenchOptions): Promise<void> {
   out(gateTable(scenarios, gateFigures));
   out();
 
+  const unprotected = [await createUnprotectedScenario(0, "sync"), await createUnprotectedScenario(10, "sync"), await createUnprotectedScenario(10, "async")];
+  for (const scenario of unprotected) await assertFairDecisions(scenario);
+  const unprotectedFigures = await measure(
+    unprotected.map((scenario) => ({ toolgate: scenario.toolgate, baselines: scenario.baselines, call: benchCall })),
+    settings.measure,
+  );
+  out('The same with `protectPolicy: "off"` (not a target): the gate alone, without the look at the file system the protection takes for `README.md`');
+  out(gateTable(unprotected, unprotectedFigures));
+  out();
+
   const pool = await createPoolComparison();
   await assertSameResults(pool);
   const [poolFigures] = await measure([{ toolgate: pool.toolgate, baselines: [pool.handPool], call: benchCall, callsPerRun: poolCalls }], settings.measure);
@@ -87,7 +97,7 @@ export async function runBenchmarks(options: BenchOptions): Promise<void> {
   out();
   out(`(${((performance.now() - started) / 1000).toFixed(0)} s; targets are reported, never enforced)`);
 
-  await Promise.all([...scenarios.map((scenario) => scenario.host.close()), pool.host.close()]);
+  await Promise.all([...scenarios.map((scenario) => scenario.host.close()), ...unprotected.map((scenario) => scenario.host.close()), pool.host.close()]);
 }
 
 function describe(options: MeasureOptions): string {

@@ -1,6 +1,6 @@
 import type { PolicySource } from "@toolgate/plugin-sdk";
 import { partStride, type DecisionDraft } from "./decision-draft.js";
-import { roundMs } from "./round-ms.js";
+import { msText } from "./round-ms.js";
 
 /** What a record holds besides the draft, worked out by the recorder. */
 export interface RecordFacts {
@@ -24,6 +24,7 @@ const quote = JSON.stringify;
  */
 export class RecordLines {
   readonly #participantHeads = new WeakMap<PolicySource, string>();
+  readonly #noneHeads = new WeakMap<PolicySource, string>();
   readonly #surface = new LastQuoted();
   readonly #session = new LastQuoted();
 
@@ -40,7 +41,7 @@ export class RecordLines {
     if (facts.argsText !== undefined) line += `,"args":${facts.argsText}`;
     line += `,"policy":"${facts.policy}"`;
     if (verdict.contained) line += `,"contained":true`;
-    return `${line},"ms":${roundMs(draft.ms)}}\n`;
+    return `${line},"ms":${msText(draft.ms)}}\n`;
   }
 
   #participants(parts: readonly unknown[] | undefined): string {
@@ -48,13 +49,30 @@ export class RecordLines {
     let text = "";
     for (let index = 0; index < parts.length; index += partStride) {
       if (index > 0) text += ",";
-      text += `${this.#sourceFields(parts[index] as PolicySource)},"action":"${parts[index + 1] as string}"`;
+      const source = parts[index] as PolicySource;
+      const action = parts[index + 1] as string;
       const message = parts[index + 2] as string | undefined;
-      if (message !== undefined) text += `,"message":${quote(message)}`;
-      text += `,"ms":${roundMs(parts[index + 3] as number)}`;
+      // No opinion, the most common answer, up to its time: one kept text.
+      if (action === "none" && message === undefined) text += this.#noneHead(source);
+      else {
+        text += `${this.#sourceFields(source)},"action":"${action}"`;
+        if (message !== undefined) text += `,"message":${quote(message)}`;
+        text += `,"ms":`;
+      }
+      text += msText(parts[index + 3] as number);
       text += parts[index + 4] === true ? `,"shadow":true}` : "}";
     }
     return text;
+  }
+
+  /** `{"kind":…,"name":…,"action":"none","ms":`, kept per source as `#sourceFields` is. */
+  #noneHead(source: PolicySource): string {
+    let head = this.#noneHeads.get(source);
+    if (head === undefined) {
+      head = `${this.#sourceFields(source)},"action":"none","ms":`;
+      this.#noneHeads.set(source, head);
+    }
+    return head;
   }
 
   /** `{"kind":…,"name":…`, unclosed: kept per source, which the registry and the rules hold for the host's life. */

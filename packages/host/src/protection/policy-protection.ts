@@ -33,7 +33,7 @@ export class PolicyProtection {
 
   constructor(settings: HostSettings, action: "block" | "ask", home = homedir()) {
     const { entries, names, packages } = policyHome(settings, home);
-    this.#paths = new ProtectedPaths(entries, names);
+    this.#paths = new ProtectedPaths(entries, names, settings.cwd);
     this.#packages = packages;
     this.#cwd = settings.cwd;
     this.#home = home;
@@ -107,10 +107,10 @@ export class PolicyProtection {
 
   #checkFiles(toolName: string, args: ToolArgs, cwds: readonly string[]): PreToolCallDecision | undefined {
     const changes = fileChanges(toolName, args);
-    const targets: { raw: string; reach: Reach; lines?: string[] }[] = [
-      ...changes.paths,
-      ...changes.patched.map((file) => ({ raw: file.path, reach: "exact" as const, lines: file.changedLines })),
-    ];
+    const targets: { raw: string; reach: Reach; lines?: string[] }[] =
+      changes.patched.length === 0
+        ? changes.paths
+        : [...changes.paths, ...changes.patched.map((file) => ({ raw: file.path, reach: "exact" as const, lines: file.changedLines }))];
     for (const cwd of cwds)
       for (const target of targets) {
         const hit = this.#locate(target.raw, cwd, target.reach, true);

@@ -64,12 +64,19 @@ export class ProtectedPaths {
   /** Lower-case words a shell line that writes somewhere unknown must not contain (`toolgate`, `plugins`, …). */
   readonly names: readonly string[];
 
-  constructor(entries: readonly ProtectedEntry[], names: readonly string[]) {
+  /**
+   * `root` (the host's folder) may start the walk to a real path: see `#realPath`. Without it every
+   * path is walked from `/`.
+   */
+  constructor(entries: readonly ProtectedEntry[], names: readonly string[], root?: string) {
     const all = new Map<string, ProtectedEntry>();
+    // The entries share most of their folders: each is asked of the file system once.
+    const known = new Map<string, string | null>();
+    this.#root = root === undefined ? undefined : trustedRoot(posix.normalize(root), known);
     for (const entry of entries) {
       const path = posix.normalize(entry.path);
       if (!all.has(path)) all.set(path, { ...entry, path });
-      const real = realPath(path);
+      const real = realPath(path, known);
       if (real !== path && !all.has(real)) all.set(real, { ...entry, path: real });
     }
     this.entries = [...all.values()];
@@ -83,21 +90,43 @@ export class ProtectedPaths {
   /** Each entry's path with a `/` after it (as `#mayMatchInside` reads a folder), by the entry's index. */
   readonly #inside: readonly string[];
   /** Existing paths and their real paths (null: none there), for one call: a line's paths share folders. */
-  readonly #realPaths = new Map<string, string | null>();
+  #realPaths: Map<string, string | null> | undefined;
   /** What protected folders hold, for one call's globs. */
-  readonly #listings = new Map<string, readonly string[] | undefined>();
+  #listings: Map<string, readonly string[] | undefined> | undefined;
+
+  /** The host's folder as it was when the paths were built; undefined when it cannot start a walk. */
+  readonly #root: TrustedRoot | undefined;
+  /** Whether the root is still that folder, asked once per call; undefined: not asked yet. */
+  #rootHolds: boolean | undefined;
 
   /** Starts a call's check: what the file system held for the last call is asked again. */
   beginCall(): void {
-    this.#realPaths.clear();
-    this.#listings.clear();
+    // New maps when a call needs them: emptying one allocates as much, on every call.
+    this.#realPaths = undefined;
+    this.#listings = undefined;
+    this.#rootHolds = undefined;
+  }
+
+  /**
+   * The real path of `path`. Below the root, while the root is still the very folder it was at startup
+   * (not a link, same device and inode), the walk starts at the root's real path: only the parts below
+   * it are asked of the file system, so a link made in the project since startup is still followed,
+   * and a project folder replaced by a link since startup sends every path back to the walk from `/`.
+   */
+  #realPath(path: string): string {
+    const root = this.#root;
+    const known = (this.#realPaths ??= new Map());
+    if (root === undefined || !isWithin(path, root.path)) return realPath(path, known);
+    this.#rootHolds ??= rootHolds(root);
+    if (!this.#rootHolds) return realPath(path, known);
+    return realPath(path, known, root.real, root.path.length + 1);
   }
 
   /** The entry an absolute path (which may hold glob characters) lands on, if any. */
   hit(path: string, reach: Reach): ProtectedHit | undefined {
     if (globCharacters.test(path)) return this.#globHit(path, reach);
     const normal = notNormal.test(path) ? posix.normalize(path) : path;
-    const real = realPath(normal, this.#realPaths);
+    const real = this.#realPath(normal);
     return this.#within(normal, reach) ?? (real === normal ? undefined : this.#within(real, reach));
   }
 
@@ -188,8 +217,9 @@ export class ProtectedPaths {
 
   /** Everything below `folder`, for one call; undefined when there is more than a policy folder holds. */
   #contents(folder: string): readonly string[] | undefined {
-    if (!this.#listings.has(folder)) this.#listings.set(folder, listTree(folder, contentsLimit));
-    return this.#listings.get(folder);
+    const listings = (this.#listings ??= new Map());
+    if (!listings.has(folder)) listings.set(folder, listTree(folder, contentsLimit));
+    return listings.get(folder);
   }
 }
 
@@ -277,9 +307,9 @@ function prefixRelated(a: string, b: string): boolean {
  * `/` and stops at the first part that does not exist, since nothing can be below it; `known` keeps each
  * prefix's answer, so paths of one line that share folders ask the file system once per folder.
  */
-function realPath(path: string, known = new Map<string, string | null>()): string {
-  let real = "/";
-  for (let start = 1; start < path.length; ) {
+function realPath(path: string, known = new Map<string, string | null>(), from = "/", fromIndex = 1): string {
+  let real = from;
+  for (let start = fromIndex; start < path.length; ) {
     const slash = path.indexOf("/", start);
     const end = slash === -1 ? path.length : slash;
     const prefix = path.slice(0, end);
@@ -293,6 +323,31 @@ function realPath(path: string, known = new Map<string, string | null>()): strin
     start = end + 1;
   }
   return real;
+}
+
+/** The host's folder as the paths were built: its path, real path and identity. */
+interface TrustedRoot {
+  readonly path: string;
+  readonly real: string;
+  readonly dev: number;
+  readonly ino: number;
+}
+
+/** The root a walk may start at: a folder that is no link, and not `/` (which the walk starts at anyway). */
+function trustedRoot(path: string, known: Map<string, string | null>): TrustedRoot | undefined {
+  const stats = path === "/" ? undefined : lstatOrNothing(path);
+  if (stats === undefined || !stats.isDirectory()) return undefined;
+  return { path, real: realPath(path, known), dev: stats.dev, ino: stats.ino };
+}
+
+/**
+ * Whether the root's path still names the folder it named at startup. A directory has one parent, so
+ * the same folder reached by the same path has the same real path unless a folder above the project
+ * was moved and linked back, which moves the whole policy home out from under the paths built at startup.
+ */
+function rootHolds(root: TrustedRoot): boolean {
+  const stats = lstatOrNothing(root.path);
+  return stats?.isDirectory() === true && stats.dev === root.dev && stats.ino === root.ino;
 }
 
 /** The real path of `prefix`, given its folder's (`realFolder`); null when nothing is there. */

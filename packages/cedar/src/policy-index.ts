@@ -1,4 +1,5 @@
 import { cedarWasm, type PolicyJson } from "./cedar-wasm.js";
+import { contextReads, readsEverything, type ContextReads } from "./context-reads.js";
 import { CedarPolicyError } from "./errors.js";
 import { describeErrors, type CedarSource } from "./source-location.js";
 
@@ -17,12 +18,20 @@ interface FilePolicy {
   label: PolicyLabel;
   /** The tools its action scope names, or "all" (`action`, a slot, or a scope toolgate does not read). */
   actions: readonly string[] | "all";
+  /** Cedar's JSON form of it, undefined when Cedar could not print it. */
+  json: PolicyJson | undefined;
+}
+
+/** A preparsed set: its id inside Cedar and what its policies read of the context. */
+export interface PreparsedSet {
+  readonly id: string;
+  readonly reads: ContextReads;
 }
 
 export interface PolicyIndex {
   readonly size: number;
   /** The preparsed set to ask about a call to `tool`; undefined when no policy could apply to it. */
-  setFor(tool: string): string | undefined;
+  setFor(tool: string): PreparsedSet | undefined;
   label(policyId: string): PolicyLabel;
 }
 
@@ -47,15 +56,15 @@ export function indexPolicies(source: CedarSource, nextSetId: () => string): Pol
   };
   const label = (policyId: string) => labels.get(policyId) ?? { name: policyId, message: undefined, byteOffset: 0 };
   if (policies === undefined) {
-    const whole = preparse(text);
+    const whole = { id: preparse(text), reads: readsEverything };
     const parts = cedar.policySetTextToParts(text);
     return { size: parts.type === "success" ? parts.policies.length : 0, setFor: () => whole, label };
   }
   const forAll = policies.filter((policy) => policy.actions === "all");
-  const setOf = (chosen: readonly FilePolicy[]) =>
-    chosen.length === 0 ? undefined : preparse(Object.fromEntries(chosen.map((policy) => [policy.id, policy.text])));
+  const setOf = (chosen: readonly FilePolicy[]): PreparsedSet | undefined =>
+    chosen.length === 0 ? undefined : { id: preparse(Object.fromEntries(chosen.map((policy) => [policy.id, policy.text]))), reads: readsOf(chosen) };
   const tools = new Set(policies.flatMap((policy) => (policy.actions === "all" ? [] : policy.actions)));
-  const byTool = new Map<string, string | undefined>();
+  const byTool = new Map<string, PreparsedSet | undefined>();
   for (const tool of tools) byTool.set(tool, setOf(policies.filter((policy) => policy.actions === "all" || policy.actions.includes(tool))));
   const others = setOf(forAll);
   return { size: policies.length, setFor: (tool) => (byTool.has(tool) ? byTool.get(tool) : others), label };
@@ -82,8 +91,14 @@ function filePolicies(text: string): FilePolicy[] | undefined {
       text: policy,
       label: { name: annotations.id ?? id, message: annotations.message, byteOffset: Buffer.byteLength(text.slice(0, offset)) },
       actions: json.type === "success" ? scopedTools(json.json.action) : "all",
+      json: json.type === "success" ? json.json : undefined,
     };
   });
+}
+
+function readsOf(policies: readonly FilePolicy[]): ContextReads {
+  const json = policies.map((policy) => policy.json);
+  return json.every((policy) => policy !== undefined) ? contextReads(json) : readsEverything;
 }
 
 type ActionScope = PolicyJson["action"];

@@ -74,10 +74,10 @@ function readSchema(source: CedarSource): string | SchemaJson<string> {
 }
 
 function decide(index: PolicyIndex, context: CedarCallContext, source: CedarSource): CedarVerdict {
-  const id = index.setFor(context.tool);
-  if (id === undefined) return { effect: "none" };
-  const request = toCedarRequest(context);
-  const answer = cedarWasm().statefulIsAuthorized({ ...request, preparsedPolicySetId: id, entities: [] });
+  const set = index.setFor(context.tool);
+  if (set === undefined) return { effect: "none" };
+  const request = toCedarRequest(context, set.reads);
+  const answer = cedarWasm().statefulIsAuthorized({ ...request, preparsedPolicySetId: set.id, entities: [] });
   if (answer.type === "failure") return { effect: "error", message: `Cedar refused the request: ${describeErrors(source, answer.errors)}` };
   const { decision, diagnostics } = answer.response;
   if (diagnostics.errors.length > 0) {

@@ -1,18 +1,5 @@
+import type { PolicyContext } from "@toolgate/plugin-sdk";
 import { readsEverything, type ContextReads } from "./context-reads.js";
-
-/**
- * The call a Cedar policy decides, as the host's policy context describes it (the same shape a CEL
- * rule reads): the tool, its kind and arguments, the call id, the session, the agent and the project.
- */
-export interface CedarCallContext {
-  readonly tool: string;
-  readonly kind: string;
-  readonly args: Readonly<Record<string, unknown>>;
-  readonly callId: string;
-  readonly session: { readonly id: string; readonly user?: string };
-  readonly agent?: string;
-  readonly cwd: string;
-}
 
 export interface EntityRef {
   type: string;
@@ -38,7 +25,7 @@ export const unknownAgent = "unknown";
  * value no policy reads goes as `true`, so every key is still there (`has` and Cedar's messages
  * about missing attributes are unchanged) but a file's content is not copied into Cedar on each call.
  */
-export function toCedarRequest(context: CedarCallContext, reads: ContextReads = readsEverything): CedarRequest {
+export function toCedarRequest(context: PolicyContext, reads: ContextReads = readsEverything): CedarRequest {
   return {
     principal: { type: "Agent", id: context.agent ?? unknownAgent },
     action: { type: "Action", id: context.tool },

@@ -75,7 +75,7 @@ function readSchema(source: CedarSource): string | SchemaJson<string> {
 }
 
 function decide(index: PolicyIndex, context: PolicyContext, source: CedarSource): CedarVerdict {
-  const set = index.setFor(context.tool);
+  const set = index.setFor(context);
   if (set === undefined) return { effect: "none" };
   const request = toCedarRequest(context, set.reads);
   const answer = cedarWasm().statefulIsAuthorized({ ...request, preparsedPolicySetId: set.id, entities: [] });

@@ -20,7 +20,7 @@ export interface PolicyHookFigures {
   alone: Percentiles;
 }
 
-export const targetP99Us = 100;
+const targetP99Us = 100;
 
 export function percentiles(samples: number[]): Percentiles {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -37,7 +37,7 @@ export function verdictLine(name: string, figures: PolicyHookFigures): string {
   return `${p99 < targetP99Us ? "PASS" : "FAIL"}: the ${name} adds ${p99.toFixed(1)} µs at p99 (target < ${targetP99Us} µs)`;
 }
 
-export function policyHookTable(rows: readonly PolicyHookFigures[]): string {
+function policyHookTable(rows: readonly PolicyHookFigures[]): string {
   const us = (value: number) => value.toFixed(1);
   return markdownTable(
     ["policy hook", "added p50 µs", "added p99 µs", "target p99", "alone p50 µs", "alone p99 µs"],

@@ -2,14 +2,15 @@
 // packages as a release does (`pnpm pack`: build, publishConfig, workspace: ranges replaced), `npm
 // publish` the tarballs in dependency order, then fresh projects outside the workspace install them
 // with plain `npm install`:
-// - an app (`toolgate`, `@toolgate/host`, a plugin, `@toolgate/model-hooks` next to its own ai@6)
-//   reaches the CLI the way users do, through `npx`, which loads the plugin (`list`, `check`), blocks
-//   with it (`run`, `hook claude-code`), also in a worker; has one `ai`, which a model hook runs
-//   through against a fake OpenAI-compatible server; and takes an author's plugin from `toolgate new`
-//   to `npm publish` to `toolgate add`. The AI SDK adapter's example compiles and blocks too.
+// - an app (`toolgate`, `@toolgate/host`, a plugin, `@toolgate/model-hooks` next to its own ai@6,
+//   `@toolgate/cedar`, `@toolgate/cel`) reaches the CLI the way users do, through `npx`, which loads
+//   the plugin (`list`, `check`), blocks with it (`run`, `hook claude-code`), also in a worker; has one
+//   `ai`, which a model hook runs through against a fake OpenAI-compatible server; decides with Cedar
+//   and CEL policies; and takes an author's plugin from `toolgate new` to `npm publish` to `toolgate
+//   add`. The AI SDK adapter's example compiles and blocks too.
 // - a project that installs only `@toolgate/host` stays small (a counted budget); with the CLI added
-//   and neither optional package installed, a model hook and a Redis store fail closed, on the library
-//   and the CLI, with the `npm install …` line that fixes them.
+//   and no optional package installed, a model hook, a Redis store and Cedar and CEL hooks fail closed,
+//   on the library and the CLI, with the `npm install …` line that fixes them.
 // @toolgate/*, toolgate and toolgate-plugin-* come only from the local registry; for everything else it
 // redirects npm to the registry this machine's npm uses. Servers and folders are removed even when a step fails.
 // The budgets hold on a loaded 2-core machine (other test files, or other work, on both cores): there
@@ -32,12 +33,14 @@ const published = [
   "@toolgate/host",
   "@toolgate/model-hooks",
   "@toolgate/store-redis",
+  "@toolgate/cedar",
+  "@toolgate/cel",
   "toolgate",
   "@toolgate/ai-sdk",
   pluginName,
 ];
 /** What the app installs from the local registry (the rest of its tree comes through the proxy). */
-const appInstalls = ["toolgate", "@toolgate/host", "@toolgate/ai-sdk", "@toolgate/model-hooks", pluginName];
+const appInstalls = ["toolgate", "@toolgate/host", "@toolgate/ai-sdk", "@toolgate/model-hooks", "@toolgate/cedar", "@toolgate/cel", pluginName];
 /**
  * What `npm install @toolgate/host` may bring at most: the host, the SDK, the shell reader and the
  * core's own dependencies (valibot, mitt, fastest-levenshtein, jiti, picomatch, yaml). Measured on
@@ -46,6 +49,8 @@ const appInstalls = ["toolgate", "@toolgate/host", "@toolgate/ai-sdk", "@toolgat
 const libraryBudget = { packages: 12, megabytes: 6 };
 const modelHooksInstall = "npm install @toolgate/model-hooks ai";
 const storeRedisInstall = "npm install @toolgate/store-redis";
+const cedarInstall = "npm install @toolgate/cedar";
+const celInstall = "npm install @toolgate/cel";
 /** The workspace's own TypeScript compiles the adapter examples, so the fresh project need not install it. */
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 const examples = join(dirname(new URL(import.meta.url).pathname), "../fixtures/adapter-examples");
@@ -302,6 +307,65 @@ describe("publishing to an npm registry and installing from it", { timeout: 180_
     const diagnosis = JSON.parse(doctor.stdout) as { ok: boolean; project: { problem: string | null } };
     expect(diagnosis.ok).toBe(false);
     expect(diagnosis.project.problem).toContain(modelHooksInstall);
+  });
+
+  it("the installed @toolgate/cedar and @toolgate/cel decide, in the library and through npx toolgate hook claude-code", async () => {
+    const project = join(consumer, "languages");
+    writeFiles(project, {
+      "toolgate.config.mjs": `export default ${JSON.stringify({
+        pluginsDir: false,
+        hooks: {
+          pre_tool_call: [
+            { type: "cedar", policies: "policies.cedar" },
+            { type: "cel", rules: [{ expression: 'args.command.startsWith("curl ")', action: "block", message: "CEL: no curl" }] },
+          ],
+        },
+      })};\n`,
+      "policies.cedar": [
+        '@message("Cedar: no root deletes")',
+        'forbid(principal, action, resource) when { context.args has command && context.args.command like "rm -rf /*" };',
+        '@message("Cedar: Claude Code does not push")',
+        'forbid(principal == Agent::"claude-code", action == Action::"Bash", resource) when { context.args.command like "git push*" };',
+        "",
+      ].join("\n"),
+    });
+    const cedar = await gate(consumer, project, "Bash", { command: "rm -rf /" });
+    expect(cedar).toMatchObject({ action: "block", message: "Cedar: no root deletes", source: { kind: "cedar" } });
+    const cel = await gate(consumer, project, "Bash", { command: "curl example.com" });
+    expect(cel).toMatchObject({ action: "block", message: "CEL: no curl", source: { kind: "cel" } });
+    // The library names no agent: the principal is Agent::"unknown", and the push goes through.
+    expect((await gate(consumer, project, "Bash", { command: "git push" })).action).toBe("allow");
+
+    const pushed = await hook(project, "git push origin main");
+    expect(pushed.code, pushed.stderr).toBe(2);
+    expect(pushed.stderr).toContain("Cedar: Claude Code does not push");
+    const listed = await hook(project, "ls -la");
+    expect(listed.code, listed.stderr).toBe(0);
+  });
+
+  it("Cedar and CEL hooks without their packages fail closed with the npm install line, in the library and the hook", async () => {
+    const languages = join(library, "languages");
+    writeFiles(languages, {
+      "cedar/toolgate.config.mjs": `export default ${JSON.stringify({ pluginsDir: false, hooks: { pre_tool_call: [{ type: "cedar", policies: "policies.cedar" }] } })};\n`,
+      "cedar/policies.cedar": "permit(principal, action, resource);\n",
+      "cel/toolgate.config.mjs": `export default ${JSON.stringify({ pluginsDir: false, hooks: { pre_tool_call: [{ type: "cel", rules: [{ expression: "false", action: "block" }] }] } })};\n`,
+    });
+    // A Cedar hook is compiled when the host loads: the library refuses to start, naming the package.
+    const started = await runCommand(process.execPath, ["gate.mjs", join(languages, "cedar"), "terminal", JSON.stringify({ command: "ls" })], { cwd: library });
+    expect(started.code).toBe(1);
+    expect(started.stderr).toContain(cedarInstall);
+    // A CEL hook loads and blocks every call it would decide, as a model hook does.
+    const verdict = await gate(library, join(languages, "cel"), "terminal", { command: "ls" });
+    expect(verdict.action).toBe("block");
+    expect(verdict.message).toContain(celInstall);
+    for (const [name, install] of [
+      ["cedar", cedarInstall],
+      ["cel", celInstall],
+    ] as const) {
+      const denied = await hook(join(languages, name), "ls");
+      expect(denied.code, denied.stdout).toBe(2);
+      expect(denied.stderr, name).toContain(install);
+    }
   });
 
   it("a Redis store without @toolgate/store-redis blocks what a plugin with api.store judges, with the npm install line", async () => {

@@ -1,4 +1,7 @@
 import { cedarWasm, type PolicyJson } from "./cedar-wasm.js";
+import type { PolicyContext } from "@toolgate/plugin-sdk";
+import { contextReads, readsEverything, type ContextReads } from "./context-reads.js";
+import { contextReader, guardOf, ruledOut } from "./policy-guards.js";
 import { CedarPolicyError } from "./errors.js";
 import { describeErrors, type CedarSource } from "./source-location.js";
 
@@ -17,12 +20,26 @@ interface FilePolicy {
   label: PolicyLabel;
   /** The tools its action scope names, or "all" (`action`, a slot, or a scope toolgate does not read). */
   actions: readonly string[] | "all";
+  /** Cedar's JSON form of it, undefined when Cedar could not print it. */
+  json: PolicyJson | undefined;
+  /** The tests its condition starts with that toolgate answers itself (see policy-guards.ts). */
+  guard: ReturnType<typeof guardOf>;
 }
+
+/** A preparsed set: its id inside Cedar, its policies and what they read of the context. */
+export interface PreparsedSet {
+  readonly id: string;
+  readonly reads: ContextReads;
+  readonly members: readonly FilePolicy[];
+}
+
+/** How many narrowed sets an index keeps parsed inside Cedar (which cannot drop one); past it a call is asked of its tool's whole set. */
+const maxNarrowedSets = 256;
 
 export interface PolicyIndex {
   readonly size: number;
-  /** The preparsed set to ask about a call to `tool`; undefined when no policy could apply to it. */
-  setFor(tool: string): string | undefined;
+  /** The preparsed set to ask about the call; undefined when no policy could apply to it. */
+  setFor(context: PolicyContext): PreparsedSet | undefined;
   label(policyId: string): PolicyLabel;
 }
 
@@ -47,18 +64,44 @@ export function indexPolicies(source: CedarSource, nextSetId: () => string): Pol
   };
   const label = (policyId: string) => labels.get(policyId) ?? { name: policyId, message: undefined, byteOffset: 0 };
   if (policies === undefined) {
-    const whole = preparse(text);
+    const whole = { id: preparse(text), reads: readsEverything, members: [] };
     const parts = cedar.policySetTextToParts(text);
     return { size: parts.type === "success" ? parts.policies.length : 0, setFor: () => whole, label };
   }
   const forAll = policies.filter((policy) => policy.actions === "all");
-  const setOf = (chosen: readonly FilePolicy[]) =>
-    chosen.length === 0 ? undefined : preparse(Object.fromEntries(chosen.map((policy) => [policy.id, policy.text])));
+  const setOf = (chosen: readonly FilePolicy[]): PreparsedSet | undefined =>
+    chosen.length === 0
+      ? undefined
+      : { id: preparse(Object.fromEntries(chosen.map((policy) => [policy.id, policy.text]))), reads: readsOf(chosen), members: chosen };
   const tools = new Set(policies.flatMap((policy) => (policy.actions === "all" ? [] : policy.actions)));
-  const byTool = new Map<string, string | undefined>();
+  const byTool = new Map<string, PreparsedSet | undefined>();
   for (const tool of tools) byTool.set(tool, setOf(policies.filter((policy) => policy.actions === "all" || policy.actions.includes(tool))));
   const others = setOf(forAll);
-  return { size: policies.length, setFor: (tool) => (byTool.has(tool) ? byTool.get(tool) : others), label };
+  const narrow = narrower(setOf);
+  return { size: policies.length, setFor: (context) => narrow(byTool.has(context.tool) ? byTool.get(context.tool) : others, context), label };
+}
+
+/**
+ * The tool's set less the policies the call rules out before Cedar is asked (a leading test of their
+ * `when` is false: see policy-guards.ts), so a call pays only for the policies that could decide it.
+ * Each combination is parsed into Cedar once, on the first call that needs it.
+ */
+function narrower(setOf: (chosen: readonly FilePolicy[]) => PreparsedSet | undefined) {
+  const narrowed = new Map<string, PreparsedSet>();
+  return (set: PreparsedSet | undefined, context: PolicyContext): PreparsedSet | undefined => {
+    if (set === undefined) return undefined;
+    const read = contextReader(context);
+    const kept = set.members.filter((policy) => !ruledOut(policy.guard, read));
+    if (kept.length === set.members.length) return set;
+    if (kept.length === 0) return undefined;
+    const key = kept.map((policy) => policy.id).join(" ");
+    const known = narrowed.get(key);
+    if (known !== undefined) return known;
+    if (narrowed.size >= maxNarrowedSets) return set;
+    const made = setOf(kept)!;
+    narrowed.set(key, made);
+    return made;
+  };
 }
 
 /**
@@ -82,8 +125,15 @@ function filePolicies(text: string): FilePolicy[] | undefined {
       text: policy,
       label: { name: annotations.id ?? id, message: annotations.message, byteOffset: Buffer.byteLength(text.slice(0, offset)) },
       actions: json.type === "success" ? scopedTools(json.json.action) : "all",
+      json: json.type === "success" ? json.json : undefined,
+      guard: json.type === "success" ? guardOf(json.json) : undefined,
     };
   });
+}
+
+function readsOf(policies: readonly FilePolicy[]): ContextReads {
+  const json = policies.map((policy) => policy.json);
+  return json.every((policy) => policy !== undefined) ? contextReads(json) : readsEverything;
 }
 
 type ActionScope = PolicyJson["action"];

@@ -1,6 +1,7 @@
 import { cedarWasm, type SchemaJson } from "./cedar-wasm.js";
 import { indexPolicies, type PolicyIndex } from "./policy-index.js";
-import { toCedarRequest, type CedarCallContext } from "./request.js";
+import type { PolicyContext } from "@toolgate/plugin-sdk";
+import { toCedarRequest } from "./request.js";
 import { describeError, describeErrors, type CedarSource } from "./source-location.js";
 import { CedarPolicyError } from "./errors.js";
 
@@ -21,7 +22,7 @@ export type CedarVerdict =
 export interface CedarPolicySet {
   /** How many policies the file holds. */
   readonly size: number;
-  decide(context: CedarCallContext): CedarVerdict;
+  decide(context: PolicyContext): CedarVerdict;
 }
 
 export interface CedarPolicyFiles {
@@ -73,11 +74,11 @@ function readSchema(source: CedarSource): string | SchemaJson<string> {
   }
 }
 
-function decide(index: PolicyIndex, context: CedarCallContext, source: CedarSource): CedarVerdict {
-  const id = index.setFor(context.tool);
-  if (id === undefined) return { effect: "none" };
-  const request = toCedarRequest(context);
-  const answer = cedarWasm().statefulIsAuthorized({ ...request, preparsedPolicySetId: id, entities: [] });
+function decide(index: PolicyIndex, context: PolicyContext, source: CedarSource): CedarVerdict {
+  const set = index.setFor(context);
+  if (set === undefined) return { effect: "none" };
+  const request = toCedarRequest(context, set.reads);
+  const answer = cedarWasm().statefulIsAuthorized({ ...request, preparsedPolicySetId: set.id, entities: [] });
   if (answer.type === "failure") return { effect: "error", message: `Cedar refused the request: ${describeErrors(source, answer.errors)}` };
   const { decision, diagnostics } = answer.response;
   if (diagnostics.errors.length > 0) {

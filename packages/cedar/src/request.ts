@@ -1,16 +1,5 @@
-/**
- * The call a Cedar policy decides, as the host's policy context describes it (the same shape a CEL
- * rule reads): the tool, its kind and arguments, the call id, the session, the agent and the project.
- */
-export interface CedarCallContext {
-  readonly tool: string;
-  readonly kind: string;
-  readonly args: Readonly<Record<string, unknown>>;
-  readonly callId: string;
-  readonly session: { readonly id: string; readonly user?: string };
-  readonly agent?: string;
-  readonly cwd: string;
-}
+import type { PolicyContext } from "@toolgate/plugin-sdk";
+import { readsEverything, type ContextReads } from "./context-reads.js";
 
 export interface EntityRef {
   type: string;
@@ -32,14 +21,16 @@ export const unknownAgent = "unknown";
 
 /**
  * Maps a call to a Cedar request: principal `Agent::"<agent>"`, action `Action::"<tool>"`, resource
- * `Tool::"<tool>"`, and the whole context as Cedar's `context`.
+ * `Tool::"<tool>"`, and the context as Cedar's `context`. `reads`: what the policies read of it; a
+ * value no policy reads goes as `true`, so every key is still there (`has` and Cedar's messages
+ * about missing attributes are unchanged) but a file's content is not copied into Cedar on each call.
  */
-export function toCedarRequest(context: CedarCallContext): CedarRequest {
+export function toCedarRequest(context: PolicyContext, reads: ContextReads = readsEverything): CedarRequest {
   return {
     principal: { type: "Agent", id: context.agent ?? unknownAgent },
     action: { type: "Action", id: context.tool },
     resource: { type: "Tool", id: context.tool },
-    context: toCedarRecord(context as unknown as Record<string, unknown>),
+    context: toCedarRecord(context as unknown as Record<string, unknown>, reads),
   };
 }
 
@@ -55,16 +46,28 @@ function toCedarValue(value: unknown): CedarValue | undefined {
   if (typeof value === "number") return Number.isSafeInteger(value) ? value : String(value);
   if (typeof value === "bigint") return value.toString();
   if (Array.isArray(value)) return value.map(toCedarValue).filter((item) => item !== undefined);
-  if (typeof value === "object") return toCedarRecord(value as Record<string, unknown>);
+  if (typeof value === "object") return toCedarRecord(value as Record<string, unknown>, readsEverything);
   return undefined;
 }
 
-function toCedarRecord(record: Record<string, unknown>): Record<string, CedarValue> {
+function toCedarRecord(record: Record<string, unknown>, reads: ContextReads): Record<string, CedarValue> {
   const out: Record<string, CedarValue> = {};
   for (const [key, value] of Object.entries(record)) {
     if (key === "__entity" || key === "__extn" || key === "__expr") continue;
-    const converted = toCedarValue(value);
+    const converted = projected(value, reads.whole ? reads : reads.children.get(key));
     if (converted !== undefined) out[key] = converted;
   }
   return out;
+}
+
+/** The value as far as `reads` looks into it; `true` in place of one no policy looks into (when Cedar would see it at all). */
+function projected(value: unknown, reads: ContextReads | undefined): CedarValue | undefined {
+  if (reads === undefined || (!reads.whole && reads.children.size === 0)) return present(value) ? true : undefined;
+  if (reads.whole || typeof value !== "object" || value === null || Array.isArray(value)) return toCedarValue(value);
+  return toCedarRecord(value as Record<string, unknown>, reads);
+}
+
+/** Whether `toCedarValue` keeps the value (an attribute Cedar's `has` sees). */
+function present(value: unknown): boolean {
+  return value !== null && value !== undefined && ["string", "boolean", "number", "bigint", "object"].includes(typeof value);
 }

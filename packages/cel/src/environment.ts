@@ -1,18 +1,5 @@
 import { Environment } from "@marcbachmann/cel-js";
-
-/**
- * The call as a CEL expression reads it: the host's policy context, field for field. Structural, so
- * this package does not depend on the host.
- */
-export interface CelCallContext {
-  readonly tool: string;
-  readonly kind: string;
-  readonly args: Readonly<Record<string, unknown>>;
-  readonly callId: string;
-  readonly session: { readonly id: string; readonly user?: string };
-  readonly agent?: string;
-  readonly cwd: string;
-}
+import type { PolicyContext } from "@toolgate/plugin-sdk";
 
 /**
  * The variables every rule may read, with their CEL types. `args` and `session` are maps whose values
@@ -40,7 +27,7 @@ export function createCelEnvironment(): Environment {
  * The bindings for one evaluation. `agent` is a declared variable, and CEL has no "unset" for one, so
  * a call whose surface does not know the agent reads `agent` as `""`.
  */
-export function celBindings(context: CelCallContext): Record<string, unknown> {
+export function celBindings(context: PolicyContext): Record<string, unknown> {
   return {
     tool: context.tool,
     kind: context.kind,

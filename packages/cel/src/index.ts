@@ -1,2 +1,2 @@
-export { type CelCallContext, celVariables } from "./environment.js";
+export { celVariables } from "./environment.js";
 export { type CelAction, type CelMatch, CelRuleError, CelRules, type CelRuleSpec } from "./rules.js";

@@ -1,5 +1,6 @@
 import type { Environment } from "@marcbachmann/cel-js";
-import { type CelCallContext, celBindings, createCelEnvironment } from "./environment.js";
+import type { PolicyContext } from "@toolgate/plugin-sdk";
+import { celBindings, createCelEnvironment } from "./environment.js";
 
 export type CelAction = "block" | "ask" | "allow";
 
@@ -55,7 +56,7 @@ export class CelRules {
    * that fails on this call (a missing key, a wrong type, a result that is not a bool) throws a
    * `CelRuleError` naming the rule: the caller blocks rather than skip a rule it could not read.
    */
-  firstMatch(context: CelCallContext): CelMatch | undefined {
+  firstMatch(context: PolicyContext): CelMatch | undefined {
     const bindings = celBindings(context);
     for (let index = 0; index < this.#evaluators.length; index++) {
       const rule = this.#rules[index] as CelRuleSpec;

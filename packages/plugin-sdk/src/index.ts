@@ -14,6 +14,7 @@ export type {
   Verdict,
 } from "./results.js";
 export type { HookContext, PluginLogger, PluginOptions, SessionInfo, ToolContext } from "./context.js";
+export type { PolicyContext } from "./policy-context.js";
 export type { HookName, HookRole, HookSignatures, Hooks } from "./hooks.js";
 export type { HostEventName, HostEvents, PluginRecord, PluginSource } from "./events.js";
 export type { DecisionParticipant, DecisionRecord, ParticipantAction } from "./decision-record.js";

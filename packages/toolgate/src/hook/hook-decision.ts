@@ -42,7 +42,7 @@ export async function decideHookRequest(
     cwd: projectDir,
     logger: stderrLogger,
     surface: `hook:${protocol.name}`,
-    ...(request.sessionId === undefined ? {} : { session: { id: request.sessionId } }),
+    session: { ...(request.sessionId === undefined ? {} : { id: request.sessionId }), agent: protocol.name },
   };
   // The record is written after the answer (see DecisionLog): the agent never waits for the disk.
   const settings = withProjectDecisionsLog(await resolveSettings(options));

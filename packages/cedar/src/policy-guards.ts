@@ -1,0 +1,179 @@
+import type { PolicyContext } from "@toolgate/plugin-sdk";
+import type { PolicyJson } from "./cedar-wasm.js";
+
+type Expr = Record<string, unknown>;
+type Outcome = boolean | "unknown";
+
+/**
+ * One test at the head of a policy's first `when` clause that toolgate can answer exactly as Cedar
+ * would, without Cedar: `context… has a`, `context… like "…"`, `context… == "…"`, `["…"].contains(context…)`.
+ */
+type Test = (read: ContextReader) => Outcome;
+
+/** The call's context as the tests read it, each string looked up and checked once per call. */
+export interface ContextReader {
+  lookup(path: readonly string[]): Lookup;
+  string(path: readonly string[]): string | undefined;
+}
+
+export function contextReader(context: PolicyContext): ContextReader {
+  const strings = new Map<string, string | undefined>();
+  return {
+    lookup: (path) => lookup(context, path),
+    string(path) {
+      const key = path.join("\u0000");
+      if (!strings.has(key)) strings.set(key, stringAt(context, path));
+      return strings.get(key);
+    },
+  };
+}
+
+/**
+ * The tests a policy's condition starts with: its first clause is `when { t1 && t2 && … }`, and Cedar
+ * evaluates `&&` from the left and stops at the first false. When t1…tk-1 hold and tk is false, the
+ * policy is not satisfied and cannot have failed, so leaving it out of the request changes nothing
+ * in Cedar's answer. Only the leading tests toolgate reads are kept; the first it does not read ends
+ * the list (undefined when there is none).
+ */
+export function guardOf(policy: PolicyJson): readonly Test[] | undefined {
+  const first = policy.conditions[0];
+  if (first?.kind !== "when") return undefined;
+  const tests: Test[] = [];
+  for (const conjunct of conjuncts(first.body as unknown as Expr)) {
+    const test = testOf(conjunct);
+    if (test === undefined) break;
+    tests.push(test);
+  }
+  return tests.length === 0 ? undefined : tests;
+}
+
+/** Whether the guard is certainly false on this call: a test is false after the ones before it held. */
+export function ruledOut(guard: readonly Test[] | undefined, read: ContextReader): boolean {
+  if (guard === undefined) return false;
+  for (const test of guard) {
+    const outcome = test(read);
+    if (outcome !== true) return outcome === false;
+  }
+  return false;
+}
+
+/** `a && b && c` (Cedar nests it to the left) as `[a, b, c]`. */
+function conjuncts(expr: Expr): Expr[] {
+  const and = expr["&&"] as { left: Expr; right: Expr } | undefined;
+  return and === undefined ? [expr] : [...conjuncts(and.left), and.right];
+}
+
+function testOf(expr: Expr): Test | undefined {
+  if (Object.keys(expr).length !== 1) return undefined;
+  if ("has" in expr) return hasTest(expr.has as { left: Expr; attr: string | string[] });
+  if ("like" in expr) return likeTest(expr.like as { left: Expr; pattern: unknown[] });
+  if ("==" in expr) return equalsTest(expr["=="] as { left: Expr; right: Expr });
+  if ("contains" in expr) return containsTest(expr.contains as { left: Expr; right: Expr });
+  return undefined;
+}
+
+function hasTest({ left, attr }: { left: Expr; attr: string | string[] }): Test | undefined {
+  const path = contextPath(left);
+  if (path === undefined) return undefined;
+  const attrs = Array.isArray(attr) ? attr : [attr];
+  return (read) => {
+    let current = read.lookup(path);
+    for (const name of attrs) {
+      if (!("found" in current)) return "unknown";
+      const next = lookup(current.found, [name]);
+      if ("error" in next) return "unknown";
+      if ("missing" in next) return false;
+      current = next;
+    }
+    return true;
+  };
+}
+
+function likeTest({ left, pattern }: { left: Expr; pattern: unknown[] }): Test | undefined {
+  const path = contextPath(left);
+  const parts = pattern.map((part) => (part === "Wildcard" ? undefined : (part as { Literal?: unknown }).Literal));
+  if (path === undefined || parts.some((part) => part !== undefined && typeof part !== "string")) return undefined;
+  const matches = likeMatcher(parts as (string | undefined)[]);
+  return (read) => {
+    const value = read.string(path);
+    return value === undefined ? "unknown" : matches(value);
+  };
+}
+
+function equalsTest({ left, right }: { left: Expr; right: Expr }): Test | undefined {
+  const [path, literal] = contextPath(left) !== undefined ? [contextPath(left), right.Value] : [contextPath(right), left.Value];
+  if (path === undefined || typeof literal !== "string") return undefined;
+  return (read) => {
+    const value = read.string(path);
+    return value === undefined ? "unknown" : value === literal;
+  };
+}
+
+function containsTest({ left, right }: { left: Expr; right: Expr }): Test | undefined {
+  const path = contextPath(right);
+  const items = Array.isArray(left.Set) ? (left.Set as Expr[]).map((item) => item.Value) : undefined;
+  if (path === undefined || items === undefined || !items.every((item) => typeof item === "string")) return undefined;
+  const set = new Set(items as string[]);
+  return (read) => {
+    const value = read.string(path);
+    return value === undefined ? "unknown" : set.has(value);
+  };
+}
+
+function contextPath(expr: Expr): string[] | undefined {
+  if (expr.Var === "context") return [];
+  const access = expr["."] as { left: Expr; attr: string } | undefined;
+  const path = access === undefined ? undefined : contextPath(access.left);
+  return path === undefined || access === undefined ? undefined : [...path, access.attr];
+}
+
+type Lookup = { found: unknown } | { missing: true } | { error: true };
+
+/** The value at `path` as Cedar would see it (see toCedarValue): missing when left out, an error when a step is not a record. */
+function lookup(root: unknown, path: readonly string[]): Lookup {
+  let current = root;
+  for (const name of path) {
+    if (typeof current !== "object" || current === null || Array.isArray(current)) return { error: true };
+    if (name === "__entity" || name === "__extn" || name === "__expr") return { missing: true };
+    const next = (current as Record<string, unknown>)[name];
+    if (next === null || next === undefined || !Object.hasOwn(current, name)) return { missing: true };
+    if (!["string", "boolean", "number", "bigint", "object"].includes(typeof next)) return { missing: true };
+    current = next;
+  }
+  return { found: current };
+}
+
+/** A string Cedar would hold at `path` (well-formed: Cedar refuses a lone surrogate), else undefined. */
+function stringAt(context: PolicyContext, path: readonly string[]): string | undefined {
+  const value = lookup(context, path);
+  return "found" in value && typeof value.found === "string" && !loneSurrogate.test(value.found) ? value.found : undefined;
+}
+
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Cedar's `like` (a wildcard, undefined here, matches any run of characters; the rest is literal; the
+ * whole string must match). Matching UTF-16 code units gives Cedar's answer over characters: both
+ * strings are well-formed, so a literal can neither start nor end inside a surrogate pair. The literal
+ * runs between wildcards are found leftmost first, which finds a match whenever there is one.
+ */
+function likeMatcher(parts: readonly (string | undefined)[]): (text: string) => boolean {
+  const runs: string[] = [""];
+  for (const part of parts) {
+    if (part === undefined) runs.push("");
+    else runs[runs.length - 1] += part;
+  }
+  const [first, last] = [runs[0]!, runs.at(-1)!];
+  if (runs.length === 1) return (text) => text === first;
+  return (text) => {
+    if (text.length < first.length + last.length || !text.startsWith(first) || !text.endsWith(last)) return false;
+    let at = first.length;
+    const end = text.length - last.length;
+    for (const run of runs.slice(1, -1)) {
+      const found = text.indexOf(run, at);
+      if (found < 0 || found + run.length > end) return false;
+      at = found + run.length;
+    }
+    return true;
+  };
+}

@@ -14,6 +14,7 @@ import {
   setPositional,
   setVar,
   valuesOf,
+  lookupIn,
   type AnalysisEnvironment,
   type ShellState,
 } from "./shell-state.js";
@@ -908,7 +909,7 @@ class Collector {
   }
 
   scope(state: ShellState) {
-    return { lookup: (name: string) => valuesOf(name, state, this.environment), cwd: state.cwd };
+    return { lookup: lookupIn(state, this.environment), cwd: state.cwd };
   }
 
   /** What a function call runs: its body, in the caller's shell (a `cd` inside lasts), one level deeper. */

@@ -901,8 +901,9 @@ class Collector {
   }
 
   scanExpansions(text: string, state: ShellState, found: ExpansionScan): void {
-    // Only a `$` (an expansion) or a `[` (a subscript) can hold code: most words have neither.
-    if (!text.includes("$") && !text.includes("[")) return;
+    // Code hides only behind `${`, `$((`, `$[` or a subscript's `[`: a word with none of them (most words,
+    // `$f`, `"$(git diff)"`, whose `$(…)` is read as a script of its own) holds nothing to scan.
+    if (!text.includes("[") && !text.includes("${") && !text.includes("$((")) return;
     const result = wordExpansionProblems(text, (found.scope ??= this.scope(state)));
     for (const problem of result.problems) this.problem(problem);
     for (const name of result.assigned) (found.assigned ??= []).push(name);

@@ -1,4 +1,5 @@
-import { parseScript, type Command, type Redirect, type Script, type Word } from "./parse.js";
+import type { Command, Redirect, Script, Word } from "./parse.js";
+import { sharedParse } from "./shared-parse.js";
 
 /** Every simple command of a line, as text, and why the line cannot be read with confidence. */
 export interface SimpleCommands {
@@ -25,7 +26,7 @@ const substitutionStart = /\$\(|`/;
  * Nothing is unwrapped here (`sudo rm` is the one command `sudo rm`): `analyze` does that.
  */
 export function simpleCommands(source: string): SimpleCommands {
-  const reader = new Reader();
+  const reader = new Reader(source);
   reader.script(source, 0);
   return reader.problem === undefined ? { commands: reader.commands } : { commands: reader.commands, problem: reader.problem };
 }
@@ -34,12 +35,15 @@ class Reader {
   commands: string[] = [];
   problem: string | undefined;
 
+  /** The line read: its scripts are parsed once for every reader of it (`sharedParse`), and never changed here. */
+  constructor(readonly line: string) {}
+
   script(source: string, depth: number): void {
     if (depth > maxDepth) {
       this.problem ??= `scripts are nested more than ${maxDepth} levels deep`;
       return;
     }
-    const parsed = parseScript(source);
+    const parsed = sharedParse(this.line, source);
     if (parsed.problem !== undefined) this.problem ??= parsed.problem;
     this.list(parsed.script, depth);
   }
@@ -75,7 +79,7 @@ class Reader {
     this.word(redirect.target, depth);
     // An unquoted delimiter (`<<EOF`) expands `$( … )` and backticks in the body; a quoted one does not.
     if (redirect.body === undefined || redirect.target.plain !== true || !substitutionStart.test(redirect.body)) return;
-    const body = parseScript(redirect.body);
+    const body = sharedParse(this.line, redirect.body);
     if (body.problem !== undefined) this.problem ??= `a heredoc body: ${body.problem}`;
     this.substitutionsIn(body.script, depth + 1);
   }

@@ -12,6 +12,9 @@ import { readerVersion } from "./reader-version.js";
  */
 interface LineParses {
   readonly line: string;
+  /** The line's own parse: kept apart, as a long line is a costly key to hash. */
+  own: ParseResult | undefined;
+  /** The parses of the scripts inside it, by their text. */
   readonly parses: Map<string, ParseResult>;
 }
 
@@ -24,7 +27,7 @@ const maxScripts = 1_024;
 const storeKey = Symbol.for(`toolgate.shell.shared-parse@${readerVersion}`);
 const lines: LineParses[] = ((globalThis as { [storeKey]?: LineParses[] })[storeKey] ??= []);
 
-function parsesOf(line: string): Map<string, ParseResult> {
+function entryOf(line: string): LineParses {
   for (let index = 0; index < lines.length; index++) {
     const entry = lines[index]!;
     if (entry.line !== line) continue;
@@ -32,17 +35,19 @@ function parsesOf(line: string): Map<string, ParseResult> {
       lines.splice(index, 1);
       lines.unshift(entry);
     }
-    return entry.parses;
+    return entry;
   }
-  const entry = { line, parses: new Map<string, ParseResult>() };
+  const entry: LineParses = { line, own: undefined, parses: new Map() };
   lines.unshift(entry);
   if (lines.length > capacity) lines.length = capacity;
-  return entry.parses;
+  return entry;
 }
 
 /** `parseScript(script)` for a script of `line` (the line itself included), parsed once for every reader of the line. Never change it. */
 export function sharedParse(line: string, script: string): ParseResult {
-  const parses = parsesOf(line);
+  const entry = entryOf(line);
+  if (script === line) return (entry.own ??= parseScript(script));
+  const { parses } = entry;
   const known = parses.get(script);
   if (known !== undefined) return known;
   const parsed = parseScript(script);

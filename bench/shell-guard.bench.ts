@@ -69,10 +69,8 @@ function median(values: number[]): number {
   return values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 }
 
-// The reader keeps its last few readings, and the parses of their scripts, for the consumers of one decision
-// (sharedAnalysis, sharedParse, both keyed by the line): every decision timed here gets a line of its own, a
-// comment line ahead of the command, so each one is read and parsed afresh (a script repeated within the line,
-// `$(git rev-parse --short HEAD)`, is parsed once per line, as it is for an agent's line).
+// The reader keeps its last few readings for the consumers of one decision (sharedAnalysis): every decision
+// timed here gets a line of its own, a comment line ahead of the command, so each one is read afresh.
 let lineNumber = 0;
 const fresh = (command: string) => `#${lineNumber++}\n${command}`;
 

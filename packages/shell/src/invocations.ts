@@ -20,8 +20,7 @@ import {
 } from "./shell-state.js";
 import { knownInputs, staticInput, staticOutput, stdinTexts } from "./static-text.js";
 import { gitWords } from "./git-alias.js";
-import { asProgram } from "./open-at-end.js";
-import { sharedParse } from "./shared-parse.js";
+import { parseProgram } from "./open-at-end.js";
 import { normalizePath } from "./normalize-path.js";
 import { transformNames, transformText } from "./transforms.js";
 import { analyzeInterpreter } from "./interpreters.js";
@@ -363,9 +362,7 @@ class Collector {
       return;
     }
     // The agent's line is a whole program: bash runs its complete commands before a quote left open at its end.
-    // Parsed once for every reader of the line (the permission rules parse it too); never changed here.
-    const parsed = sharedParse(this.analysis.source, text);
-    const { script, problem } = depth === 0 ? asProgram(parsed) : parsed;
+    const { script, problem } = depth === 0 ? parseProgram(text) : parseScript(text);
     if (problem !== undefined) this.problem(via.length === 0 ? problem : `${problem} (in ${via.join(" → ")})`);
     if (this.dry === 0) this.analysis.scripts.push(text);
     this.script(script, depth, state, via, out);
@@ -645,7 +642,7 @@ class Collector {
     this.expanding.add(name);
     for (const value of values) {
       const own = values.length === 1 ? state : copy(state);
-      // A parse of its own, not the line's shared one (`sharedParse`): the command's words are spliced into it.
+      // A parse of its own, never shared: the command's words are spliced into it.
       const { script, problem } = parseScript(value);
       if (problem !== undefined) this.problem(`${problem} (in alias ${name})`);
       const last = script.at(-1)?.at(-1);

@@ -7,9 +7,10 @@
  * the line (`rm -rf ~ 'x` is refused though bash would run nothing), never allow it: only the open quote
  * itself is no reason to refuse. Any other problem, and any text the lexer read only approximately, is.
  */
-import type { ParseResult } from "./parse.js";
+import { parseScript, type ParseResult } from "./parse.js";
 
-/** A parse of a whole program (the agent's line) as bash reads it: a quote left open at its end is no problem by itself. */
-export function asProgram(parsed: ParseResult): ParseResult {
+/** Parses a whole program (the agent's line): a quote left open at its end is no problem by itself. */
+export function parseProgram(source: string): ParseResult {
+  const parsed = parseScript(source);
   return parsed.openAtEnd === true ? { script: parsed.script } : parsed;
 }

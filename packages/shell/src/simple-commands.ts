@@ -1,5 +1,4 @@
-import type { Command, Redirect, Script, Word } from "./parse.js";
-import { sharedParse } from "./shared-parse.js";
+import { parseScript, type Command, type Redirect, type Script, type Word } from "./parse.js";
 
 /** Every simple command of a line, as text, and why the line cannot be read with confidence. */
 export interface SimpleCommands {
@@ -26,7 +25,7 @@ const substitutionStart = /\$\(|`/;
  * Nothing is unwrapped here (`sudo rm` is the one command `sudo rm`): `analyze` does that.
  */
 export function simpleCommands(source: string): SimpleCommands {
-  const reader = new Reader(source);
+  const reader = new Reader();
   reader.script(source, 0);
   return reader.problem === undefined ? { commands: reader.commands } : { commands: reader.commands, problem: reader.problem };
 }
@@ -35,15 +34,12 @@ class Reader {
   commands: string[] = [];
   problem: string | undefined;
 
-  /** The line read: its scripts are parsed once for every reader of it (`sharedParse`), and never changed here. */
-  constructor(readonly line: string) {}
-
   script(source: string, depth: number): void {
     if (depth > maxDepth) {
       this.problem ??= `scripts are nested more than ${maxDepth} levels deep`;
       return;
     }
-    const parsed = sharedParse(this.line, source);
+    const parsed = parseScript(source);
     if (parsed.problem !== undefined) this.problem ??= parsed.problem;
     this.list(parsed.script, depth);
   }
@@ -79,7 +75,7 @@ class Reader {
     this.word(redirect.target, depth);
     // An unquoted delimiter (`<<EOF`) expands `$( … )` and backticks in the body; a quoted one does not.
     if (redirect.body === undefined || redirect.target.plain !== true || !substitutionStart.test(redirect.body)) return;
-    const body = sharedParse(this.line, redirect.body);
+    const body = parseScript(redirect.body);
     if (body.problem !== undefined) this.problem ??= `a heredoc body: ${body.problem}`;
     this.substitutionsIn(body.script, depth + 1);
   }

@@ -35,14 +35,13 @@ function expandPieces(text: string, scope: ExpansionScope, depth: number): reado
   const pieces: (readonly string[])[] = [];
   let literal = "";
   let i = 0;
-  const push = (values: readonly string[]) => {
-    pieces.push([literal], values);
-    literal = "";
-  };
+  // Not a closure: a function made on every call costs more than the few lines it saves (and, built
+  // with names kept, as tsx does, each one also costs a call that names it).
   if (text.charCodeAt(0) === 126) {
     const tilde = tildePrefix(text, scope);
     if (tilde !== undefined) {
-      push(tilde.values);
+      pieces.push([literal], tilde.values);
+      literal = "";
       i = tilde.end;
     }
   }
@@ -50,26 +49,31 @@ function expandPieces(text: string, scope: ExpansionScope, depth: number): reado
     const char = text[i]!;
     if (char === "`") {
       const end = closingIndex(text, i + 1, "backtick");
-      push(unknownOnly);
+      pieces.push([literal], unknownOnly);
+      literal = "";
       i = end;
     } else if (char === "$") {
       const next = text[i + 1];
       if (next === "(" && text[i + 2] === "(") {
         const end = closingIndex(text, i + 2, "paren");
-        push(arithmetic(text.slice(i + 3, end - 2), scope, depth));
+        pieces.push([literal], arithmetic(text.slice(i + 3, end - 2), scope, depth));
+        literal = "";
         i = end;
       } else if (next === "(") {
-        push(unknownOnly);
+        pieces.push([literal], unknownOnly);
+        literal = "";
         i = closingIndex(text, i + 2, "paren");
       } else if (next === "[") {
         const end = text.indexOf("]", i + 2);
-        push(end === -1 ? unknownOnly : arithmetic(text.slice(i + 2, end), scope, depth));
+        pieces.push([literal], end === -1 ? unknownOnly : arithmetic(text.slice(i + 2, end), scope, depth));
+        literal = "";
         i = end === -1 ? text.length : end + 1;
       } else if (next === "{") {
         const end = closingIndex(text, i + 2, "brace");
         const values = braced(text.slice(i + 2, end - 1), scope, depth);
         if (values === undefined) return undefined;
-        push(values);
+        pieces.push([literal], values);
+        literal = "";
         i = end;
       } else {
         const name = /^(?:[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])/.exec(text.slice(i + 1, i + 256))?.[0];
@@ -77,7 +81,8 @@ function expandPieces(text: string, scope: ExpansionScope, depth: number): reado
           literal += "$";
           i++;
         } else {
-          push(variable(name, scope));
+          pieces.push([literal], variable(name, scope));
+          literal = "";
           i += 1 + name.length;
         }
       }

@@ -6,6 +6,7 @@ export { knownInputs, stdinTexts } from "./static-text.js";
 export { unwrap, type Unwrapped } from "./unwrap.js";
 export { gitWords, type GitWords } from "./git-alias.js";
 export { interpreterEffects, type CodeWrite, type InterpreterEffects } from "./interpreters.js";
+export { sharedInterpreterEffects } from "./shared-effects.js";
 export { normalizePath } from "./normalize-path.js";
 export { isUnknown, unknownText } from "./unknown.js";
 export { simpleCommands, type SimpleCommands } from "./simple-commands.js";

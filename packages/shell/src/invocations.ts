@@ -14,6 +14,7 @@ import {
   setPositional,
   setVar,
   valuesOf,
+  lookupIn,
   type AnalysisEnvironment,
   type ShellState,
 } from "./shell-state.js";
@@ -641,6 +642,7 @@ class Collector {
     this.expanding.add(name);
     for (const value of values) {
       const own = values.length === 1 ? state : copy(state);
+      // A parse of its own, never shared: the command's words are spliced into it.
       const { script, problem } = parseScript(value);
       if (problem !== undefined) this.problem(`${problem} (in alias ${name})`);
       const last = script.at(-1)?.at(-1);
@@ -900,15 +902,16 @@ class Collector {
   }
 
   scanExpansions(text: string, state: ShellState, found: ExpansionScan): void {
-    // Only a `$` (an expansion) or a `[` (a subscript) can hold code: most words have neither.
-    if (!text.includes("$") && !text.includes("[")) return;
+    // Code hides only behind `${`, `$((`, `$[` or a subscript's `[`: a word with none of them (most words,
+    // `$f`, `"$(git diff)"`, whose `$(…)` is read as a script of its own) holds nothing to scan.
+    if (!mayHoldCode(text)) return;
     const result = wordExpansionProblems(text, (found.scope ??= this.scope(state)));
     for (const problem of result.problems) this.problem(problem);
     for (const name of result.assigned) (found.assigned ??= []).push(name);
   }
 
   scope(state: ShellState) {
-    return { lookup: (name: string) => valuesOf(name, state, this.environment), cwd: state.cwd };
+    return { lookup: lookupIn(state, this.environment), cwd: state.cwd };
   }
 
   /** What a function call runs: its body, in the caller's shell (a `cd` inside lasts), one level deeper. */
@@ -1596,6 +1599,19 @@ function isTilde(text: string): boolean {
 }
 
 /** Whether a word holds a `$` or a backtick: a loop over its characters beats two searches on these short strings. */
+/** `text.includes("[") || text.includes("${") || text.includes("$((")` in one pass (this runs for every word). */
+function mayHoldCode(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 91) return true;
+    if (code === 36) {
+      const next = text.charCodeAt(index + 1);
+      if (next === 123 || (next === 40 && text.charCodeAt(index + 2) === 40)) return true;
+    }
+  }
+  return false;
+}
+
 function mayExpand(text: string): boolean {
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);

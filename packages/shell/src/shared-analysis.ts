@@ -1,6 +1,7 @@
 import { analyze, type Analysis, type Invocation } from "./invocations.js";
 import { normalizePath } from "./normalize-path.js";
 import type { AnalysisEnvironment } from "./shell-state.js";
+import { readerVersion } from "./reader-version.js";
 
 /** Where a call runs, as its consumers know it: the project, the user's home, the temp folder, and the call's own folder. */
 export interface AnalysisPlace {
@@ -46,8 +47,7 @@ interface Entry {
 // One decision reads a line up to three times (guard, rules, protection), sometimes from a second folder: a few entries suffice.
 const capacity = 4;
 
-/** This reader's version (kept equal to package.json's by a test): copies of two versions never share a reading. */
-export const readerVersion = "0.1.0";
+export { readerVersion } from "./reader-version.js";
 
 // Kept on the process, not the module: the host loads each plugin with its own copy of this package (jiti, no
 // module cache), and the guard plugin must find the reading the host's rules and protection made.

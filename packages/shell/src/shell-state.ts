@@ -1,4 +1,5 @@
 import { expandText, maxVariants } from "./expansion.js";
+import type { Lookup } from "./arithmetic.js";
 import { normalizePath } from "./normalize-path.js";
 import { fromLiteral } from "./quoted.js";
 import { isUnknown } from "./unknown.js";
@@ -211,7 +212,15 @@ export function setPositional(state: ShellState, args: readonly string[]): void 
  */
 export function expand(text: string, state: ShellState, environment: AnalysisEnvironment): readonly string[] | undefined {
   if (!mayExpandText(text)) return [fromLiteral(text)];
-  return expandText(text, { lookup: (name) => valuesOf(name, state, environment), cwd: state.cwd });
+  return expandText(text, { lookup: lookupIn(state, environment), cwd: state.cwd });
+}
+
+/**
+ * `valuesOf` for one state, as a scope's lookup. Made here, not written in place as `lookup: (name) => …`:
+ * a function in a named place is named at run time when built with names kept (tsx), a cost on every word.
+ */
+export function lookupIn(state: ShellState, environment: AnalysisEnvironment): Lookup {
+  return (name) => valuesOf(name, state, environment);
 }
 
 /** Whether anything in a word's text expands: a `$`, a backtick, or a `~` that starts it. */

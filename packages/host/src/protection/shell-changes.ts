@@ -1,5 +1,5 @@
 // In the CLI bundle this import is lazy (scripts/bundle.mjs): the reader loads on the first shell line checked.
-import { interpreterEffects, sharedAnalysis, stdinTexts, type AnalysisEnvironment, type Invocation } from "@toolgate/shell";
+import { sharedAnalysis, sharedInterpreterEffects, stdinTexts, type AnalysisEnvironment, type Invocation } from "@toolgate/shell";
 import { patchedFiles } from "./patch-files.js";
 import type { Reach } from "./protected-paths.js";
 
@@ -106,7 +106,8 @@ function changesOf(invocation: Invocation, found: ShellChanges): void {
   else if (name === "find") findChanges(invocation, add);
   else if (name === "apply_patch" || name === "applypatch") patchChanges(invocation, add);
   else if (packageManagers.has(name)) packageChanges(invocation, found, add);
-  const effects = interpreterEffects(invocation, () => stdinTexts(invocation));
+  // The guard asks the same of the same (shared) command: read once for both.
+  const effects = sharedInterpreterEffects(invocation);
   for (const write of effects?.writes ?? []) add(write.target, "exact");
 }
 

@@ -38,7 +38,7 @@ function at(root: ContextReads, path: readonly string[]): ContextReads {
 }
 
 /** `context`, `context.a`, `context.a.b`: the attribute path, or undefined when the chain does not start at `context`. */
-function contextPath(expr: Expr): string[] | undefined {
+export function contextPath(expr: Expr): string[] | undefined {
   if (expr.Var === "context") return [];
   const access = expr["."] as { left: Expr; attr: string } | undefined;
   if (access === undefined) return undefined;

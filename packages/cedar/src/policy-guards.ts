@@ -1,5 +1,7 @@
 import type { PolicyContext } from "@toolgate/plugin-sdk";
 import type { PolicyJson } from "./cedar-wasm.js";
+import { contextPath } from "./context-reads.js";
+import { isReservedKey, keptByCedar } from "./request.js";
 
 type Expr = Record<string, unknown>;
 type Outcome = boolean | "unknown";
@@ -120,13 +122,6 @@ function containsTest({ left, right }: { left: Expr; right: Expr }): Test | unde
   };
 }
 
-function contextPath(expr: Expr): string[] | undefined {
-  if (expr.Var === "context") return [];
-  const access = expr["."] as { left: Expr; attr: string } | undefined;
-  const path = access === undefined ? undefined : contextPath(access.left);
-  return path === undefined || access === undefined ? undefined : [...path, access.attr];
-}
-
 type Lookup = { found: unknown } | { missing: true } | { error: true };
 
 /** The value at `path` as Cedar would see it (see toCedarValue): missing when left out, an error when a step is not a record. */
@@ -134,10 +129,8 @@ function lookup(root: unknown, path: readonly string[]): Lookup {
   let current = root;
   for (const name of path) {
     if (typeof current !== "object" || current === null || Array.isArray(current)) return { error: true };
-    if (name === "__entity" || name === "__extn" || name === "__expr") return { missing: true };
     const next = (current as Record<string, unknown>)[name];
-    if (next === null || next === undefined || !Object.hasOwn(current, name)) return { missing: true };
-    if (!["string", "boolean", "number", "bigint", "object"].includes(typeof next)) return { missing: true };
+    if (isReservedKey(name) || !Object.hasOwn(current, name) || !keptByCedar(next)) return { missing: true };
     current = next;
   }
   return { found: current };

@@ -53,7 +53,7 @@ function toCedarValue(value: unknown): CedarValue | undefined {
 function toCedarRecord(record: Record<string, unknown>, reads: ContextReads): Record<string, CedarValue> {
   const out: Record<string, CedarValue> = {};
   for (const [key, value] of Object.entries(record)) {
-    if (key === "__entity" || key === "__extn" || key === "__expr") continue;
+    if (isReservedKey(key)) continue;
     const converted = projected(value, reads.whole ? reads : reads.children.get(key));
     if (converted !== undefined) out[key] = converted;
   }
@@ -62,12 +62,17 @@ function toCedarRecord(record: Record<string, unknown>, reads: ContextReads): Re
 
 /** The value as far as `reads` looks into it; `true` in place of one no policy looks into (when Cedar would see it at all). */
 function projected(value: unknown, reads: ContextReads | undefined): CedarValue | undefined {
-  if (reads === undefined || (!reads.whole && reads.children.size === 0)) return present(value) ? true : undefined;
+  if (reads === undefined || (!reads.whole && reads.children.size === 0)) return keptByCedar(value) ? true : undefined;
   if (reads.whole || typeof value !== "object" || value === null || Array.isArray(value)) return toCedarValue(value);
   return toCedarRecord(value as Record<string, unknown>, reads);
 }
 
 /** Whether `toCedarValue` keeps the value (an attribute Cedar's `has` sees). */
-function present(value: unknown): boolean {
+export function keptByCedar(value: unknown): boolean {
   return value !== null && value !== undefined && ["string", "boolean", "number", "bigint", "object"].includes(typeof value);
+}
+
+/** A record key Cedar's JSON format reserves: left out, so an argument cannot smuggle in an entity reference. */
+export function isReservedKey(key: string): boolean {
+  return key === "__entity" || key === "__extn" || key === "__expr";
 }

@@ -166,7 +166,8 @@ export class PolicyProtection {
         (path === raw ? undefined : this.#paths.hit(posix.resolve(cwd ?? this.#cwd, raw), reach))
       );
     const unknownAt = lastUnknown(path);
-    if (unknownAt === -1 && (path.startsWith("/") || cwd !== undefined)) return this.#paths.hit(path.startsWith("/") ? path : posix.join(cwd!, path), reach);
+    // `hit` folds `.`, `..` and `//` itself (and only when there are some): the two texts are joined as they are.
+    if (unknownAt === -1 && (path.startsWith("/") || cwd !== undefined)) return this.#paths.hit(path.startsWith("/") ? path : `${cwd!}/${path}`, reach);
     // Known from some point on only: `$DIR/toolgate.config.ts`, or relative after a `cd` to a folder only known at run time.
     const tail = unknownAt === -1 ? `/${path}` : path.slice(unknownAt);
     if (/(^|\/)\.\.(\/|$)/.test(tail)) return "unknown";

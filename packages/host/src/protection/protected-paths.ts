@@ -172,8 +172,9 @@ export class ProtectedPaths {
     const normal = posix.normalize(pattern);
     // Only a path that starts with the pattern's plain part can match it: the matcher is asked of those alone.
     const plain = normal.slice(0, Math.max(0, normal.search(globSyntax)));
-    const matches = globMatcher(normal);
-    const matchesPath = (path: string) => path.startsWith(plain) && matches(path);
+    // Compiled only when a path starts with the plain part: most globs of a line are near no entry.
+    let matches: ((path: string) => boolean) | undefined;
+    const matchesPath = (path: string) => path.startsWith(plain) && (matches ??= globMatcher(normal))(path);
     return this.#firstHit(reach, pattern, (path) => matchesPath(path) || this.#mayMatchInside(normal, plain, matchesPath, path), matchesPath, plain);
   }
 

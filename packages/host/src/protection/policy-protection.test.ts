@@ -104,6 +104,12 @@ describe("shell lines that change toolgate's policy are blocked", () => {
     "node -e \"require('fs').writeFileSync('toolgate.config.json', '{}')\"",
     "ls | grep toolgate | xargs rm",
     "touch toolgate.config.ts",
+    // a relative path after a cd, joined to its folder as text: every spelling folds to the config
+    "cd src && echo x > .//..//toolgate.config.json",
+    "cd ./src/.. && touch ./toolgate.config.ts",
+    "cd src/ && echo x > ../src/../toolgate.config.yml",
+    "cd / && echo x > .PROJECT/toolgate.config.json",
+    "cd / && touch .//.PROJECT//toolgate.config.ts",
     // the plugins folder
     "rm -rf plugins",
     "rm -rf plugins/",
@@ -186,6 +192,13 @@ describe("shell lines that change toolgate's policy are blocked", () => {
     'find $D -name "toolgate.config.*" -delete',
     'find $D -name "gu?rd.*" -delete',
     "rm -rf $X/pro?",
+    // relative after a cd, joined as text: a glob or a tree above the entry
+    "cd src && rm -rf ../plug*/",
+    "cd src && rm -rf ..//pl?gins//guard.*",
+    "cd src && rm -rf ../",
+    "cd src && rm -rf ../plugins/.",
+    "cd / && rm -rf .PROJECT/pl*",
+    "cd / && rm -rf .PROJECT/plugins/pack/**/deep.mjs",
   ];
 
   it.each(lines)("%s", (line) => {

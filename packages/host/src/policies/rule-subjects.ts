@@ -20,8 +20,21 @@ export interface Subjects {
 // The last word of a key (`file_path`, `filePath`, `notebook_path`, `dir`) that names a path.
 const pathWords = new Set(["path", "paths", "file", "files", "filename", "filenames", "dir", "dirs", "directory", "directories", "folder", "cwd"]);
 
+// Asked of every argument key of every call a file check reads, and tools repeat their keys: answers kept, a bounded cache emptied when full.
+const pathKeys = new Map<string, boolean>();
+const pathKeysKept = 256;
+
 /** `path`, `file_path`, `filePath`, `paths`, `target_file`, `directory`, `cwd`, …: the key's last word names a path. */
 export function isPathKey(key: string): boolean {
+  let answer = pathKeys.get(key);
+  if (answer !== undefined) return answer;
+  answer = lastWordNamesPath(key);
+  if (pathKeys.size >= pathKeysKept) pathKeys.clear();
+  pathKeys.set(key, answer);
+  return answer;
+}
+
+function lastWordNamesPath(key: string): boolean {
   const words = key
     .replace(/([a-z\d])([A-Z])/g, "$1_$2")
     .toLowerCase()

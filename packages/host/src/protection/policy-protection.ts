@@ -218,6 +218,8 @@ function lastUnknown(path: string): number {
 }
 
 function verbOf(toolName: string): string {
+  // Most names hold no `__`: no array for them.
+  if (!toolName.includes("__")) return toolName;
   const parts = toolName.split("__");
   return parts[parts.length - 1] ?? toolName;
 }

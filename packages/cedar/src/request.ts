@@ -76,3 +76,32 @@ export function keptByCedar(value: unknown): boolean {
 export function isReservedKey(key: string): boolean {
   return key === "__entity" || key === "__extn" || key === "__expr";
 }
+
+/** Deeper than this, toolgate does not vouch for Cedar taking the request (its JSON reader stops at a depth of its own). */
+const maxCheckedDepth = 32;
+
+/**
+ * Whether Cedar takes the request as it is: every string in it, keys included, is well-formed (cedar-wasm
+ * throws on a lone surrogate) and it is not deeply nested. When toolgate knows Cedar's answer without
+ * asking, it asks all the same unless this holds, so a request Cedar refuses is still refused.
+ */
+export function takenByCedar(request: CedarRequest): boolean {
+  const ids = [request.principal.id, request.action.id, request.resource.id];
+  return ids.every(wellFormed) && plainValue(request.context, 1);
+}
+
+function plainValue(value: CedarValue, depth: number): boolean {
+  if (typeof value === "string") return wellFormed(value);
+  if (typeof value !== "object") return true;
+  if (depth > maxCheckedDepth) return false;
+  if (Array.isArray(value)) return value.every((item) => plainValue(item, depth + 1));
+  for (const [key, item] of Object.entries(value)) if (!wellFormed(key) || !plainValue(item, depth + 1)) return false;
+  return true;
+}
+
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Cedar's strings are Unicode scalar values: a lone surrogate is refused. */
+export function wellFormed(text: string): boolean {
+  return !loneSurrogate.test(text);
+}

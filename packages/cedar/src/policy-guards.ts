@@ -15,17 +15,26 @@ type Test = (read: ContextReader) => Outcome;
 /** The call's context as the tests read it, each string looked up and checked once per call. */
 export interface ContextReader {
   lookup(path: readonly string[]): Lookup;
-  string(path: readonly string[]): string | undefined;
+  string(path: StringPath): string | undefined;
 }
+
+/** A path to a string the tests compare, with the key its value is kept under for the call (made once, with the test). */
+interface StringPath {
+  readonly path: readonly string[];
+  readonly key: string;
+}
+
+const stringPath = (path: readonly string[]): StringPath => ({ path, key: path.join("\u0000") });
 
 export function contextReader(context: PolicyContext): ContextReader {
   const strings = new Map<string, string | undefined>();
   return {
     lookup: (path) => lookup(context, path),
-    string(path) {
-      const key = path.join("\u0000");
-      if (!strings.has(key)) strings.set(key, stringAt(context, path));
-      return strings.get(key);
+    string({ path, key }) {
+      if (strings.has(key)) return strings.get(key);
+      const value = stringAt(context, path);
+      strings.set(key, value);
+      return value;
     },
   };
 }
@@ -106,8 +115,9 @@ function likeTest({ left, pattern }: { left: Expr; pattern: unknown[] }): Test |
   const parts = pattern.map((part) => (part === "Wildcard" ? undefined : (part as { Literal?: unknown }).Literal));
   if (path === undefined || parts.some((part) => part !== undefined && typeof part !== "string")) return undefined;
   const matches = likeMatcher(parts as (string | undefined)[]);
+  const at = stringPath(path);
   return (read) => {
-    const value = read.string(path);
+    const value = read.string(at);
     return value === undefined ? "unknown" : matches(value);
   };
 }
@@ -115,8 +125,9 @@ function likeTest({ left, pattern }: { left: Expr; pattern: unknown[] }): Test |
 function equalsTest({ left, right }: { left: Expr; right: Expr }): Test | undefined {
   const [path, literal] = contextPath(left) !== undefined ? [contextPath(left), right.Value] : [contextPath(right), left.Value];
   if (path === undefined || typeof literal !== "string") return undefined;
+  const at = stringPath(path);
   return (read) => {
-    const value = read.string(path);
+    const value = read.string(at);
     return value === undefined ? "unknown" : value === literal;
   };
 }
@@ -126,8 +137,9 @@ function containsTest({ left, right }: { left: Expr; right: Expr }): Test | unde
   const items = Array.isArray(left.Set) ? (left.Set as Expr[]).map((item) => item.Value) : undefined;
   if (path === undefined || items === undefined || !items.every((item) => typeof item === "string")) return undefined;
   const set = new Set(items as string[]);
+  const at = stringPath(path);
   return (read) => {
-    const value = read.string(path);
+    const value = read.string(at);
     return value === undefined ? "unknown" : set.has(value);
   };
 }

@@ -77,6 +77,18 @@ describe("serve /v1/check with an agent", () => {
     expect(hook.body.hookSpecificOutput).toMatchObject({ permissionDecision: "deny" });
   });
 
+  it("/v1/hooks/<agent> names the agent without a session id in the hook input too", async () => {
+    const { url } = await serve();
+    const input = { hook_event_name: "PreToolUse", tool_name: "whoami", tool_input: {}, tool_use_id: "t" };
+    const answer = await post(`${url}/v1/hooks/claude-code`, input);
+    const reason = (answer.body.hookSpecificOutput as { permissionDecisionReason: string }).permissionDecisionReason;
+    expect(reason).toContain('"agent":"claude-code"');
+    const withSession = await post(`${url}/v1/hooks/claude-code`, { ...input, session_id: "s9" });
+    expect((withSession.body.hookSpecificOutput as { permissionDecisionReason: string }).permissionDecisionReason).toContain(
+      '{"agent":"claude-code","id":"s9"}',
+    );
+  });
+
   it("still refuses a session that is not an object, with the host's message", async () => {
     const { url } = await serve();
     const answer = await post(`${url}/v1/check`, { call: { id: "c1", name: "whoami", args: {} }, agent: "claude-code", session: "s1" });

@@ -1,13 +1,10 @@
 import type { PreToolUseHookInput } from "@anthropic-ai/claude-agent-sdk";
 import { MemorySaver } from "@langchain/langgraph";
 import { Agent, type AgentOutputItem, run as runAgent, setTracingDisabled, shellTool, tool as agentTool } from "@openai/agents";
-import { gateTools } from "@toolgate/ai-sdk";
 import { toolgateHooks } from "@toolgate/claude-agent-sdk";
 import { askMessage, blockMessage, createHost, type DecisionRecord, type Host, type Verdict } from "@toolgate/host";
 import { toolgateMiddleware } from "@toolgate/langchain";
 import { gateAgentTools } from "@toolgate/openai-agents";
-import { generateText, stepCountIs, tool } from "ai";
-import { MockLanguageModelV3 } from "ai/test";
 import { createAgent, type HITLRequest, type Interrupt, tool as langchainTool, ToolMessage } from "langchain";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -17,6 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { callTool, reply, ScriptedChatModel } from "../../packages/langchain/src/__fixtures__/scripted-chat-model.js";
 import { ScriptedModel, say } from "../../packages/openai-agents/src/__fixtures__/scripted-model.js";
+import { bashThroughAiSdk } from "../helpers/ai-sdk-surface.js";
 import { parseAnswer, runHook } from "../helpers/hook-harness.js";
 import { runCli } from "../helpers/cli-harness.js";
 import { post, startServe, type Served } from "../helpers/serve-harness.js";
@@ -131,36 +129,11 @@ const hostCheck: Surface = {
   },
 };
 
-const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } };
-
 /** The AI SDK's generateText with its mock model: one call to `Bash`, then whatever the model reads back. */
 const aiSdk: Surface = {
   name: "@toolgate/ai-sdk",
   askCarriesReason: false,
-  async decide(args, dir) {
-    let ranWith: Record<string, unknown> | undefined;
-    let denial: string | undefined;
-    const model = new MockLanguageModelV3({
-      doGenerate: async ({ prompt }) => {
-        const results = prompt.flatMap((message) => (message.role === "tool" ? message.content : [])).filter((part) => part.type === "tool-result");
-        const output = results[0]?.output;
-        if (output?.type === "execution-denied") denial = output.reason;
-        if (results.length > 0) return { content: [{ type: "text", text: "done" }], finishReason: { unified: "stop", raw: undefined }, usage, warnings: [] };
-        return {
-          content: [{ type: "tool-call", toolCallId: "c1", toolName: "Bash", input: JSON.stringify(args) }],
-          finishReason: { unified: "tool-calls", raw: undefined },
-          usage,
-          warnings: [],
-        };
-      },
-    });
-    const Bash = tool({ inputSchema: z.object({ command: z.string() }), execute: async (input) => ((ranWith = input), "ok") });
-    const result = await generateText({ model, tools: gateTools({ Bash }, await projectHost(dir)), prompt: "go", stopWhen: stepCountIs(3) });
-    if (result.content.some((part) => part.type === "tool-approval-request")) return { action: "ask" };
-    if (denial !== undefined) return { action: "block", reason: denial };
-    if (ranWith !== undefined) return { action: "allow", args: ranWith };
-    throw new Error("the AI SDK neither ran, denied nor asked about the call");
-  },
+  decide: async (args, dir) => bashThroughAiSdk(await projectHost(dir), args),
 };
 
 /** The OpenAI Agents SDK's run() with a scripted model calling a function tool `Bash`. */

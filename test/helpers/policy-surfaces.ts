@@ -1,9 +1,6 @@
-import { gateTools } from "@toolgate/ai-sdk";
-import { askMessage, blockMessage, createHost, type Host, type Verdict } from "@toolgate/host";
-import { generateText, stepCountIs, tool } from "ai";
-import { MockLanguageModelV3 } from "ai/test";
+import { askMessage, blockMessage, createHost, type Verdict } from "@toolgate/host";
 import { fileURLToPath } from "node:url";
-import { z } from "zod";
+import { bashThroughAiSdk } from "./ai-sdk-surface.js";
 import { parseAnswer, runHook } from "./hook-harness.js";
 import { connectThroughProxy } from "./proxy-harness.js";
 import { post, startServe } from "./serve-harness.js";
@@ -21,8 +18,6 @@ export interface PolicySurfaces {
 
 const bashServer = fileURLToPath(new URL("../adapters/fixtures/bash-server.mjs", import.meta.url));
 
-const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } };
-
 /**
  * The project in `dir` (its config and policy files) behind every surface that decides a call: the
  * host itself, the AI SDK adapter (its real generateText with a mock model), `toolgate hook
@@ -37,7 +32,7 @@ export async function startPolicySurfaces(dir: string): Promise<PolicySurfaces> 
   ]);
   const decide: PolicySurfaces["decide"] = {
     host: async (args) => decisionOf(await host.checkToolCall({ name: "Bash", args }), args),
-    "ai-sdk": (args) => throughAiSdk(host, args),
+    "ai-sdk": (args) => bashThroughAiSdk(host, args),
     "hook claude-code": (args) => throughHook(dir, args),
     serve: async (args) => {
       const { body } = await post(`${served.url}/v1/check`, { call: { id: "c1", name: "Bash", args } });
@@ -60,27 +55,6 @@ function decisionOf(verdict: Verdict, args: Record<string, unknown>): SurfaceDec
   if (verdict.action === "block") return { action: "block", reason: blockMessage(verdict) };
   if (verdict.action === "ask") return { action: "ask", reason: askMessage(verdict) };
   return { action: "allow", args: { ...(verdict.args ?? args) } };
-}
-
-async function throughAiSdk(host: Host, args: Record<string, unknown>): Promise<SurfaceDecision> {
-  let ranWith: Record<string, unknown> | undefined;
-  let denial: string | undefined;
-  const model = new MockLanguageModelV3({
-    doGenerate: async ({ prompt }) => {
-      const results = prompt.flatMap((message) => (message.role === "tool" ? message.content : [])).filter((part) => part.type === "tool-result");
-      const output = results[0]?.output;
-      if (output?.type === "execution-denied") denial = output.reason;
-      if (results.length > 0) return { content: [{ type: "text", text: "done" }], finishReason: { unified: "stop", raw: undefined }, usage, warnings: [] };
-      const call = { type: "tool-call" as const, toolCallId: "c1", toolName: "Bash", input: JSON.stringify(args) };
-      return { content: [call], finishReason: { unified: "tool-calls", raw: undefined }, usage, warnings: [] };
-    },
-  });
-  const Bash = tool({ inputSchema: z.object({ command: z.string() }).loose(), execute: async (input) => ((ranWith = input), "ok") });
-  const result = await generateText({ model, tools: gateTools({ Bash }, host), prompt: "go", stopWhen: stepCountIs(3) });
-  if (result.content.some((part) => part.type === "tool-approval-request")) return { action: "ask" };
-  if (denial !== undefined) return { action: "block", reason: denial };
-  if (ranWith !== undefined) return { action: "allow", args: ranWith };
-  throw new Error("the AI SDK neither ran, denied nor asked about the call");
 }
 
 async function throughHook(dir: string, args: Record<string, unknown>): Promise<SurfaceDecision> {

@@ -1,7 +1,7 @@
 import type { PolicyContext } from "@toolgate/plugin-sdk";
 import type { PolicyJson } from "./cedar-wasm.js";
 import { contextPath } from "./context-reads.js";
-import { isReservedKey, keptByCedar } from "./request.js";
+import { isReservedKey, keptByCedar, wellFormed } from "./request.js";
 
 type Expr = Record<string, unknown>;
 type Outcome = boolean | "unknown";
@@ -15,17 +15,26 @@ type Test = (read: ContextReader) => Outcome;
 /** The call's context as the tests read it, each string looked up and checked once per call. */
 export interface ContextReader {
   lookup(path: readonly string[]): Lookup;
-  string(path: readonly string[]): string | undefined;
+  string(path: StringPath): string | undefined;
 }
+
+/** A path to a string the tests compare, with the key its value is kept under for the call (made once, with the test). */
+interface StringPath {
+  readonly path: readonly string[];
+  readonly key: string;
+}
+
+const stringPath = (path: readonly string[]): StringPath => ({ path, key: path.join("\u0000") });
 
 export function contextReader(context: PolicyContext): ContextReader {
   const strings = new Map<string, string | undefined>();
   return {
     lookup: (path) => lookup(context, path),
-    string(path) {
-      const key = path.join("\u0000");
-      if (!strings.has(key)) strings.set(key, stringAt(context, path));
-      return strings.get(key);
+    string({ path, key }) {
+      if (strings.has(key)) return strings.get(key);
+      const value = stringAt(context, path);
+      strings.set(key, value);
+      return value;
     },
   };
 }
@@ -35,28 +44,38 @@ export function contextReader(context: PolicyContext): ContextReader {
  * evaluates `&&` from the left and stops at the first false. When t1…tk-1 hold and tk is false, the
  * policy is not satisfied and cannot have failed, so leaving it out of the request changes nothing
  * in Cedar's answer. Only the leading tests toolgate reads are kept; the first it does not read ends
- * the list (undefined when there is none).
+ * the list. `whole`: the tests are the policy's entire condition (no other clause, no other conjunct),
+ * so when every one holds the policy is satisfied, without an error, as Cedar would find it.
  */
-export function guardOf(policy: PolicyJson): readonly Test[] | undefined {
-  const first = policy.conditions[0];
-  if (first?.kind !== "when") return undefined;
+export interface Guard {
+  readonly tests: readonly Test[];
+  readonly whole: boolean;
+}
+
+export function guardOf(policy: PolicyJson): Guard {
+  const [first, ...others] = policy.conditions;
+  if (first === undefined) return { tests: [], whole: true };
+  if (first.kind !== "when") return { tests: [], whole: false };
   const tests: Test[] = [];
   for (const conjunct of conjuncts(first.body as unknown as Expr)) {
     const test = testOf(conjunct);
-    if (test === undefined) break;
+    if (test === undefined) return { tests, whole: false };
     tests.push(test);
   }
-  return tests.length === 0 ? undefined : tests;
+  return { tests, whole: others.length === 0 };
 }
 
-/** Whether the guard is certainly false on this call: a test is false after the ones before it held. */
-export function ruledOut(guard: readonly Test[] | undefined, read: ContextReader): boolean {
-  if (guard === undefined) return false;
-  for (const test of guard) {
+/**
+ * What the guard says of the call's condition: `false` when a test is false after the ones before it
+ * held, `true` when it is the whole condition and every test holds, else "unknown" (Cedar must judge).
+ */
+export function judged(guard: Guard | undefined, read: ContextReader): Outcome {
+  if (guard === undefined) return "unknown";
+  for (const test of guard.tests) {
     const outcome = test(read);
-    if (outcome !== true) return outcome === false;
+    if (outcome !== true) return outcome;
   }
-  return false;
+  return guard.whole ? true : "unknown";
 }
 
 /** `a && b && c` (Cedar nests it to the left) as `[a, b, c]`. */
@@ -96,8 +115,9 @@ function likeTest({ left, pattern }: { left: Expr; pattern: unknown[] }): Test |
   const parts = pattern.map((part) => (part === "Wildcard" ? undefined : (part as { Literal?: unknown }).Literal));
   if (path === undefined || parts.some((part) => part !== undefined && typeof part !== "string")) return undefined;
   const matches = likeMatcher(parts as (string | undefined)[]);
+  const at = stringPath(path);
   return (read) => {
-    const value = read.string(path);
+    const value = read.string(at);
     return value === undefined ? "unknown" : matches(value);
   };
 }
@@ -105,8 +125,9 @@ function likeTest({ left, pattern }: { left: Expr; pattern: unknown[] }): Test |
 function equalsTest({ left, right }: { left: Expr; right: Expr }): Test | undefined {
   const [path, literal] = contextPath(left) !== undefined ? [contextPath(left), right.Value] : [contextPath(right), left.Value];
   if (path === undefined || typeof literal !== "string") return undefined;
+  const at = stringPath(path);
   return (read) => {
-    const value = read.string(path);
+    const value = read.string(at);
     return value === undefined ? "unknown" : value === literal;
   };
 }
@@ -116,8 +137,9 @@ function containsTest({ left, right }: { left: Expr; right: Expr }): Test | unde
   const items = Array.isArray(left.Set) ? (left.Set as Expr[]).map((item) => item.Value) : undefined;
   if (path === undefined || items === undefined || !items.every((item) => typeof item === "string")) return undefined;
   const set = new Set(items as string[]);
+  const at = stringPath(path);
   return (read) => {
-    const value = read.string(path);
+    const value = read.string(at);
     return value === undefined ? "unknown" : set.has(value);
   };
 }
@@ -139,10 +161,8 @@ function lookup(root: unknown, path: readonly string[]): Lookup {
 /** A string Cedar would hold at `path` (well-formed: Cedar refuses a lone surrogate), else undefined. */
 function stringAt(context: PolicyContext, path: readonly string[]): string | undefined {
   const value = lookup(context, path);
-  return "found" in value && typeof value.found === "string" && !loneSurrogate.test(value.found) ? value.found : undefined;
+  return "found" in value && typeof value.found === "string" && wellFormed(value.found) ? value.found : undefined;
 }
-
-const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
  * Cedar's `like` (a wildcard, undefined here, matches any run of characters; the rest is literal; the

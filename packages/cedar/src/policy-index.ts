@@ -1,7 +1,7 @@
 import { cedarWasm, type PolicyJson } from "./cedar-wasm.js";
 import type { PolicyContext } from "@toolgate/plugin-sdk";
 import { contextReads, readsEverything, type ContextReads } from "./context-reads.js";
-import { contextReader, guardOf, ruledOut } from "./policy-guards.js";
+import { contextReader, type Guard, guardOf, judged } from "./policy-guards.js";
 import { CedarPolicyError } from "./errors.js";
 import { describeErrors, type CedarSource } from "./source-location.js";
 
@@ -23,8 +23,30 @@ interface FilePolicy {
   /** Cedar's JSON form of it, undefined when Cedar could not print it. */
   json: PolicyJson | undefined;
   /** The tests its condition starts with that toolgate answers itself (see policy-guards.ts). */
-  guard: ReturnType<typeof guardOf>;
+  guard: Guard | undefined;
+  /**
+   * Its scope holds for every call it is asked about: principal and resource unconstrained, the action
+   * unconstrained or a list of tools (requests carry no entities, so `in` is only equality).
+   */
+  scopeAlwaysHolds: boolean;
 }
+
+/** A policy that holds on the call, known without Cedar: its id in the file and its effect. */
+export interface HeldPolicy {
+  readonly id: string;
+  readonly effect: "permit" | "forbid";
+}
+
+/**
+ * Who answers for a call. `cedar`: the preparsed set to ask. `toolgate`: every policy that could
+ * apply is one toolgate judges whole and holds (`held`), so Cedar's answer is known without asking
+ * it, provided the request is one Cedar takes (`reads`: what the tool's policies read of the
+ * context, to check the request as Cedar would get it). `none`: no policy can apply.
+ */
+export type CallPolicies =
+  | { readonly answer: "cedar"; readonly set: PreparsedSet }
+  | { readonly answer: "toolgate"; readonly held: readonly HeldPolicy[]; readonly tool: PreparsedSet }
+  | { readonly answer: "none" };
 
 /** A preparsed set: its id inside Cedar, its policies and what they read of the context. */
 export interface PreparsedSet {
@@ -38,8 +60,8 @@ const maxNarrowedSets = 256;
 
 export interface PolicyIndex {
   readonly size: number;
-  /** The preparsed set to ask about the call; undefined when no policy could apply to it. */
-  setFor(context: PolicyContext): PreparsedSet | undefined;
+  /** Who answers for the call: Cedar with the policies that could apply, toolgate itself, or nobody. */
+  policiesFor(context: PolicyContext): CallPolicies;
   label(policyId: string): PolicyLabel;
 }
 
@@ -66,7 +88,7 @@ export function indexPolicies(source: CedarSource, nextSetId: () => string): Pol
   if (policies === undefined) {
     const whole = { id: preparse(text), reads: readsEverything, members: [] };
     const parts = cedar.policySetTextToParts(text);
-    return { size: parts.type === "success" ? parts.policies.length : 0, setFor: () => whole, label };
+    return { size: parts.type === "success" ? parts.policies.length : 0, policiesFor: () => ({ answer: "cedar", set: whole }), label };
   }
   const forAll = policies.filter((policy) => policy.actions === "all");
   const setOf = (chosen: readonly FilePolicy[]): PreparsedSet | undefined =>
@@ -78,22 +100,20 @@ export function indexPolicies(source: CedarSource, nextSetId: () => string): Pol
   for (const tool of tools) byTool.set(tool, setOf(policies.filter((policy) => policy.actions === "all" || policy.actions.includes(tool))));
   const others = setOf(forAll);
   const narrow = narrower(setOf);
-  return { size: policies.length, setFor: (context) => narrow(byTool.has(context.tool) ? byTool.get(context.tool) : others, context), label };
+  return { size: policies.length, policiesFor: (context) => narrow(byTool.has(context.tool) ? byTool.get(context.tool) : others, context), label };
 }
 
 /**
  * The tool's set less the policies the call rules out before Cedar is asked (a leading test of their
  * `when` is false: see policy-guards.ts), so a call pays only for the policies that could decide it.
- * Each combination is parsed into Cedar once, on the first call that needs it.
+ * When every policy left is one toolgate judges whole and holds on the call, Cedar's answer is known
+ * (every one of them is satisfied, none can fail) and Cedar is not asked. Each combination is parsed
+ * into Cedar once, on the first call that needs it.
  */
 function narrower(setOf: (chosen: readonly FilePolicy[]) => PreparsedSet | undefined) {
   const narrowed = new Map<string, PreparsedSet>();
-  return (set: PreparsedSet | undefined, context: PolicyContext): PreparsedSet | undefined => {
-    if (set === undefined) return undefined;
-    const read = contextReader(context);
-    const kept = set.members.filter((policy) => !ruledOut(policy.guard, read));
+  const preparsed = (set: PreparsedSet, kept: readonly FilePolicy[]): PreparsedSet => {
     if (kept.length === set.members.length) return set;
-    if (kept.length === 0) return undefined;
     const key = kept.map((policy) => policy.id).join(" ");
     const known = narrowed.get(key);
     if (known !== undefined) return known;
@@ -101,6 +121,21 @@ function narrower(setOf: (chosen: readonly FilePolicy[]) => PreparsedSet | undef
     const made = setOf(kept)!;
     narrowed.set(key, made);
     return made;
+  };
+  return (set: PreparsedSet | undefined, context: PolicyContext): CallPolicies => {
+    if (set === undefined) return { answer: "none" };
+    const read = contextReader(context);
+    const kept: FilePolicy[] = [];
+    let allHeld = true;
+    for (const policy of set.members) {
+      const outcome = judged(policy.guard, read);
+      if (outcome === false) continue;
+      kept.push(policy);
+      allHeld &&= outcome === true && policy.scopeAlwaysHolds && policy.json !== undefined;
+    }
+    if (kept.length === 0) return { answer: "none" };
+    if (allHeld) return { answer: "toolgate", held: kept.map((policy) => ({ id: policy.id, effect: policy.json!.effect })), tool: set };
+    return { answer: "cedar", set: preparsed(set, kept) };
   };
 }
 
@@ -127,6 +162,7 @@ function filePolicies(text: string): FilePolicy[] | undefined {
       actions: json.type === "success" ? scopedTools(json.json.action) : "all",
       json: json.type === "success" ? json.json : undefined,
       guard: json.type === "success" ? guardOf(json.json) : undefined,
+      scopeAlwaysHolds: json.type === "success" && scopeAlwaysHolds(json.json),
     };
   });
 }
@@ -134,6 +170,11 @@ function filePolicies(text: string): FilePolicy[] | undefined {
 function readsOf(policies: readonly FilePolicy[]): ContextReads {
   const json = policies.map((policy) => policy.json);
   return json.every((policy) => policy !== undefined) ? contextReads(json) : readsEverything;
+}
+
+/** The policy's scope holds on every call it is asked about (see FilePolicy). */
+function scopeAlwaysHolds(policy: PolicyJson): boolean {
+  return policy.principal.op === "All" && policy.resource.op === "All" && (policy.action.op === "All" || scopedTools(policy.action) !== "all");
 }
 
 type ActionScope = PolicyJson["action"];

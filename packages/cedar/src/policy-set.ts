@@ -1,7 +1,7 @@
 import { cedarWasm, type SchemaJson } from "./cedar-wasm.js";
-import { indexPolicies, type PolicyIndex } from "./policy-index.js";
+import { type HeldPolicy, indexPolicies, type PolicyIndex, type PreparsedSet } from "./policy-index.js";
 import type { PolicyContext } from "@toolgate/plugin-sdk";
-import { toCedarRequest } from "./request.js";
+import { takenByCedar, toCedarRequest } from "./request.js";
 import { describeError, describeErrors, type CedarSource } from "./source-location.js";
 import { CedarPolicyError } from "./errors.js";
 
@@ -75,8 +75,14 @@ function readSchema(source: CedarSource): string | SchemaJson<string> {
 }
 
 function decide(index: PolicyIndex, context: PolicyContext, source: CedarSource): CedarVerdict {
-  const set = index.setFor(context);
-  if (set === undefined) return { effect: "none" };
+  const policies = index.policiesFor(context);
+  if (policies.answer === "none") return { effect: "none" };
+  if (policies.answer === "toolgate" && takenByCedar(toCedarRequest(context, policies.tool.reads))) return heldVerdict(index, policies.held, source);
+  const set = policies.answer === "cedar" ? policies.set : policies.tool;
+  return askCedar(index, set, context, source);
+}
+
+function askCedar(index: PolicyIndex, set: PreparsedSet, context: PolicyContext, source: CedarSource): CedarVerdict {
   const request = toCedarRequest(context, set.reads);
   const answer = cedarWasm().statefulIsAuthorized({ ...request, preparsedPolicySetId: set.id, entities: [] });
   if (answer.type === "failure") return { effect: "error", message: `Cedar refused the request: ${describeErrors(source, answer.errors)}` };
@@ -87,8 +93,31 @@ function decide(index: PolicyIndex, context: PolicyContext, source: CedarSource)
     );
     return { effect: "error", message: `a Cedar policy failed on this call: ${errors.join("; ")}` };
   }
-  if (decision === "allow") return { effect: "permit", policies: sortedByFile(diagnostics.reason).map((policy) => index.label(policy).name) };
-  const determining = firstInFile(diagnostics.reason);
+  if (decision === "allow") return permitted(index, diagnostics.reason);
+  return forbidden(index, diagnostics.reason, source);
+}
+
+/** Cedar's answer when every policy that could apply holds: a forbid among them decides, else the permits allow. */
+function heldVerdict(index: PolicyIndex, held: readonly HeldPolicy[], source: CedarSource): CedarVerdict {
+  const forbids = held.filter((policy) => policy.effect === "forbid");
+  if (forbids.length > 0)
+    return forbidden(
+      index,
+      forbids.map((policy) => policy.id),
+      source,
+    );
+  return permitted(
+    index,
+    held.map((policy) => policy.id),
+  );
+}
+
+function permitted(index: PolicyIndex, policyIds: readonly string[]): CedarVerdict {
+  return { effect: "permit", policies: sortedByFile(policyIds).map((policy) => index.label(policy).name) };
+}
+
+function forbidden(index: PolicyIndex, policyIds: readonly string[], source: CedarSource): CedarVerdict {
+  const determining = firstInFile(policyIds);
   if (determining === undefined) return { effect: "none" };
   const label = index.label(determining);
   return { effect: "forbid", policy: label.name, message: label.message ?? `forbidden by Cedar policy ${label.name} in ${source.file}` };

@@ -11,7 +11,7 @@ export interface PolicyContext {
   readonly args: Readonly<Record<string, unknown>>;
   readonly callId: string;
   readonly session: { readonly id: string; readonly user?: string };
-  /** The agent the call came from, when the surface knows it (the session's `agent` field: `toolgate hook <agent>` sets it). */
+  /** The agent the call came from, when the surface knows it (the session's `agent` field: `toolgate hook <agent>` and serve's `/v1/check` with `agent` set it). */
   readonly agent?: string;
   /** The project folder the policy was loaded from. */
   readonly cwd: string;

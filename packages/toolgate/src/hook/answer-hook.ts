@@ -22,9 +22,9 @@ export function loadFailure(host: Pick<Host, "plugins">): string | undefined {
  * and the session names the agent (`session.agent`: the dialect's name).
  */
 export async function answerHookRequest(host: HookHost, protocol: AgentProtocol, request: HookRequest): Promise<HookAnswer> {
-  // The dialect names the agent (a Cedar policy's principal, a CEL rule's `agent`). Without a session
-  // id the host's own session stands, which `toolgate hook` creates naming the agent.
-  const options = request.sessionId === undefined ? {} : { session: { id: request.sessionId, agent: protocol.name } };
+  // The dialect names the agent (a Cedar policy's principal, a CEL rule's `agent`), with or without a
+  // session id: without one the host's own session stands (serve's, one hook process's), naming it too.
+  const options = { session: request.sessionId === undefined ? { agent: protocol.name } : { id: request.sessionId, agent: protocol.name } };
   // A pre event is decided by the gate, which blocks every call while a plugin has failed to load.
   if (request.event === "pre") return protocol.answerPre(await host.checkToolCall(request.call, options), request.call);
   // As for pre events: under onPluginError "allow" the plugins that loaded have their say alone.

@@ -29,6 +29,7 @@ export interface HookServerOptions {
  * - `POST /v1/hooks/<agent>`: the agent's hook JSON in, the JSON its command hook would print out
  *   (Claude Code's `type: "http"` hooks post here);
  * - `POST /v1/check`: `{ "call": { id, name, args, kind? }, "agent"?, "session"?: { id, user? } }` in, `{ "verdict": … }` out
+ *   (`agent` also names the agent in the call's session, as `toolgate hook <agent>` does);
  *   (with `"shadow": { verdict, source, message? }` when a shadow participant would have decided otherwise);
  *   a call without `kind` gets the one `agent`'s hook (or, without `agent`, any agent's) gives its tool;
  * - `GET /v1/health`: the plugins and whether the server can decide.
@@ -90,7 +91,8 @@ export function createHookServer(options: HookServerOptions): Server {
       const failure = blockingFailure(generation);
       if (generation.host === undefined || failure !== undefined) return { verdict: failureVerdict(failure, call) };
       try {
-        return checkAnswer(await generation.host.checkToolCall(call, session === undefined ? {} : { session }));
+        const named = sessionNamingAgent(session, agent as string | undefined);
+        return checkAnswer(await generation.host.checkToolCall(call, named === undefined ? {} : { session: named }));
       } catch (error) {
         if (isToolgateError(error) && error.code === "INVALID_CALL") throw new HttpError(400, error.message);
         throw error;
@@ -188,6 +190,17 @@ function parseJson(text: string): unknown {
   } catch {
     throw new HttpError(400, "the body is not JSON");
   }
+}
+
+/**
+ * The call's session with `agent` as its `agent` field, as `toolgate hook <agent>` names it (a Cedar
+ * policy's principal, a CEL rule's `agent`): the body's `agent` speaks over a `session.agent`.
+ */
+function sessionNamingAgent(session: SessionOptions | undefined, agent: string | undefined): SessionOptions | undefined {
+  if (session === undefined) return agent === undefined ? undefined : { agent };
+  // A session that is not a record is left as it is, for the host to refuse with its own message.
+  if (agent === undefined || typeof session !== "object" || session === null || Array.isArray(session)) return session;
+  return { ...session, agent };
 }
 
 /** The call with the kind `agent`'s hook would give its tool, unless it names its own; an agent the table does not know is a 400. */

@@ -30,6 +30,23 @@ describe("interpreterEffects", () => {
     expect(effectsOf(command)?.writes.map((write) => write.target)).toContain(target);
   });
 
+  // Every spelling of the copy and move calls, which write their second argument (`FileUtils.cp_r` was read as
+  // `FileUtils.cp` followed by `_r(…)`, its destination lost).
+  it.each([
+    ...["shutil.copy", "shutil.copyfile", "shutil.copy2", "shutil.copytree", "shutil.move", "os.rename", "os.replace", "os.link", "os.symlink"].map(
+      (call) => `python3 -c "import shutil, os; ${call}('a', '/etc/x')"`,
+    ),
+    ...["copyFileSync", "fs.copyFile", "fs.cpSync", "renameSync", "fs.rename", "fs.linkSync", "symlinkSync", "Deno.copyFile", "Deno.renameSync"].map(
+      (call) => `node -e "${call}('a', '/etc/x')"`,
+    ),
+    ...["cp", "mv", "copy", "move", "cp_r", "install", "ln_sf", "ln_s"].map((call) => `ruby -e "FileUtils.${call}('a', '/etc/x')"`),
+    ...["File.rename", "File.symlink", "File.link"].map((call) => `ruby -e "${call}('a', '/etc/x')"`),
+    ...["copy", "rename"].map((call) => `php -r "${call}('a', '/etc/x');"`),
+    `ruby -e "FileUtils.cp 'a', '/etc/x'"`,
+  ])("%s writes /etc/x", (command) => {
+    expect(effectsOf(command)?.writes.map((write) => write.target)).toContain("/etc/x");
+  });
+
   it.each([
     "python3 -c \"print(open('/etc/hosts').read())\"",
     "python3 -c \"open('/etc/hosts', 'r')\"",

@@ -347,7 +347,7 @@ const writeCalls: WriteCall[] = [
   // Calls that write their second argument: copies and moves.
   {
     pattern:
-      /\b(?:shutil\.(?:copy\w*|move)|os\.(?:rename|replace|link|symlink)|(?:fs\.)?(?:copyFileSync|copyFile|cpSync|renameSync|rename|linkSync|symlinkSync)|FileUtils\.(?:cp|mv|copy|move|cp_r|install|ln_sf|ln_s)|File\.(?:rename|symlink|link)|copy|Deno\.(?:copyFile|rename)(?:Sync)?)\s*\(?/g,
+      /\b(?:shutil\.(?:copy\w*|move)|os\.(?:rename|replace|link|symlink)|(?:fs\.)?(?:copyFileSync|copyFile|cpSync|renameSync|rename|linkSync|symlinkSync)|FileUtils\.(?:cp_r|cp|mv|copy|move|install|ln_sf|ln_s)|File\.(?:rename|symlink|link)|copy|Deno\.(?:copyFile|rename)(?:Sync)?)\s*\(?/g,
     path: 1,
   },
 ];

@@ -42,7 +42,7 @@ export function checkCommand(command: string, guard: Guard, cwd?: string): Check
   const deletes = collectDeletes(analysis.invocations, context);
   // A function defined and never called runs nothing; a catastrophic delete in it is refused all the same.
   if (analysis.uncalled.length > 0) deletes.push(...collectDeletes(analysis.uncalled, context).filter((found) => catastrophicKinds.has(found.target.kind)));
-  const facts = { analysis, deletes, context, named: indexByName(analysis.invocations), shared: new Map<string, unknown>() };
+  const facts = { analysis, deletes, context, ...indexByName(analysis.invocations), shared: new Map<string, unknown>() };
   for (const rule of guard.rules) {
     const message = rule.check(facts);
     if (message !== undefined) return { analysis, deletes, violation: { rule: rule.id, message } };

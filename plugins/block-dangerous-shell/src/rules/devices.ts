@@ -1,5 +1,5 @@
 import { isUnknown, normalizePath, type Invocation } from "@toolgate/shell";
-import { interpreterCode } from "./interpreter-code.js";
+import { interpreterCode, runsCode } from "./interpreter-code.js";
 import { firstMessage, hasFlag, positionals, show, type Facts, type Rule } from "./rule.js";
 
 // Files under /dev that are not disks: the null and random devices, terminals, the shell's own descriptors,
@@ -47,6 +47,8 @@ export function diskWritten(invocation: Invocation, facts: Facts): string | unde
     const redirect = redirects[index]!;
     if (writingRedirects.has(redirect.operator) && namesDevice(redirect.target.text, cwd)) return redirect.target.text;
   }
+  // Most commands are none of the writers below: one set lookup, not a comparison with each case.
+  if (!deviceWriters.has(name)) return codeWritesDevice(invocation, facts);
   switch (name) {
     case "dd":
     case "dcfldd":
@@ -98,11 +100,27 @@ export function diskWritten(invocation: Invocation, facts: Facts): string | unde
       return args.some((arg) => /^--(security-erase|security-erase-enhanced|trim-sector-ranges|write-sector|make-bad-sector|dco-restore)/.test(arg))
         ? args.find((arg) => namesDevice(arg, cwd))
         : undefined;
-    default: {
-      const code = interpreterCode(invocation, facts);
-      return code?.writes.find((write) => namesDevice(write.target, cwd))?.target;
-    }
+    default:
+      return codeWritesDevice(invocation, facts);
   }
+}
+
+// Every name `diskWritten` has a case for (a test checks the two agree).
+export const deviceWriters: ReadonlySet<string> = new Set(
+  "dd dcfldd dc3dd shred wipefs blkdiscard sg_format nwipe truncate tee find cp install mv rsync ddrescue pv cat badblocks nvme cryptsetup mdadm pvcreate pvremove zpool hdparm".split(
+    " ",
+  ),
+);
+
+/** Whether `diskWritten` can find a device in a command of this name without a redirect (`Facts.where`). */
+export function mayWriteDevice(name: string): boolean {
+  return deviceWriters.has(name) || runsCode(name);
+}
+
+/** The device an interpreter one-liner writes, if any. */
+function codeWritesDevice(invocation: Invocation, facts: Facts): string | undefined {
+  const code = interpreterCode(invocation, facts);
+  return code?.writes.find((write) => namesDevice(write.target, invocation.cwd))?.target;
 }
 
 const partitionToolNames = ["fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "cgdisk", "parted", "partx", "delpart", "addpart", "resizepart"];

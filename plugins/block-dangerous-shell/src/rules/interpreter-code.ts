@@ -4,8 +4,8 @@ import type { Facts } from "./rule.js";
 const interpreterNames = new Set(["node", "nodejs", "bun", "deno", "tsx", "ts-node", "esno", "esrun", "ruby", "perl", "php", "awk", "gawk", "mawk", "nawk"]);
 const pythonNames = /^(python[\d.]*|pypy\d*)$/;
 
-// Asked about every command by several rules: a set lookup first, the pattern only for python and pypy.
-function runsCode(name: string): boolean {
+/** Whether `interpreterCode` can find code in a command of this name. Asked about every command by several rules: a set lookup first, the pattern only for python and pypy. */
+export function runsCode(name: string): boolean {
   return interpreterNames.has(name) || (name.startsWith("py") && pythonNames.test(name));
 }
 

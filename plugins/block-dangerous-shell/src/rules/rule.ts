@@ -33,6 +33,13 @@ export interface Facts {
   /** The invocations of these commands, in source order: rules look only at the commands they know. */
   named(names: readonly string[]): readonly Invocation[];
   /**
+   * The invocations whose name passes `test` (asked once per distinct name of the line, so `test` must
+   * depend on the name only), with, when `redirecting`, every invocation that has a redirect: in source
+   * order. A rule that looks at every command asks this with the test it makes first, and meets only the
+   * commands it can match.
+   */
+  where(test: (name: string) => boolean, redirecting?: boolean): readonly Invocation[];
+  /**
    * What several rules derive from the same facts, kept for this decision only (a module-level WeakMap keyed
    * by the analysis would keep every decision's objects alive through minor garbage collections).
    */
@@ -53,24 +60,48 @@ function setOf(names: readonly string[]): ReadonlySet<string> {
   return set;
 }
 
-/** `Facts.named` over an analysis: an index by command name, built once per decision. */
-export function indexByName(invocations: readonly Invocation[]): Facts["named"] {
-  const byName = new Map<string, Invocation[]>();
+/** `Facts.named` and `Facts.where` over an analysis: an index by command name, built once per decision. */
+export function indexByName(invocations: readonly Invocation[]): Pick<Facts, "named" | "where"> {
+  // Each name's place in `distinct` and `lists`.
+  const byName = new Map<string, number>();
   // The names the line runs, each once, beside their invocations: a line runs far fewer names than rules ask about.
   const distinct: string[] = [];
   const lists: Invocation[][] = [];
+  // For each invocation, where its name is in `distinct`.
+  const slots: number[] = [];
   // Indexed: a reading's lists are frozen, and a for-of over a frozen array makes an iterator each time.
   for (let index = 0; index < invocations.length; index++) {
     const invocation = invocations[index]!;
-    const list = byName.get(invocation.name);
-    if (list) list.push(invocation);
-    else {
-      const created = [invocation];
-      byName.set(invocation.name, created);
+    let slot = byName.get(invocation.name);
+    if (slot === undefined) {
+      slot = distinct.length;
+      byName.set(invocation.name, slot);
       distinct.push(invocation.name);
-      lists.push(created);
+      lists.push([]);
     }
+    lists[slot]!.push(invocation);
+    slots.push(slot);
   }
+  const where: Facts["where"] = (test, redirecting = false) => {
+    const passes: boolean[] = [];
+    let any = redirecting;
+    for (let slot = 0; slot < distinct.length; slot++) {
+      const passed = test(distinct[slot]!);
+      passes.push(passed);
+      any ||= passed;
+    }
+    if (!any) return none;
+    const found: Invocation[] = [];
+    for (let index = 0; index < invocations.length; index++) {
+      const invocation = invocations[index]!;
+      if (passes[slots[index]!] === true || (redirecting && invocation.redirects.length > 0)) found.push(invocation);
+    }
+    return found;
+  };
+  return { named: namedIn(invocations, distinct, lists), where };
+}
+
+function namedIn(invocations: readonly Invocation[], distinct: readonly string[], lists: readonly Invocation[][]): Facts["named"] {
   // Worked out on each ask, not kept: a line runs a few names, so an answer costs less than a map of answers would.
   return (names) => {
     const wanted = setOf(names);

@@ -2,8 +2,8 @@ import { posix } from "node:path";
 import { classifyTarget } from "../paths.js";
 import { isCommandFlag, maskQuoted, shells, unwrap, type Invocation } from "@toolgate/shell";
 import { findExpression, findStartPaths } from "./deletes.js";
-import { diskWritten, mayBeDevice } from "./devices.js";
-import { interpreterCode } from "./interpreter-code.js";
+import { diskWritten, mayBeDevice, mayWriteDevice } from "./devices.js";
+import { interpreterCode, runsCode } from "./interpreter-code.js";
 import { firstMessage, hasFlag, positionals, show, type Facts, type Rule } from "./rule.js";
 
 const privilegeCommands = new Set(["sudo", "doas", "su", "pkexec", "run0"]);
@@ -57,6 +57,20 @@ const movers: readonly string[] = ["mv"];
 const each = (check: (invocation: Invocation, facts: Facts) => string | undefined) => (facts: Facts) =>
   firstMessage(facts.analysis.invocations, (invocation) => check(invocation, facts));
 
+/** `each`, over only the commands whose name passes `test` (and those with a redirect, when `redirecting`): `check` answers nothing for the others. */
+const among = (test: (name: string) => boolean, redirecting: boolean, check: (invocation: Invocation, facts: Facts) => string | undefined) => (facts: Facts) =>
+  firstMessage(facts.where(test, redirecting), (invocation) => check(invocation, facts));
+
+/** The commands that format or wipe a device. */
+function isFormatter(name: string): boolean {
+  return (name.startsWith("mk") || name === "wipefs") && /^(mkfs(\..+)?|mke2fs|mkswap|wipefs)$/.test(name);
+}
+
+/** Whether `writesUnderEtc` or a one-liner can write under /etc without a redirect, by the command's name. */
+function mayWriteEtc(name: string): boolean {
+  return etcWriters.has(name) || runsCode(name);
+}
+
 export const systemRules: readonly Rule[] = [
   {
     id: "fork-bomb",
@@ -66,7 +80,7 @@ export const systemRules: readonly Rule[] = [
     check: (facts) => {
       if (facts.analysis.scripts.some(isShellForkBomb))
         return "refusing to run a fork bomb (a function that starts itself twice, in the background): it would exhaust the machine's processes. Run the command you actually need instead.";
-      return firstMessage(facts.analysis.invocations, (invocation) =>
+      return firstMessage(facts.where(runsCode), (invocation) =>
         interpreterCode(invocation, facts)?.forkBomb
           ? `refusing to run a fork bomb: ${show(invocation)} forks in an endless loop and would exhaust the machine's processes. Run the command you actually need instead.`
           : undefined,
@@ -79,7 +93,7 @@ export const systemRules: readonly Rule[] = [
     catastrophic: true,
     summary:
       "raw writes to a disk device by any program (`dd of=/dev/sda`, `> /dev/nvme0n1`, `tee`, `cp img /dev/sdb`, `shred`, one-liners opening it for writing)",
-    check: each((invocation, facts) =>
+    check: among(mayWriteDevice, true, (invocation, facts) =>
       diskWritten(invocation, facts) !== undefined
         ? `refusing to write directly to a disk device: ${show(invocation)} would destroy the filesystem on it. Write to a regular file inside the project instead.`
         : undefined,
@@ -90,9 +104,8 @@ export const systemRules: readonly Rule[] = [
     pack: "core",
     catastrophic: true,
     summary: "formatting a device (`mkfs`, `mkfs.ext4`, `mke2fs`, `wipefs` on `/dev/…`)",
-    check: each((invocation) =>
-      (invocation.name.startsWith("mk") || invocation.name === "wipefs") &&
-      /^(mkfs(\..+)?|mke2fs|mkswap|wipefs)$/.test(invocation.name) &&
+    check: among(isFormatter, false, (invocation) =>
+      isFormatter(invocation.name) &&
       // Every word that is not an option: a label or size read as a device only errs on the safe side.
       invocation.args.some((arg) => !arg.startsWith("-") && mayBeDevice(arg, invocation.cwd))
         ? `refusing to format or wipe a device: ${show(invocation)} erases everything on it. Ask the user to do it if it is really needed.`
@@ -172,7 +185,7 @@ export const systemRules: readonly Rule[] = [
     id: "write-etc",
     pack: "core",
     summary: "changes under `/etc` (redirects, `tee`, `cp`/`mv`, `sed -i`, `perl -i`, one-liners that open a file there for writing, …)",
-    check: each((invocation, facts) =>
+    check: among(mayWriteEtc, true, (invocation, facts) =>
       writesUnderEtc(invocation) || interpreterCode(invocation, facts)?.writes.some((write) => isUnderEtc(write.target))
         ? `refusing to change system configuration in /etc: ${show(invocation)}. Write to a file inside the project instead, or ask the user to make the change.`
         : undefined,

@@ -76,8 +76,17 @@ const perlFlag = /^-[a-zA-Z]*[eE]$/;
 const phpFlag = /^-r$/;
 const inlineCode = /^--(eval|print)=(.*)$/s;
 
+/**
+ * Whether a command of this name can carry code `interpreterEffects` reads. `codeOf` asks it first, so a
+ * reader added below without its name here reads nothing, and that reader's own tests say so.
+ */
+export function mayCarryCode(name: string): boolean {
+  return python.test(name) || javascript.has(name) || awk.has(name) || name === "ruby" || name === "perl" || name === "php";
+}
+
 function codeOf(invocation: Invocation, stdin: () => string[]): FoundCode | undefined {
   const { name, args } = invocation;
+  if (!mayCarryCode(name)) return undefined;
   if (python.test(name)) return flagged(invocation, pythonFlag, "-c") ?? fromStdin(invocation, stdin);
   if (javascript.has(name)) {
     if (name === "deno" && args[0] === "eval")

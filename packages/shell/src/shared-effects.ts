@@ -1,4 +1,4 @@
-import { interpreterEffects, type InterpreterEffects } from "./interpreters.js";
+import { interpreterEffects, type InterpreterEffects, mayCarryCode } from "./interpreters.js";
 import type { Invocation } from "./invocations.js";
 import { readerVersion } from "./reader-version.js";
 import { stdinTexts } from "./static-text.js";
@@ -15,6 +15,8 @@ const known: WeakMap<Invocation, InterpreterEffects | null> = ((globalThis as { 
  * reading. A command that is not a shared reading's (not frozen, so it may still change) is read afresh.
  */
 export function sharedInterpreterEffects(invocation: Invocation): InterpreterEffects | undefined {
+  // Most commands of a line are no interpreter: nothing to read, and nothing to keep for them.
+  if (!mayCarryCode(invocation.name)) return undefined;
   if (!Object.isFrozen(invocation)) return interpreterEffects(invocation, () => stdinTexts(invocation));
   const found = known.get(invocation);
   if (found !== undefined) return found ?? undefined;

@@ -616,7 +616,8 @@ class Collector {
     if (first && this.dry === 0) this.substitutions(first, command.words, command.redirects, depth, state, out);
     if (first && (command.redirects.length > 0 || first.name === "tee")) this.recordWrites(first);
     if (first && this.dry === 0 && this.writes.length > 0 && (first.name === "cp" || first.name === "mv")) this.writes.push(first);
-    this.track(first, state);
+    if (made > 1) this.trackEach(direct, made, state);
+    else this.track(first, state);
     for (let index = 0; index < made; index++) this.codeAssignments(direct[index]!, command.words, depth, state, out, direct[index] === first);
   }
 
@@ -1477,6 +1478,20 @@ class Collector {
   }
 
   /** Keeps the shell's folder and variables up to date: `cd`, `X=…`, `export X=…`, `for x in …`, `read x`. */
+  /**
+   * A command with several argvs (`cd $d`, `for f in $d`, `export x=$d` with two values of `d`): bash runs
+   * one of them, so the state after it is the join of what each leaves, not what the first one leaves.
+   */
+  trackEach(variants: readonly Invocation[], count: number, state: ShellState): void {
+    const exits: ShellState[] = [];
+    for (let index = 0; index < count; index++) {
+      const own = copy(state);
+      this.track(variants[index], own);
+      exits.push(own);
+    }
+    replace(state, join(exits, this.environment));
+  }
+
   track(invocation: Invocation | undefined, state: ShellState): void {
     if (!invocation) return;
     const { name, args } = invocation;

@@ -338,14 +338,19 @@ class Collector {
   #applied = 0;
   /** A write went to a file whose name is only known at run time (`> $T`): any script run after it may be that file. */
   #wroteUnnamed = false;
+  /** Above 0 while reading code that may not run: a later step of a chain, a branch, a loop's passes, a trap. */
+  uncertain = 0;
+  /** Writes that may not happen (read while `uncertain`, or one of several argvs or targets): a file may keep what it held. */
+  readonly #mayNotRun = new Set<Invocation>();
 
   /** Files the line writes, worked out only when a command may run or read one (most lines never ask). */
   get written(): ReadonlyMap<string, string | null> {
     // Each write is read once, in order: a later one sees the files the earlier ones made.
     while (this.#applied < this.writes.length) {
       const invocation = this.writes[this.#applied++]!;
-      if (invocation.name === "cp" || invocation.name === "mv") this.applyCopy(invocation);
-      else this.applyWrites(invocation);
+      const certain = !this.#mayNotRun.has(invocation);
+      if (invocation.name === "cp" || invocation.name === "mv") this.applyCopy(invocation, certain);
+      else this.applyWrites(invocation, certain);
     }
     return this.#written;
   }
@@ -419,7 +424,9 @@ class Collector {
       let failed = state;
       for (const { operator, step: next } of step.rest) {
         const runs = copy(operator === "&&" ? succeeded : failed);
+        this.uncertain++;
         this.step(next, depth, runs, via, out);
+        this.uncertain--;
         if (operator === "&&") failed = join([failed, runs], this.environment);
         else succeeded = join([succeeded, runs], this.environment);
         if (operator === "&&") succeeded = runs;
@@ -438,8 +445,11 @@ class Collector {
   ifStep(step: IfStep, depth: number, state: ShellState, via: readonly string[], out: Invocation[]): void {
     const condition = copy(state);
     const exits: ShellState[] = [];
-    for (const clause of step.clauses) {
+    // Only the first condition runs for sure.
+    for (const [index, clause] of step.clauses.entries()) {
+      if (index > 0) this.uncertain++;
       this.flow(clause.condition, depth, condition, via, out);
+      if (index === 0) this.uncertain++;
       const body = copy(condition);
       this.flow(clause.body, depth, body, via, out);
       exits.push(body);
@@ -447,6 +457,7 @@ class Collector {
     // Without `else`, bash goes on from the last condition that failed.
     const otherwise = copy(condition);
     if (step.otherwise !== undefined) this.flow(step.otherwise, depth, otherwise, via, out);
+    this.uncertain -= step.clauses.length;
     exits.push(otherwise);
     replace(state, join(exits, this.environment));
   }
@@ -456,12 +467,14 @@ class Collector {
     // No arm may match; each arm starts from the case, or also from the arm before it after `;&` or `;;&`.
     const exits: ShellState[] = [copy(state)];
     let previous: ShellState | undefined;
+    this.uncertain++;
     for (const arm of step.arms) {
       const entry = arm.fallsThrough && previous !== undefined ? join([state, previous], this.environment) : copy(state);
       this.flow(arm.body, depth, entry, via, out);
       exits.push(entry);
       previous = entry;
     }
+    this.uncertain--;
     replace(state, join(exits, this.environment));
   }
 
@@ -480,6 +493,8 @@ class Collector {
     this.dry--;
     let entry = join([state, headed], this.environment);
     const writesBefore = this.writes.length;
+    // A loop may run no pass at all, or stop anywhere in one.
+    this.uncertain++;
     let pass = this.loopPass(step, depth, entry, via, out);
     let recorded = true;
     let settled = false;
@@ -498,6 +513,7 @@ class Collector {
     if (!settled) this.problem("a loop's variables take new values on every pass, too many to follow");
     if (!settled || !recorded) pass = this.loopPass(step, depth, entry, via, out);
     if (this.writes.length > writesBefore) pass = this.passesWhileWriting(step, depth, entry, via, out, pass);
+    this.uncertain--;
     // The loop ends when its head says so, or at a `break`; with no pass at all, the state is the one before it.
     replace(state, join([entry, pass.afterHead, pass.iteration, ...pass.frame.breaks], this.environment));
   }
@@ -614,8 +630,13 @@ class Collector {
     // Substitutions do not depend on a loop variable's value: read them once, under the first variant. They
     // run in subshells, so a read-ahead pass (which only learns the state) skips them.
     if (first && this.dry === 0) this.substitutions(first, command.words, command.redirects, depth, state, out);
-    if (first && (command.redirects.length > 0 || first.name === "tee")) this.recordWrites(first);
-    if (first && this.dry === 0 && this.writes.length > 0 && (first.name === "cp" || first.name === "mv")) this.writes.push(first);
+    // Several argvs (`tee $f`, `cp x $f` with two values of `f`): bash runs one of them, so each write may not happen.
+    for (let index = 0; index < made; index++) {
+      const invocation = direct[index]!;
+      const uncertain = made > 1 || invocation.redirects.length !== command.redirects.length;
+      if (command.redirects.length > 0 || invocation.name === "tee") this.recordWrites(invocation, uncertain);
+      if (this.dry === 0 && this.writes.length > 0 && (invocation.name === "cp" || invocation.name === "mv")) this.recordWrite(invocation, uncertain);
+    }
     if (made > 1) this.trackEach(direct, made, state);
     else this.track(first, state);
     for (let index = 0; index < made; index++) this.codeAssignments(direct[index]!, command.words, depth, state, out, direct[index] === first);
@@ -641,6 +662,7 @@ class Collector {
     }
     const exits: ShellState[] = [];
     this.expanding.add(name);
+    if (values.length > 1) this.uncertain++;
     for (const value of values) {
       const own = values.length === 1 ? state : copy(state);
       // A parse of its own, never shared: the command's words are spliced into it.
@@ -657,6 +679,7 @@ class Collector {
       exits.push(own);
     }
     this.expanding.delete(name);
+    if (values.length > 1) this.uncertain--;
     if (values.length > 1) replace(state, join(exits, this.environment));
     return true;
   }
@@ -819,7 +842,11 @@ class Collector {
   trapBodies(): void {
     for (const trap of this.traps) {
       if (isUnknown(trap.body)) this.problem("a trap runs text that cannot be known here");
-      else this.source(trap.body, 1, copy(trap.state), trap.via, []);
+      else {
+        this.uncertain++;
+        this.source(trap.body, 1, copy(trap.state), trap.via, []);
+        this.uncertain--;
+      }
     }
   }
 
@@ -849,11 +876,13 @@ class Collector {
   /** A call of a function that may have several bodies (defined in two branches): each is read, and their states joined. */
   callEach(invocation: Invocation, definitions: readonly FunctionCommand[], depth: number, state: ShellState, out: Invocation[]): void {
     if (definitions.length === 1) return this.call(invocation, definitions[0]!, depth, state, out);
+    this.uncertain++;
     const exits = definitions.map((fn) => {
       const own = copy(state);
       this.call(invocation, fn, depth, own, out);
       return own;
     });
+    this.uncertain--;
     replace(state, join(exits, this.environment));
   }
 
@@ -1233,11 +1262,22 @@ class Collector {
   }
 
   /** Remembers the files an invocation writes (`>`, `>>`, `&>`, `tee`) and what they hold, when that is known. */
-  recordWrites(invocation: Invocation): void {
-    if (this.dry === 0 && (invocation.name === "tee" || invocation.redirects.some(writesFile))) this.writes.push(invocation);
+  recordWrites(invocation: Invocation, uncertain = false): void {
+    if (this.dry === 0 && (invocation.name === "tee" || invocation.redirects.some(writesFile))) this.recordWrite(invocation, uncertain);
   }
 
-  applyWrites(invocation: Invocation): void {
+  recordWrite(invocation: Invocation, uncertain: boolean): void {
+    this.writes.push(invocation);
+    if (uncertain || this.uncertain > 0) this.#mayNotRun.add(invocation);
+  }
+
+  /** What a file holds after a write that `certain`ly happens, or that may not: then, unless it held the same, unknown. */
+  setWritten(key: string, text: string | null, certain: boolean): void {
+    const before = this.#written.get(key);
+    this.#written.set(key, certain || before === undefined || before === text ? text : null);
+  }
+
+  applyWrites(invocation: Invocation, certain: boolean): void {
     const targets: [string, boolean][] = [];
     for (const redirect of invocation.redirects) if (writesFile(redirect)) targets.push([redirect.target.text, redirect.operator.endsWith(">>")]);
     if (invocation.name === "tee") {
@@ -1251,16 +1291,16 @@ class Collector {
       if (key.startsWith("/dev/")) continue;
       if (isUnknown(key) || key.includes("$")) this.#wroteUnnamed = true;
       const before = this.#written.get(key);
-      this.#written.set(key, !append || before === undefined ? output : before === null || output === null ? null : before + output);
+      this.setWritten(key, !append || before === undefined ? output : before === null || output === null ? null : before + output, certain);
     }
   }
 
   /** `cp x.sh y.sh`, `mv x.sh y.sh` of a file the line wrote: the copy holds the same text. */
-  applyCopy(invocation: Invocation): void {
+  applyCopy(invocation: Invocation, certain: boolean): void {
     const paths = invocation.args.filter((arg) => !arg.startsWith("-"));
     if (paths.length !== 2) return;
     const from = this.#written.get(this.writtenKey(paths[0]!, invocation.cwd));
-    if (from !== undefined) this.#written.set(this.writtenKey(paths[1]!, invocation.cwd), from);
+    if (from !== undefined) this.setWritten(this.writtenKey(paths[1]!, invocation.cwd), from, certain);
   }
 
   /** What `cat a b` prints when the line wrote every file it reads: their text; null when one holds unknown text; undefined when one was not written here. */

@@ -605,41 +605,74 @@ class Collector {
     const argvs = this.expandWords(command.words, expansionState);
     // Sized to the variants (most commands have one): a list grown by `push` from empty reserves room for 16.
     const direct = new Array<Invocation>(argvs.length);
+    // Several argvs: bash runs one of them, so each runs (and sets, and calls) from the state before it.
+    const owns = argvs.length > 1 ? new Array<ShellState>(argvs.length) : undefined;
     let made = 0;
     for (let variant = 0; variant < argvs.length; variant++) {
       const argv = argvs[variant]!;
       if (this.overBudget()) break;
-      const invocation = this.invocation(argv, this.expandRedirects(command.redirects, expansionState), upstream, state, via);
+      const own = owns === undefined ? state : (owns[variant] = copy(state));
+      const invocation = this.invocation(argv, this.expandRedirects(command.redirects, expansionState), upstream, own, via);
       direct[made++] = invocation;
       // A word only known at run time is shown as written (`$CMD build`), not as the marker that stands for it.
       if (someUnknown(argv)) invocation.text = textsOf(command.words).join(" ");
       if (mayEvaluate.has(invocation.name)) {
         for (const problem of commandProblems(invocation.name, invocation.args, this.scope(expansionState))) this.problem(problem);
-        for (const name of commandAssigned(invocation.name, invocation.args)) setVar(state, name, null);
+        for (const name of commandAssigned(invocation.name, invocation.args)) setVar(own, name, null);
       }
       out.push(invocation);
       // A read-ahead pass only learns the state a loop's next pass starts with: only `eval` and `source` run
       // code in this shell, so what other commands run (in a shell or program of their own) cannot change it.
-      if (this.dry === 0 || sameShell.has(invocation.name)) append(out, this.runs(invocation, command.words, depth, state));
-      const called = state.functions === undefined ? undefined : calledFunction(argv, state.functions);
-      if (called !== undefined) this.callEach(invocation, called, depth, state, out);
+      if (this.dry === 0 || sameShell.has(invocation.name)) append(out, this.runs(invocation, command.words, depth, own));
+      const called = own.functions === undefined ? undefined : calledFunction(argv, own.functions);
+      if (called !== undefined) this.callEach(invocation, called, depth, own, out);
     }
+    if (owns !== undefined) return this.afterVariants(command, direct, owns, made, depth, state, out);
     const first = out.length > start ? out[start] : undefined;
     // `alias x='sudo '; x y`: an alias behind a wrapper is expanded where an alias ending in a space makes bash do it.
     if (first !== undefined && state.aliases !== undefined && first.wrappers.length > 0) this.aliasBehindWrapper(first, depth, state, out);
     // Substitutions do not depend on a loop variable's value: read them once, under the first variant. They
     // run in subshells, so a read-ahead pass (which only learns the state) skips them.
     if (first && this.dry === 0) this.substitutions(first, command.words, command.redirects, depth, state, out);
-    // Several argvs (`tee $f`, `cp x $f` with two values of `f`): bash runs one of them, so each write may not happen.
+    // `> $f` with two values of `f`: one redirect per value, and bash writes only one of them.
+    const uncertain = first !== undefined && first.redirects.length !== command.redirects.length;
+    if (first && (command.redirects.length > 0 || first.name === "tee")) this.recordWrites(first, uncertain);
+    if (first && this.dry === 0 && this.writes.length > 0 && (first.name === "cp" || first.name === "mv")) this.recordWrite(first, uncertain);
+    this.track(first, state);
+    if (first !== undefined) this.codeAssignments(first, command.words, depth, state, out, true);
+  }
+
+  /**
+   * The rest of `command` for a command with several argvs (`for f in $d`, `cd $d`, `f $d`, `eval x=$d` with
+   * two values of `d`), each run from its own copy of the state: what follows sees the join of what each
+   * leaves, not what the last one leaves.
+   */
+  afterVariants(
+    command: Command & { type: "simple" },
+    direct: Invocation[],
+    owns: ShellState[],
+    made: number,
+    depth: number,
+    state: ShellState,
+    out: Invocation[],
+  ): void {
+    if (made === 0) return;
+    const first = direct[0]!;
+    // What the commands ran, before what they set themselves: the state the substitutions are read with.
+    const ran = join(owns.slice(0, made), this.environment);
+    if (ran.aliases !== undefined && first.wrappers.length > 0) this.aliasBehindWrapper(first, depth, ran, out);
+    if (this.dry === 0) this.substitutions(first, command.words, command.redirects, depth, ran, out);
+    // bash runs one of them, so each write may not happen.
     for (let index = 0; index < made; index++) {
       const invocation = direct[index]!;
-      const uncertain = made > 1 || invocation.redirects.length !== command.redirects.length;
-      if (command.redirects.length > 0 || invocation.name === "tee") this.recordWrites(invocation, uncertain);
-      if (this.dry === 0 && this.writes.length > 0 && (invocation.name === "cp" || invocation.name === "mv")) this.recordWrite(invocation, uncertain);
+      if (command.redirects.length > 0 || invocation.name === "tee") this.recordWrites(invocation, true);
+      if (this.dry === 0 && this.writes.length > 0 && (invocation.name === "cp" || invocation.name === "mv")) this.recordWrite(invocation, true);
     }
-    if (made > 1) this.trackEach(direct, made, state);
-    else this.track(first, state);
-    for (let index = 0; index < made; index++) this.codeAssignments(direct[index]!, command.words, depth, state, out, direct[index] === first);
+    for (let index = 0; index < made; index++) {
+      this.track(direct[index], owns[index]!);
+      this.codeAssignments(direct[index]!, command.words, depth, owns[index]!, out, index === 0);
+    }
+    replace(state, join(owns.slice(0, made), this.environment));
   }
 
   /**
@@ -1518,20 +1551,6 @@ class Collector {
   }
 
   /** Keeps the shell's folder and variables up to date: `cd`, `X=…`, `export X=…`, `for x in …`, `read x`. */
-  /**
-   * A command with several argvs (`cd $d`, `for f in $d`, `export x=$d` with two values of `d`): bash runs
-   * one of them, so the state after it is the join of what each leaves, not what the first one leaves.
-   */
-  trackEach(variants: readonly Invocation[], count: number, state: ShellState): void {
-    const exits: ShellState[] = [];
-    for (let index = 0; index < count; index++) {
-      const own = copy(state);
-      this.track(variants[index], own);
-      exits.push(own);
-    }
-    replace(state, join(exits, this.environment));
-  }
-
   track(invocation: Invocation | undefined, state: ShellState): void {
     if (!invocation) return;
     const { name, args } = invocation;

@@ -141,6 +141,17 @@ describe("a command with several argvs leaves the join of what each leaves", () 
     [`${two}for f in $d; do sh -c "rm -rf $f"; done`, "~"],
     [`${two}export x=$d; sh -c 'rm -rf $x'`, "~"],
     [`for d in /tmp/1 ~; do for f in $d; do rm -rf $f; done; done`, "~"],
+    // What runs in this shell with each argv (a function, eval, source) starts from the state before the
+    // command, and what follows sees every argv's outcome, not the last one's.
+    [`${two}f() { x=$1; }; f $d; rm -rf $x`, "~"],
+    [`${two}f() { x=$1; }; f $d; rm -rf $x`, "/tmp/1"],
+    ["if c; then d=/tmp/1; else d=~; fi; f() { x=$1; }; f $d; rm -rf $x", "~"],
+    ["if c; then d=~; else d=/tmp/1; fi; f() { x=$1; }; f $d; rm -rf $x", "~"],
+    [`${two}eval x=$d; rm -rf $x`, "~"],
+    [`${two}eval x=$d; rm -rf $x`, "/tmp/1"],
+    [`${two}builtin eval x=$d; rm -rf $x`, "~"],
+    [`${two}f() { export x=$1; }; f $d; sh -c 'rm -rf $x'`, "~"],
+    [`${two}f() { return; }; f $d; x=$d; rm -rf $x`, "~"],
   ])("%s → checks %s", (source, value) => {
     expect(rmTargets(source)).toContain(value);
   });
@@ -149,6 +160,10 @@ describe("a command with several argvs leaves the join of what each leaves", () 
     `${"if c; then d=/tmp/1; else d=/; fi; "}cd $d; rm -rf *`,
     `${"if c; then d=/tmp/1; else d=~; fi; "}pushd $d; rm -rf *`,
     `${"if c; then d=a; else d=b; fi; "}cd $d && rm -rf *`,
+    `${"if c; then d=/; else d=/tmp/1; fi; "}f() { cd $1; }; f $d; rm -rf *`,
+    `${"if c; then d=/tmp/1; else d=/; fi; "}f() { cd $1; }; f $d; rm -rf *`,
+    `${"if c; then d='cd ~'; else d='cd /tmp'; fi; "}eval $d; rm -rf *`,
+    `${"if c; then d='cd /tmp'; else d='cd ~'; fi; "}eval $d; rm -rf *`,
   ])("%s → the folder is not known after a cd to one of several folders", (source) => {
     expect(rmFolders(source)).toContain(undefined);
   });

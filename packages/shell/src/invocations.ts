@@ -248,6 +248,9 @@ const maxInvocations = 5_000;
 // Passes a loop body is read ahead before what still changes becomes unknown (as many again to settle after that).
 const maxLoopPasses = 3;
 
+/** What the line had written to each file before code that may not run. */
+type FilesBefore = ReadonlyMap<string, string | null> | undefined;
+
 interface LoopFrame {
   breaks: ShellState[];
   continues: ShellState[];
@@ -338,19 +341,14 @@ class Collector {
   #applied = 0;
   /** A write went to a file whose name is only known at run time (`> $T`): any script run after it may be that file. */
   #wroteUnnamed = false;
-  /** Above 0 while reading code that may not run: a later step of a chain, a branch, a loop's passes, a trap. */
-  uncertain = 0;
-  /** Writes that may not happen (read while `uncertain`, or one of several argvs or targets): a file may keep what it held. */
-  readonly #mayNotRun = new Set<Invocation>();
 
   /** Files the line writes, worked out only when a command may run or read one (most lines never ask). */
   get written(): ReadonlyMap<string, string | null> {
     // Each write is read once, in order: a later one sees the files the earlier ones made.
     while (this.#applied < this.writes.length) {
       const invocation = this.writes[this.#applied++]!;
-      const certain = !this.#mayNotRun.has(invocation);
-      if (invocation.name === "cp" || invocation.name === "mv") this.applyCopy(invocation, certain);
-      else this.applyWrites(invocation, certain);
+      if (invocation.name === "cp" || invocation.name === "mv") this.applyCopy(invocation);
+      else this.applyWrites(invocation);
     }
     return this.#written;
   }
@@ -422,16 +420,17 @@ class Collector {
       // Where the chain may be after a step that succeeded, and after one that failed.
       let succeeded = state;
       let failed = state;
+      // Later steps may not run: after the chain, a file they changed may hold either text.
+      const files = this.filesBefore();
       for (const { operator, step: next } of step.rest) {
         const runs = copy(operator === "&&" ? succeeded : failed);
-        this.uncertain++;
         this.step(next, depth, runs, via, out);
-        this.uncertain--;
         if (operator === "&&") failed = join([failed, runs], this.environment);
         else succeeded = join([succeeded, runs], this.environment);
         if (operator === "&&") succeeded = runs;
         else failed = runs;
       }
+      this.joinFiles(files);
       replace(state, join([succeeded, failed], this.environment));
     } else {
       const own = step.subshell ? copy(state) : state;
@@ -446,10 +445,10 @@ class Collector {
     const condition = copy(state);
     const exits: ShellState[] = [];
     // Only the first condition runs for sure.
+    let files: FilesBefore;
     for (const [index, clause] of step.clauses.entries()) {
-      if (index > 0) this.uncertain++;
       this.flow(clause.condition, depth, condition, via, out);
-      if (index === 0) this.uncertain++;
+      if (index === 0) files = this.filesBefore();
       const body = copy(condition);
       this.flow(clause.body, depth, body, via, out);
       exits.push(body);
@@ -457,7 +456,7 @@ class Collector {
     // Without `else`, bash goes on from the last condition that failed.
     const otherwise = copy(condition);
     if (step.otherwise !== undefined) this.flow(step.otherwise, depth, otherwise, via, out);
-    this.uncertain -= step.clauses.length;
+    this.joinFiles(files);
     exits.push(otherwise);
     replace(state, join(exits, this.environment));
   }
@@ -467,14 +466,14 @@ class Collector {
     // No arm may match; each arm starts from the case, or also from the arm before it after `;&` or `;;&`.
     const exits: ShellState[] = [copy(state)];
     let previous: ShellState | undefined;
-    this.uncertain++;
+    const files = this.filesBefore();
     for (const arm of step.arms) {
       const entry = arm.fallsThrough && previous !== undefined ? join([state, previous], this.environment) : copy(state);
       this.flow(arm.body, depth, entry, via, out);
       exits.push(entry);
       previous = entry;
     }
-    this.uncertain--;
+    this.joinFiles(files);
     replace(state, join(exits, this.environment));
   }
 
@@ -494,7 +493,7 @@ class Collector {
     let entry = join([state, headed], this.environment);
     const writesBefore = this.writes.length;
     // A loop may run no pass at all, or stop anywhere in one.
-    this.uncertain++;
+    const files = this.filesBefore();
     let pass = this.loopPass(step, depth, entry, via, out);
     let recorded = true;
     let settled = false;
@@ -513,7 +512,7 @@ class Collector {
     if (!settled) this.problem("a loop's variables take new values on every pass, too many to follow");
     if (!settled || !recorded) pass = this.loopPass(step, depth, entry, via, out);
     if (this.writes.length > writesBefore) pass = this.passesWhileWriting(step, depth, entry, via, out, pass);
-    this.uncertain--;
+    this.joinFiles(files);
     // The loop ends when its head says so, or at a `break`; with no pass at all, the state is the one before it.
     replace(state, join([entry, pass.afterHead, pass.iteration, ...pass.frame.breaks], this.environment));
   }
@@ -635,9 +634,10 @@ class Collector {
     // run in subshells, so a read-ahead pass (which only learns the state) skips them.
     if (first && this.dry === 0) this.substitutions(first, command.words, command.redirects, depth, state, out);
     // `> $f` with two values of `f`: one redirect per value, and bash writes only one of them.
-    const uncertain = first !== undefined && first.redirects.length !== command.redirects.length;
-    if (first && (command.redirects.length > 0 || first.name === "tee")) this.recordWrites(first, uncertain);
-    if (first && this.dry === 0 && this.writes.length > 0 && (first.name === "cp" || first.name === "mv")) this.recordWrite(first, uncertain);
+    const files = first !== undefined && first.redirects.length !== command.redirects.length ? this.filesBefore() : undefined;
+    if (first && (command.redirects.length > 0 || first.name === "tee")) this.recordWrites(first);
+    if (first && this.dry === 0 && this.writes.length > 0 && (first.name === "cp" || first.name === "mv")) this.writes.push(first);
+    this.joinFiles(files);
     this.track(first, state);
     if (first !== undefined) this.codeAssignments(first, command.words, depth, state, out, true);
   }
@@ -663,11 +663,13 @@ class Collector {
     if (ran.aliases !== undefined && first.wrappers.length > 0) this.aliasBehindWrapper(first, depth, ran, out);
     if (this.dry === 0) this.substitutions(first, command.words, command.redirects, depth, ran, out);
     // bash runs one of them, so each write may not happen.
+    const files = this.filesBefore();
     for (let index = 0; index < made; index++) {
       const invocation = direct[index]!;
-      if (command.redirects.length > 0 || invocation.name === "tee") this.recordWrites(invocation, true);
-      if (this.dry === 0 && this.writes.length > 0 && (invocation.name === "cp" || invocation.name === "mv")) this.recordWrite(invocation, true);
+      if (command.redirects.length > 0 || invocation.name === "tee") this.recordWrites(invocation);
+      if (this.dry === 0 && this.writes.length > 0 && (invocation.name === "cp" || invocation.name === "mv")) this.writes.push(invocation);
     }
+    this.joinFiles(files);
     for (let index = 0; index < made; index++) {
       this.track(direct[index], owns[index]!);
       this.codeAssignments(direct[index]!, command.words, depth, owns[index]!, out, index === 0);
@@ -695,7 +697,7 @@ class Collector {
     }
     const exits: ShellState[] = [];
     this.expanding.add(name);
-    if (values.length > 1) this.uncertain++;
+    const files = values.length > 1 ? this.filesBefore() : undefined;
     for (const value of values) {
       const own = values.length === 1 ? state : copy(state);
       // A parse of its own, never shared: the command's words are spliced into it.
@@ -712,7 +714,7 @@ class Collector {
       exits.push(own);
     }
     this.expanding.delete(name);
-    if (values.length > 1) this.uncertain--;
+    this.joinFiles(files);
     if (values.length > 1) replace(state, join(exits, this.environment));
     return true;
   }
@@ -876,9 +878,9 @@ class Collector {
     for (const trap of this.traps) {
       if (isUnknown(trap.body)) this.problem("a trap runs text that cannot be known here");
       else {
-        this.uncertain++;
+        const files = this.filesBefore();
         this.source(trap.body, 1, copy(trap.state), trap.via, []);
-        this.uncertain--;
+        this.joinFiles(files);
       }
     }
   }
@@ -909,13 +911,13 @@ class Collector {
   /** A call of a function that may have several bodies (defined in two branches): each is read, and their states joined. */
   callEach(invocation: Invocation, definitions: readonly FunctionCommand[], depth: number, state: ShellState, out: Invocation[]): void {
     if (definitions.length === 1) return this.call(invocation, definitions[0]!, depth, state, out);
-    this.uncertain++;
+    const files = this.filesBefore();
     const exits = definitions.map((fn) => {
       const own = copy(state);
       this.call(invocation, fn, depth, own, out);
       return own;
     });
-    this.uncertain--;
+    this.joinFiles(files);
     replace(state, join(exits, this.environment));
   }
 
@@ -1295,22 +1297,25 @@ class Collector {
   }
 
   /** Remembers the files an invocation writes (`>`, `>>`, `&>`, `tee`) and what they hold, when that is known. */
-  recordWrites(invocation: Invocation, uncertain = false): void {
-    if (this.dry === 0 && (invocation.name === "tee" || invocation.redirects.some(writesFile))) this.recordWrite(invocation, uncertain);
+  recordWrites(invocation: Invocation): void {
+    if (this.dry === 0 && (invocation.name === "tee" || invocation.redirects.some(writesFile))) this.writes.push(invocation);
   }
 
-  recordWrite(invocation: Invocation, uncertain: boolean): void {
-    this.writes.push(invocation);
-    if (uncertain || this.uncertain > 0) this.#mayNotRun.add(invocation);
+  /** The files as written so far, before code that may not run (undefined when the line wrote none yet). */
+  filesBefore(): FilesBefore {
+    return this.writes.length === 0 ? undefined : new Map(this.written);
   }
 
-  /** What a file holds after a write that `certain`ly happens, or that may not: then, unless it held the same, unknown. */
-  setWritten(key: string, text: string | null, certain: boolean): void {
-    const before = this.#written.get(key);
-    this.#written.set(key, certain || before === undefined || before === text ? text : null);
+  /** After code that may not run: a file it changed from a text the line wrote there may hold either, so it is unknown. */
+  joinFiles(before: FilesBefore): void {
+    if (before === undefined || this.writes.length === 0) return;
+    for (const [path, text] of this.written) {
+      const old = before.get(path);
+      if (old !== undefined && old !== text) this.#written.set(path, null);
+    }
   }
 
-  applyWrites(invocation: Invocation, certain: boolean): void {
+  applyWrites(invocation: Invocation): void {
     const targets: [string, boolean][] = [];
     for (const redirect of invocation.redirects) if (writesFile(redirect)) targets.push([redirect.target.text, redirect.operator.endsWith(">>")]);
     if (invocation.name === "tee") {
@@ -1324,16 +1329,16 @@ class Collector {
       if (key.startsWith("/dev/")) continue;
       if (isUnknown(key) || key.includes("$")) this.#wroteUnnamed = true;
       const before = this.#written.get(key);
-      this.setWritten(key, !append || before === undefined ? output : before === null || output === null ? null : before + output, certain);
+      this.#written.set(key, !append || before === undefined ? output : before === null || output === null ? null : before + output);
     }
   }
 
   /** `cp x.sh y.sh`, `mv x.sh y.sh` of a file the line wrote: the copy holds the same text. */
-  applyCopy(invocation: Invocation, certain: boolean): void {
+  applyCopy(invocation: Invocation): void {
     const paths = invocation.args.filter((arg) => !arg.startsWith("-"));
     if (paths.length !== 2) return;
     const from = this.#written.get(this.writtenKey(paths[0]!, invocation.cwd));
-    if (from !== undefined) this.setWritten(this.writtenKey(paths[1]!, invocation.cwd), from, certain);
+    if (from !== undefined) this.#written.set(this.writtenKey(paths[1]!, invocation.cwd), from);
   }
 
   /** What `cat a b` prints when the line wrote every file it reads: their text; null when one holds unknown text; undefined when one was not written here. */

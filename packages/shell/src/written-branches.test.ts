@@ -43,6 +43,9 @@ describe("a write that may not happen leaves what the file held before", () => {
     `${danger}f() { echo hi > a.sh; }; c && f; ./a.sh`,
     `${danger}if c; then g() { echo hi > a.sh; }; else g() { :; }; fi; g; ./a.sh`,
     `${danger}[ -f x ] && { echo hi > a.sh; }; ./a.sh`,
+    `${danger}{ c && echo hi > a.sh; }; ./a.sh`,
+    `${danger}if c; then d && echo hi > a.sh; fi; ./a.sh`,
+    `${danger}trap 'echo hi > a.sh' EXIT; ./a.sh`,
   ])("%s → the delete is still seen, or the file is unknown", (source) => {
     expect(seesDanger(source)).toBe(true);
   });
@@ -67,6 +70,11 @@ describe("a write that may not happen leaves what the file held before", () => {
     "mkdir -p x && cat > x/run.sh <<'EOF'\necho hi\nEOF\nbash x/run.sh",
     "echo 'rm -rf ~' > a.sh; echo hi > a.sh; ./a.sh",
     "echo hi > a.sh; c && echo hi > a.sh; ./a.sh",
+    // Within one chain, a later step runs only after the earlier ones: the file holds what they wrote.
+    "echo a > x.sh && echo b >> x.sh && bash x.sh",
+    "echo '#!/bin/sh' > x.sh && echo ls >> x.sh && chmod +x x.sh && ./x.sh",
+    "if c; then echo a > x.sh; echo b >> x.sh; bash x.sh; fi",
+    "for i in 1; do echo a > x.sh && echo b >> x.sh && bash x.sh; done",
     'for f in a b; do echo "x $f" >> log.txt; done; cat log.txt',
   ])("%s → writes that surely happen, or change nothing, stay known", (source) => {
     expect(analyze(source, environment).problems).toEqual([]);

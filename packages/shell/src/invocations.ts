@@ -248,8 +248,8 @@ const maxInvocations = 5_000;
 // Passes a loop body is read ahead before what still changes becomes unknown (as many again to settle after that).
 const maxLoopPasses = 3;
 
-/** What the line had written to each file before code that may not run. */
-type FilesBefore = ReadonlyMap<string, string | null> | undefined;
+/** Where the writes stood before code that may not run (`writes.length` then); undefined: not taken. */
+type FilesBefore = number | undefined;
 
 interface LoopFrame {
   breaks: ShellState[];
@@ -339,13 +339,21 @@ class Collector {
   /** What `writes` made of the files, by path, up to `applied`: the text, or null when it cannot be known. */
   readonly #written = new Map<string, string | null>();
   #applied = 0;
+  /** Each change of `#written` as applied: the path, what it held before, and the write it came from. */
+  readonly #changes: { path: string; before: string | null | undefined; write: number }[] = [];
+  /** The writes `from`…`at` that may not have happened: joined with what the files held before, once applied up to `at`. */
+  readonly #joins: { from: number; at: number }[] = [];
+  #joined = 0;
   /** A write went to a file whose name is only known at run time (`> $T`): any script run after it may be that file. */
   #wroteUnnamed = false;
 
   /** Files the line writes, worked out only when a command may run or read one (most lines never ask). */
   get written(): ReadonlyMap<string, string | null> {
     // Each write is read once, in order: a later one sees the files the earlier ones made.
-    while (this.#applied < this.writes.length) {
+    for (;;) {
+      // Joins are applied lazily too, in order with the writes, so most lines still never work out their files.
+      while (this.#joined < this.#joins.length && this.#joins[this.#joined]!.at <= this.#applied) this.applyJoin(this.#joins[this.#joined++]!);
+      if (this.#applied >= this.writes.length) break;
       const invocation = this.writes[this.#applied++]!;
       if (invocation.name === "cp" || invocation.name === "mv") this.applyCopy(invocation);
       else this.applyWrites(invocation);
@@ -530,7 +538,7 @@ class Collector {
       if (changed.length === 0) return pass;
       if (count === maxLoopPasses - 1) {
         // `echo x >> log` grows on every pass: what such a file holds is not known, by the next pass either.
-        for (const path of changed) this.#written.set(path, null);
+        for (const path of changed) this.setWritten(path, null);
         return this.loopPass(step, depth, entry, via, out);
       }
     }
@@ -1303,16 +1311,28 @@ class Collector {
 
   /** The files as written so far, before code that may not run (undefined when the line wrote none yet). */
   filesBefore(): FilesBefore {
-    return this.writes.length === 0 ? undefined : new Map(this.written);
+    return this.writes.length;
   }
 
   /** After code that may not run: a file it changed from a text the line wrote there may hold either, so it is unknown. */
   joinFiles(before: FilesBefore): void {
-    if (before === undefined || this.writes.length === 0) return;
-    for (const [path, text] of this.written) {
-      const old = before.get(path);
-      if (old !== undefined && old !== text) this.#written.set(path, null);
+    if (before === undefined || before === this.writes.length) return;
+    this.#joins.push({ from: before, at: this.writes.length });
+  }
+
+  applyJoin({ from }: { from: number; at: number }): void {
+    // What each path held when write `from` was reached: the `before` of its first change since.
+    const held = new Map<string, string | null | undefined>();
+    for (let index = this.#changes.length - 1; index >= 0 && this.#changes[index]!.write >= from; index--) {
+      const change = this.#changes[index]!;
+      held.set(change.path, change.before);
     }
+    for (const [path, before] of held) if (before !== undefined && before !== this.#written.get(path)) this.setWritten(path, null);
+  }
+
+  setWritten(path: string, text: string | null): void {
+    this.#changes.push({ path, before: this.#written.get(path), write: Math.max(this.#applied - 1, 0) });
+    this.#written.set(path, text);
   }
 
   applyWrites(invocation: Invocation): void {
@@ -1329,7 +1349,7 @@ class Collector {
       if (key.startsWith("/dev/")) continue;
       if (isUnknown(key) || key.includes("$")) this.#wroteUnnamed = true;
       const before = this.#written.get(key);
-      this.#written.set(key, !append || before === undefined ? output : before === null || output === null ? null : before + output);
+      this.setWritten(key, !append || before === undefined ? output : before === null || output === null ? null : before + output);
     }
   }
 
@@ -1338,7 +1358,7 @@ class Collector {
     const paths = invocation.args.filter((arg) => !arg.startsWith("-"));
     if (paths.length !== 2) return;
     const from = this.#written.get(this.writtenKey(paths[0]!, invocation.cwd));
-    if (from !== undefined) this.#written.set(this.writtenKey(paths[1]!, invocation.cwd), from);
+    if (from !== undefined) this.setWritten(this.writtenKey(paths[1]!, invocation.cwd), from);
   }
 
   /** What `cat a b` prints when the line wrote every file it reads: their text; null when one holds unknown text; undefined when one was not written here. */

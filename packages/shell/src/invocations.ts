@@ -248,6 +248,9 @@ const maxInvocations = 5_000;
 // Passes a loop body is read ahead before what still changes becomes unknown (as many again to settle after that).
 const maxLoopPasses = 3;
 
+/** Where the writes stood before code that may not run (`writes.length` then); undefined: not taken. */
+type FilesBefore = number | undefined;
+
 interface LoopFrame {
   breaks: ShellState[];
   continues: ShellState[];
@@ -336,13 +339,21 @@ class Collector {
   /** What `writes` made of the files, by path, up to `applied`: the text, or null when it cannot be known. */
   readonly #written = new Map<string, string | null>();
   #applied = 0;
+  /** Each change of `#written` as applied: the path, what it held before, and the write it came from. */
+  readonly #changes: { path: string; before: string | null | undefined; write: number }[] = [];
+  /** The writes `from`…`at` that may not have happened: joined with what the files held before, once applied up to `at`. */
+  readonly #joins: { from: number; at: number }[] = [];
+  #joined = 0;
   /** A write went to a file whose name is only known at run time (`> $T`): any script run after it may be that file. */
   #wroteUnnamed = false;
 
   /** Files the line writes, worked out only when a command may run or read one (most lines never ask). */
   get written(): ReadonlyMap<string, string | null> {
     // Each write is read once, in order: a later one sees the files the earlier ones made.
-    while (this.#applied < this.writes.length) {
+    for (;;) {
+      // Joins are applied lazily too, in order with the writes, so most lines still never work out their files.
+      while (this.#joined < this.#joins.length && this.#joins[this.#joined]!.at <= this.#applied) this.applyJoin(this.#joins[this.#joined++]!);
+      if (this.#applied >= this.writes.length) break;
       const invocation = this.writes[this.#applied++]!;
       if (invocation.name === "cp" || invocation.name === "mv") this.applyCopy(invocation);
       else this.applyWrites(invocation);
@@ -417,6 +428,8 @@ class Collector {
       // Where the chain may be after a step that succeeded, and after one that failed.
       let succeeded = state;
       let failed = state;
+      // Later steps may not run: after the chain, a file they changed may hold either text.
+      const files = this.filesBefore();
       for (const { operator, step: next } of step.rest) {
         const runs = copy(operator === "&&" ? succeeded : failed);
         this.step(next, depth, runs, via, out);
@@ -425,6 +438,7 @@ class Collector {
         if (operator === "&&") succeeded = runs;
         else failed = runs;
       }
+      this.joinFiles(files);
       replace(state, join([succeeded, failed], this.environment));
     } else {
       const own = step.subshell ? copy(state) : state;
@@ -438,8 +452,11 @@ class Collector {
   ifStep(step: IfStep, depth: number, state: ShellState, via: readonly string[], out: Invocation[]): void {
     const condition = copy(state);
     const exits: ShellState[] = [];
-    for (const clause of step.clauses) {
+    // Only the first condition runs for sure.
+    let files: FilesBefore;
+    for (const [index, clause] of step.clauses.entries()) {
       this.flow(clause.condition, depth, condition, via, out);
+      if (index === 0) files = this.filesBefore();
       const body = copy(condition);
       this.flow(clause.body, depth, body, via, out);
       exits.push(body);
@@ -447,6 +464,7 @@ class Collector {
     // Without `else`, bash goes on from the last condition that failed.
     const otherwise = copy(condition);
     if (step.otherwise !== undefined) this.flow(step.otherwise, depth, otherwise, via, out);
+    this.joinFiles(files);
     exits.push(otherwise);
     replace(state, join(exits, this.environment));
   }
@@ -456,12 +474,14 @@ class Collector {
     // No arm may match; each arm starts from the case, or also from the arm before it after `;&` or `;;&`.
     const exits: ShellState[] = [copy(state)];
     let previous: ShellState | undefined;
+    const files = this.filesBefore();
     for (const arm of step.arms) {
       const entry = arm.fallsThrough && previous !== undefined ? join([state, previous], this.environment) : copy(state);
       this.flow(arm.body, depth, entry, via, out);
       exits.push(entry);
       previous = entry;
     }
+    this.joinFiles(files);
     replace(state, join(exits, this.environment));
   }
 
@@ -480,6 +500,8 @@ class Collector {
     this.dry--;
     let entry = join([state, headed], this.environment);
     const writesBefore = this.writes.length;
+    // A loop may run no pass at all, or stop anywhere in one.
+    const files = this.filesBefore();
     let pass = this.loopPass(step, depth, entry, via, out);
     let recorded = true;
     let settled = false;
@@ -498,6 +520,7 @@ class Collector {
     if (!settled) this.problem("a loop's variables take new values on every pass, too many to follow");
     if (!settled || !recorded) pass = this.loopPass(step, depth, entry, via, out);
     if (this.writes.length > writesBefore) pass = this.passesWhileWriting(step, depth, entry, via, out, pass);
+    this.joinFiles(files);
     // The loop ends when its head says so, or at a `break`; with no pass at all, the state is the one before it.
     replace(state, join([entry, pass.afterHead, pass.iteration, ...pass.frame.breaks], this.environment));
   }
@@ -515,7 +538,7 @@ class Collector {
       if (changed.length === 0) return pass;
       if (count === maxLoopPasses - 1) {
         // `echo x >> log` grows on every pass: what such a file holds is not known, by the next pass either.
-        for (const path of changed) this.#written.set(path, null);
+        for (const path of changed) this.setWritten(path, null);
         return this.loopPass(step, depth, entry, via, out);
       }
     }
@@ -589,35 +612,77 @@ class Collector {
     const argvs = this.expandWords(command.words, expansionState);
     // Sized to the variants (most commands have one): a list grown by `push` from empty reserves room for 16.
     const direct = new Array<Invocation>(argvs.length);
+    // Several argvs: bash runs one of them, so each runs (and sets, and calls) from the state before it.
+    const owns = argvs.length > 1 ? new Array<ShellState>(argvs.length) : undefined;
     let made = 0;
     for (let variant = 0; variant < argvs.length; variant++) {
       const argv = argvs[variant]!;
       if (this.overBudget()) break;
-      const invocation = this.invocation(argv, this.expandRedirects(command.redirects, expansionState), upstream, state, via);
+      const own = owns === undefined ? state : (owns[variant] = copy(state));
+      const invocation = this.invocation(argv, this.expandRedirects(command.redirects, expansionState), upstream, own, via);
       direct[made++] = invocation;
       // A word only known at run time is shown as written (`$CMD build`), not as the marker that stands for it.
       if (someUnknown(argv)) invocation.text = textsOf(command.words).join(" ");
       if (mayEvaluate.has(invocation.name)) {
         for (const problem of commandProblems(invocation.name, invocation.args, this.scope(expansionState))) this.problem(problem);
-        for (const name of commandAssigned(invocation.name, invocation.args)) setVar(state, name, null);
+        for (const name of commandAssigned(invocation.name, invocation.args)) setVar(own, name, null);
       }
       out.push(invocation);
       // A read-ahead pass only learns the state a loop's next pass starts with: only `eval` and `source` run
       // code in this shell, so what other commands run (in a shell or program of their own) cannot change it.
-      if (this.dry === 0 || sameShell.has(invocation.name)) append(out, this.runs(invocation, command.words, depth, state));
-      const called = state.functions === undefined ? undefined : calledFunction(argv, state.functions);
-      if (called !== undefined) this.callEach(invocation, called, depth, state, out);
+      if (this.dry === 0 || sameShell.has(invocation.name)) append(out, this.runs(invocation, command.words, depth, own));
+      const called = own.functions === undefined ? undefined : calledFunction(argv, own.functions);
+      if (called !== undefined) this.callEach(invocation, called, depth, own, out);
     }
+    if (owns !== undefined) return this.afterVariants(command, direct, owns, made, depth, state, out);
     const first = out.length > start ? out[start] : undefined;
     // `alias x='sudo '; x y`: an alias behind a wrapper is expanded where an alias ending in a space makes bash do it.
     if (first !== undefined && state.aliases !== undefined && first.wrappers.length > 0) this.aliasBehindWrapper(first, depth, state, out);
     // Substitutions do not depend on a loop variable's value: read them once, under the first variant. They
     // run in subshells, so a read-ahead pass (which only learns the state) skips them.
     if (first && this.dry === 0) this.substitutions(first, command.words, command.redirects, depth, state, out);
+    // `> $f` with two values of `f`: one redirect per value, and bash writes only one of them.
+    const files = first !== undefined && first.redirects.length !== command.redirects.length ? this.filesBefore() : undefined;
     if (first && (command.redirects.length > 0 || first.name === "tee")) this.recordWrites(first);
     if (first && this.dry === 0 && this.writes.length > 0 && (first.name === "cp" || first.name === "mv")) this.writes.push(first);
+    this.joinFiles(files);
     this.track(first, state);
-    for (let index = 0; index < made; index++) this.codeAssignments(direct[index]!, command.words, depth, state, out, direct[index] === first);
+    if (first !== undefined) this.codeAssignments(first, command.words, depth, state, out, true);
+  }
+
+  /**
+   * The rest of `command` for a command with several argvs (`for f in $d`, `cd $d`, `f $d`, `eval x=$d` with
+   * two values of `d`), each run from its own copy of the state: what follows sees the join of what each
+   * leaves, not what the last one leaves.
+   */
+  afterVariants(
+    command: Command & { type: "simple" },
+    direct: Invocation[],
+    owns: ShellState[],
+    made: number,
+    depth: number,
+    state: ShellState,
+    out: Invocation[],
+  ): void {
+    if (made === 0) return;
+    const first = direct[0]!;
+    // What the commands ran, before what they set themselves: the state the substitutions are read with.
+    const ran = join(owns.slice(0, made), this.environment);
+    if (ran.aliases !== undefined && first.wrappers.length > 0) this.aliasBehindWrapper(first, depth, ran, out);
+    if (this.dry === 0) this.substitutions(first, command.words, command.redirects, depth, ran, out);
+    // bash runs one of them, so each write may not happen.
+    const files = this.filesBefore();
+    for (let index = 0; index < made; index++) {
+      const invocation = direct[index]!;
+      if (command.redirects.length > 0 || invocation.name === "tee") this.recordWrites(invocation);
+      if (this.dry === 0 && this.writes.length > 0 && (invocation.name === "cp" || invocation.name === "mv")) this.writes.push(invocation);
+    }
+    this.joinFiles(files);
+    for (let index = 0; index < made; index++) {
+      this.track(direct[index], owns[index]!);
+      this.codeAssignments(direct[index]!, command.words, depth, owns[index]!, out, index === 0);
+    }
+    replace(state, join(owns.slice(0, made), this.environment));
   }
 
   /**
@@ -640,6 +705,7 @@ class Collector {
     }
     const exits: ShellState[] = [];
     this.expanding.add(name);
+    const files = values.length > 1 ? this.filesBefore() : undefined;
     for (const value of values) {
       const own = values.length === 1 ? state : copy(state);
       // A parse of its own, never shared: the command's words are spliced into it.
@@ -656,6 +722,7 @@ class Collector {
       exits.push(own);
     }
     this.expanding.delete(name);
+    this.joinFiles(files);
     if (values.length > 1) replace(state, join(exits, this.environment));
     return true;
   }
@@ -818,7 +885,11 @@ class Collector {
   trapBodies(): void {
     for (const trap of this.traps) {
       if (isUnknown(trap.body)) this.problem("a trap runs text that cannot be known here");
-      else this.source(trap.body, 1, copy(trap.state), trap.via, []);
+      else {
+        const files = this.filesBefore();
+        this.source(trap.body, 1, copy(trap.state), trap.via, []);
+        this.joinFiles(files);
+      }
     }
   }
 
@@ -848,11 +919,13 @@ class Collector {
   /** A call of a function that may have several bodies (defined in two branches): each is read, and their states joined. */
   callEach(invocation: Invocation, definitions: readonly FunctionCommand[], depth: number, state: ShellState, out: Invocation[]): void {
     if (definitions.length === 1) return this.call(invocation, definitions[0]!, depth, state, out);
+    const files = this.filesBefore();
     const exits = definitions.map((fn) => {
       const own = copy(state);
       this.call(invocation, fn, depth, own, out);
       return own;
     });
+    this.joinFiles(files);
     replace(state, join(exits, this.environment));
   }
 
@@ -1236,6 +1309,32 @@ class Collector {
     if (this.dry === 0 && (invocation.name === "tee" || invocation.redirects.some(writesFile))) this.writes.push(invocation);
   }
 
+  /** The files as written so far, before code that may not run (undefined when the line wrote none yet). */
+  filesBefore(): FilesBefore {
+    return this.writes.length;
+  }
+
+  /** After code that may not run: a file it changed from a text the line wrote there may hold either, so it is unknown. */
+  joinFiles(before: FilesBefore): void {
+    if (before === undefined || before === this.writes.length) return;
+    this.#joins.push({ from: before, at: this.writes.length });
+  }
+
+  applyJoin({ from }: { from: number; at: number }): void {
+    // What each path held when write `from` was reached: the `before` of its first change since.
+    const held = new Map<string, string | null | undefined>();
+    for (let index = this.#changes.length - 1; index >= 0 && this.#changes[index]!.write >= from; index--) {
+      const change = this.#changes[index]!;
+      held.set(change.path, change.before);
+    }
+    for (const [path, before] of held) if (before !== undefined && before !== this.#written.get(path)) this.setWritten(path, null);
+  }
+
+  setWritten(path: string, text: string | null): void {
+    this.#changes.push({ path, before: this.#written.get(path), write: Math.max(this.#applied - 1, 0) });
+    this.#written.set(path, text);
+  }
+
   applyWrites(invocation: Invocation): void {
     const targets: [string, boolean][] = [];
     for (const redirect of invocation.redirects) if (writesFile(redirect)) targets.push([redirect.target.text, redirect.operator.endsWith(">>")]);
@@ -1250,7 +1349,7 @@ class Collector {
       if (key.startsWith("/dev/")) continue;
       if (isUnknown(key) || key.includes("$")) this.#wroteUnnamed = true;
       const before = this.#written.get(key);
-      this.#written.set(key, !append || before === undefined ? output : before === null || output === null ? null : before + output);
+      this.setWritten(key, !append || before === undefined ? output : before === null || output === null ? null : before + output);
     }
   }
 
@@ -1259,7 +1358,7 @@ class Collector {
     const paths = invocation.args.filter((arg) => !arg.startsWith("-"));
     if (paths.length !== 2) return;
     const from = this.#written.get(this.writtenKey(paths[0]!, invocation.cwd));
-    if (from !== undefined) this.#written.set(this.writtenKey(paths[1]!, invocation.cwd), from);
+    if (from !== undefined) this.setWritten(this.writtenKey(paths[1]!, invocation.cwd), from);
   }
 
   /** What `cat a b` prints when the line wrote every file it reads: their text; null when one holds unknown text; undefined when one was not written here. */

@@ -5,7 +5,7 @@ export { maskQuoted } from "./lex.js";
 export { knownInputs, stdinTexts } from "./static-text.js";
 export { unwrap, type Unwrapped } from "./unwrap.js";
 export { gitWords, type GitWords } from "./git-alias.js";
-export { interpreterEffects, type CodeWrite, type InterpreterEffects } from "./interpreters.js";
+export { interpreterEffects, mayCarryCode, type CodeWrite, type InterpreterEffects } from "./interpreters.js";
 export { sharedInterpreterEffects } from "./shared-effects.js";
 export { normalizePath } from "./normalize-path.js";
 export { isUnknown, unknownText } from "./unknown.js";

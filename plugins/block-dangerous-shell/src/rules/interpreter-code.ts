@@ -1,13 +1,8 @@
-import { sharedInterpreterEffects, type Invocation, type InterpreterEffects } from "@toolgate/shell";
+import { mayCarryCode, sharedInterpreterEffects, type Invocation, type InterpreterEffects } from "@toolgate/shell";
 import type { Facts } from "./rule.js";
 
-const interpreterNames = new Set(["node", "nodejs", "bun", "deno", "tsx", "ts-node", "esno", "esrun", "ruby", "perl", "php", "awk", "gawk", "mawk", "nawk"]);
-const pythonNames = /^(python[\d.]*|pypy\d*)$/;
-
-/** Whether `interpreterCode` can find code in a command of this name. Asked about every command by several rules: a set lookup first, the pattern only for python and pypy. */
-export function runsCode(name: string): boolean {
-  return interpreterNames.has(name) || (name.startsWith("py") && pythonNames.test(name));
-}
+/** Whether `interpreterCode` can find code in a command of this name: the reader's own list, so the two cannot drift apart. */
+export const runsCode: (name: string) => boolean = mayCarryCode;
 
 /**
  * What an interpreter one-liner in the command does (`python3 -c`, `node -e`, `perl -e`, `ruby -e`, …):

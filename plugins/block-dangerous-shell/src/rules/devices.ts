@@ -47,70 +47,59 @@ export function diskWritten(invocation: Invocation, facts: Facts): string | unde
     const redirect = redirects[index]!;
     if (writingRedirects.has(redirect.operator) && namesDevice(redirect.target.text, cwd)) return redirect.target.text;
   }
-  // Most commands are none of the writers below: one set lookup, not a comparison with each case.
-  if (!deviceWriters.has(name)) return codeWritesDevice(invocation, facts);
-  switch (name) {
-    case "dd":
-    case "dcfldd":
-    case "dc3dd":
-      return args.find((arg) => arg.startsWith("of=") && mayBeDevice(arg.slice(3), cwd))?.slice(3);
-    case "shred":
-    case "wipefs":
-    case "blkdiscard":
-    case "sg_format":
-    case "nwipe":
-      return positionals(args).find((arg) => mayBeDevice(arg, cwd));
-    case "truncate":
-    case "tee":
-      for (let index = 0; index < args.length; index++) if (namesDevice(args[index]!, cwd)) return args[index];
-      return undefined;
-    case "find": {
-      // `-fprint FILE`, `-fprint0 FILE`, `-fls FILE`, `-fprintf FILE FORMAT`: find writes its list there.
-      const at = args.findIndex((arg, index) => index > 0 && /^-(fprint0?|fls|fprintf)$/.test(args[index - 1]!) && namesDevice(arg, cwd));
-      return at === -1 ? undefined : args[at];
-    }
-    case "cp":
-    case "install":
-    case "mv":
-    case "rsync":
-    case "ddrescue":
-    case "pv":
-    case "cat": {
-      // The destination: `-t DIR`, `-o FILE` (pv), else the last operand (cp, ddrescue's second).
-      const flag = args.findIndex((arg) => arg === "-t" || arg === "--target-directory" || (name === "pv" && arg === "-o"));
-      if (flag !== -1) return namesDevice(args[flag + 1] ?? "", cwd) ? args[flag + 1] : undefined;
-      if (name === "pv" || name === "cat") return undefined;
-      const operands = positionals(args);
-      const target = name === "ddrescue" ? operands[1] : operands.length >= 2 ? operands[operands.length - 1] : undefined;
-      return target !== undefined && namesDevice(target, cwd) ? target : undefined;
-    }
-    case "badblocks":
-      return hasFlag(args, "w") || hasFlag(args, "n") ? positionals(args).find((arg) => mayBeDevice(arg, cwd)) : undefined;
-    case "nvme":
-      return /^(format|sanitize|write-zeroes|write|write-uncor)$/.test(args[0] ?? "") ? (args.find((arg) => namesDevice(arg, cwd)) ?? args[1]) : undefined;
-    case "cryptsetup":
-      return args.some((arg) => /^(luksFormat|erase|luksErase|reencrypt)$/.test(arg)) ? args.find((arg) => namesDevice(arg, cwd)) : undefined;
-    case "mdadm":
-      return args.some((arg) => /^(--create|-C|--build|-B|--zero-superblock)$/.test(arg)) ? args.find((arg) => namesDevice(arg, cwd)) : undefined;
-    case "pvcreate":
-    case "pvremove":
-    case "zpool":
-      return name !== "zpool" || /^(create|labelclear|add|replace|attach)$/.test(args[0] ?? "") ? args.find((arg) => namesDevice(arg, cwd)) : undefined;
-    case "hdparm":
-      return args.some((arg) => /^--(security-erase|security-erase-enhanced|trim-sector-ranges|write-sector|make-bad-sector|dco-restore)/.test(arg))
-        ? args.find((arg) => namesDevice(arg, cwd))
-        : undefined;
-    default:
-      return codeWritesDevice(invocation, facts);
-  }
+  const target = deviceTargets.get(name);
+  return target === undefined ? codeWritesDevice(invocation, facts) : target(args, cwd, name);
 }
 
-// Every name `diskWritten` has a case for (a test checks the two agree).
-export const deviceWriters: ReadonlySet<string> = new Set(
-  "dd dcfldd dc3dd shred wipefs blkdiscard sg_format nwipe truncate tee find cp install mv rsync ddrescue pv cat badblocks nvme cryptsetup mdadm pvcreate pvremove zpool hdparm".split(
-    " ",
-  ),
+type DeviceTarget = (args: readonly string[], cwd: string | undefined, name: string) => string | undefined;
+
+// Each program that can write a device without a redirect, with where it says which one. One lookup per
+// command; the names are also what `Facts.where` lets through (`deviceWriters`).
+const deviceTargets = new Map<string, DeviceTarget>();
+function writers(names: string, target: DeviceTarget): void {
+  for (const name of names.split(" ")) deviceTargets.set(name, target);
+}
+writers("dd dcfldd dc3dd", (args, cwd) => args.find((arg) => arg.startsWith("of=") && mayBeDevice(arg.slice(3), cwd))?.slice(3));
+writers("shred wipefs blkdiscard sg_format nwipe", (args, cwd) => positionals(args).find((arg) => mayBeDevice(arg, cwd)));
+writers("truncate tee", (args, cwd) => {
+  for (let index = 0; index < args.length; index++) if (namesDevice(args[index]!, cwd)) return args[index];
+  return undefined;
+});
+writers("find", (args, cwd) => {
+  // `-fprint FILE`, `-fprint0 FILE`, `-fls FILE`, `-fprintf FILE FORMAT`: find writes its list there.
+  const at = args.findIndex((arg, index) => index > 0 && /^-(fprint0?|fls|fprintf)$/.test(args[index - 1]!) && namesDevice(arg, cwd));
+  return at === -1 ? undefined : args[at];
+});
+writers("cp install mv rsync ddrescue pv cat", (args, cwd, name) => {
+  // The destination: `-t DIR`, `-o FILE` (pv), else the last operand (cp, ddrescue's second).
+  const flag = args.findIndex((arg) => arg === "-t" || arg === "--target-directory" || (name === "pv" && arg === "-o"));
+  if (flag !== -1) return namesDevice(args[flag + 1] ?? "", cwd) ? args[flag + 1] : undefined;
+  if (name === "pv" || name === "cat") return undefined;
+  const operands = positionals(args);
+  const target = name === "ddrescue" ? operands[1] : operands.length >= 2 ? operands[operands.length - 1] : undefined;
+  return target !== undefined && namesDevice(target, cwd) ? target : undefined;
+});
+writers("badblocks", (args, cwd) => (hasFlag(args, "w") || hasFlag(args, "n") ? positionals(args).find((arg) => mayBeDevice(arg, cwd)) : undefined));
+writers("nvme", (args, cwd) =>
+  /^(format|sanitize|write-zeroes|write|write-uncor)$/.test(args[0] ?? "") ? (args.find((arg) => namesDevice(arg, cwd)) ?? args[1]) : undefined,
 );
+writers("cryptsetup", (args, cwd) =>
+  args.some((arg) => /^(luksFormat|erase|luksErase|reencrypt)$/.test(arg)) ? args.find((arg) => namesDevice(arg, cwd)) : undefined,
+);
+writers("mdadm", (args, cwd) =>
+  args.some((arg) => /^(--create|-C|--build|-B|--zero-superblock)$/.test(arg)) ? args.find((arg) => namesDevice(arg, cwd)) : undefined,
+);
+writers("pvcreate pvremove zpool", (args, cwd, name) =>
+  name !== "zpool" || /^(create|labelclear|add|replace|attach)$/.test(args[0] ?? "") ? args.find((arg) => namesDevice(arg, cwd)) : undefined,
+);
+writers("hdparm", (args, cwd) =>
+  args.some((arg) => /^--(security-erase|security-erase-enhanced|trim-sector-ranges|write-sector|make-bad-sector|dco-restore)/.test(arg))
+    ? args.find((arg) => namesDevice(arg, cwd))
+    : undefined,
+);
+
+// Every name `diskWritten` reads the arguments of, taken from the one table.
+export const deviceWriters: ReadonlySet<string> = new Set(deviceTargets.keys());
 
 /** Whether `diskWritten` can find a device in a command of this name without a redirect (`Facts.where`). */
 export function mayWriteDevice(name: string): boolean {

@@ -1,7 +1,7 @@
 import type { Host, ToolCall } from "@toolgate/host";
 import type { Contender } from "./baselines.js";
 import { hookSet, type BenchHook } from "./hook-functions.js";
-import { createBenchHost } from "./toolgate-contender.js";
+import { createBenchHost, type Protection } from "./toolgate-contender.js";
 
 export const poolPlugins = 10;
 export const poolConcurrency = 64;
@@ -26,9 +26,9 @@ export interface PoolComparison {
 }
 
 /** `host.callTools(calls, { concurrency: 64 })` against a hand-written pool of 64 workers over the same sync hooks and tool. */
-export async function createPoolComparison(): Promise<PoolComparison> {
+export async function createPoolComparison(protection: Protection = "on"): Promise<PoolComparison> {
   const set = hookSet(poolPlugins, "sync", "pass");
-  const host = await createBenchHost(set.plugins(), execute);
+  const host = await createBenchHost(set.plugins(), execute, protection);
   const calls = Array.from({ length: poolCalls }, (_, index) => ({ id: `call-${index}`, name: "noop", args: { path: "README.md", recursive: false } }));
   const anyBlocked = (results: unknown) => (results as { status: string }[]).some((result) => result.status !== "ok");
   return {

@@ -1,7 +1,7 @@
-import { createHost, type Host } from "@toolgate/host";
+import type { Host } from "@toolgate/host";
 import { baselines, type Contender } from "./baselines.js";
 import { benchCall, hookSet, type HookSet, type HookStyle, type Outcome } from "./hook-functions.js";
-import { createBenchHost, toolgate } from "./toolgate-contender.js";
+import { createBenchHost, toolgate, type Protection } from "./toolgate-contender.js";
 
 const pluginCounts = [0, 1, 10, 100, 1000] as const;
 
@@ -10,6 +10,7 @@ export interface GateScenario {
   plugins: number;
   style: HookStyle;
   outcome: Outcome;
+  protection: Protection;
   set: HookSet;
   host: Host;
   toolgate: Contender;
@@ -20,22 +21,22 @@ export interface GateScenario {
  * Every plugin count, sync and async, passing and blocked. With no plugins there is nothing to be sync,
  * async or blocking, so that is a single row.
  */
-export async function createGateScenarios(counts: readonly number[] = pluginCounts): Promise<GateScenario[]> {
+export async function createGateScenarios(counts: readonly number[] = pluginCounts, protection: Protection = "on"): Promise<GateScenario[]> {
   const scenarios: GateScenario[] = [];
   for (const plugins of counts) {
     for (const style of plugins === 0 ? (["sync"] as const) : (["sync", "async"] as const)) {
       for (const outcome of plugins === 0 ? (["pass"] as const) : (["pass", "block"] as const)) {
-        scenarios.push(await createGateScenario(plugins, style, outcome));
+        scenarios.push(await createGateScenario(plugins, style, outcome, protection));
       }
     }
   }
   return scenarios;
 }
 
-export async function createGateScenario(plugins: number, style: HookStyle, outcome: Outcome): Promise<GateScenario> {
+export async function createGateScenario(plugins: number, style: HookStyle, outcome: Outcome, protection: Protection = "on"): Promise<GateScenario> {
   const set = hookSet(plugins, style, outcome);
-  const host = await createBenchHost(set.plugins());
-  return { plugins, style, outcome, set, host, toolgate: toolgate(host), baselines: baselines(set) };
+  const host = await createBenchHost(set.plugins(), undefined, protection);
+  return { plugins, style, outcome, protection, set, host, toolgate: toolgate(host), baselines: baselines(set) };
 }
 
 /** Whether each contender blocked the bench call, by contender name. */
@@ -63,19 +64,18 @@ export async function assertFairDecisions(scenario: GateScenario): Promise<void>
 }
 
 /**
- * The same row with `protectPolicy: "off"`: the gate without the protection of toolgate's own policy,
- * which asks the file system about every path a call may change (here `README.md`). Not a target: it
- * shows how much of a row is the gate and how much the file system.
+ * The rows the gate's targets are judged on, with `protectPolicy: "off"`: the gate alone. The protection
+ * of toolgate's own policy is a participant whose cost is the file system's by construction (two
+ * `lstat`s for `README.md`); the default rows, protection on, are printed beside these as figures.
  */
-export async function createUnprotectedScenario(plugins: number, style: HookStyle): Promise<GateScenario> {
-  const set = hookSet(plugins, style, "pass");
-  const host = await createHost({
-    plugins: set.plugins(),
-    pluginsDir: false,
-    configFile: false,
-    logger: false,
-    protectPolicy: "off",
-    tools: { noop: { execute: () => "done" } },
-  });
-  return { plugins, style, outcome: "pass", set, host, toolgate: toolgate(host), baselines: baselines(set) };
+export async function createTargetScenarios(): Promise<GateScenario[]> {
+  const rows = [
+    [0, "sync"],
+    [10, "sync"],
+    [10, "async"],
+    [100, "async"],
+  ] as const;
+  const scenarios: GateScenario[] = [];
+  for (const [plugins, style] of rows) scenarios.push(await createGateScenario(plugins, style, "pass", "off"));
+  return scenarios;
 }

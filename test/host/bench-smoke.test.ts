@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { Hooks } from "@toolgate/host";
 import { baselines } from "../../bench/baselines.js";
 import { createPoolComparison, poolCalls, type PoolComparison } from "../../bench/call-tools-pool.js";
-import { createGateScenario, decisionsOf, type GateScenario } from "../../bench/gate-scenarios.js";
+import { createGateScenario, createTargetScenarios, decisionsOf, type GateScenario } from "../../bench/gate-scenarios.js";
 import { benchCall, hookSet, type BenchHook, type HookSet } from "../../bench/hook-functions.js";
 import { measure } from "../../bench/measure.js";
 import { createBenchHost, toolgate } from "../../bench/toolgate-contender.js";
@@ -63,6 +63,25 @@ describe("bench contenders", () => {
       const expected = contender.name === "bare call" ? [] : Array(10).fill(1);
       expect({ contender: contender.name, calls }).toEqual({ contender: contender.name, calls: expected });
     }
+  });
+
+  it("the rows the targets are judged on run with the protection off, and every contender passes the call", async () => {
+    const rows = await createTargetScenarios();
+    open.push(...rows);
+    expect(rows.map(({ plugins, style, protection }) => `${plugins} ${style} ${protection}`)).toEqual([
+      "0 sync off",
+      "10 sync off",
+      "10 async off",
+      "100 async off",
+    ]);
+    for (const row of rows) expect([...(await decisionsOf(row)).values()]).toEqual([false, false, false, false, false, false]);
+  });
+
+  it("callTools with the protection off returns what the hand-written pool returns", async () => {
+    const pool = await createPoolComparison("off");
+    open.push(pool);
+    const pick = (results: unknown) => (results as { callId: string; status: string }[]).map(({ callId, status }) => `${callId} ${status}`);
+    expect(pick(await pool.toolgate.run(benchCall))).toEqual(pick(await pool.handPool.run(benchCall)));
   });
 
   it("with no plugins nobody blocks", async () => {

@@ -5,6 +5,7 @@ import { count } from "./absorb.js";
 import { addDecision, toVerdict } from "./aggregate.js";
 import type { PolicyRun } from "./policy-run.js";
 import { noteShadow } from "./shadow.js";
+import { nowMs } from "../invocation/clock.js";
 
 // The participants that are no plugin: the permission rules, first and again on the final arguments,
 // and the protection of toolgate's own policy, last.
@@ -24,21 +25,21 @@ export function checkRules(run: PolicyRun, args: ToolArgs): void {
 }
 
 function checkRuleSet(run: PolicyRun, rules: PermissionRules, args: ToolArgs, shadow: boolean): void {
-  const began = run.listener ? performance.now() : 0;
+  const began = run.listener ? nowMs() : 0;
   const matched = rules.check(run.call.name, args, run.call.kind);
   if (matched === undefined) return;
-  count(run, matched.decision, rulesParticipant, matched.source, shadow, run.listener ? performance.now() - began : 0);
+  count(run, matched.decision, rulesParticipant, matched.source, shadow, run.listener ? nowMs() - began : 0);
 }
 
 /** The built-in protection of toolgate's own policy, on the final arguments (after every `modify`). */
 function checkProtection(run: PolicyRun, args: ToolArgs): void {
   const { protection } = run.runtime;
   if (protection === undefined) return;
-  const began = run.listener ? performance.now() : 0;
+  const began = run.listener ? nowMs() : 0;
   const decision = protection.check({ name: run.call.name, args, kind: run.call.kind });
   if (decision === undefined) return;
   addDecision(run.aggregate, decision, protectionParticipant, protectionSource);
-  run.listener?.decision(protectionParticipant, protectionSource, decision, run.aggregate.args, performance.now() - began, false);
+  run.listener?.decision(protectionParticipant, protectionSource, decision, run.aggregate.args, nowMs() - began, false);
 }
 
 /** The run's verdict once every plugin has spoken: the last checks, on the arguments that run. */

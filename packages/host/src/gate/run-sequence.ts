@@ -6,6 +6,7 @@ import type { HookEntry } from "../registry/registry.js";
 import { absorb } from "./absorb.js";
 import { conclude } from "./participants.js";
 import type { PolicyRun } from "./policy-run.js";
+import { nowMs } from "../invocation/clock.js";
 
 // hookSeq: every hook in plugin order, each on the arguments as the ones before left them; a block
 // does not stop the run (every plugin is told, and the record shows them all).
@@ -25,7 +26,7 @@ export function runSequence(run: PolicyRun): Verdict | Promise<Verdict> {
 function advance(run: PolicyRun): PendingHook | undefined {
   const { hooks, listener } = run;
   // Each hook's time is measured from here or from the previous hook's return (`runCallHook`).
-  if (run.next < hooks.length) run.startedAt = performance.now();
+  if (run.next < hooks.length) run.startedAt = nowMs();
   while (run.next < hooks.length) {
     const entry = hooks[run.next++]!;
     const began = run.startedAt;
@@ -44,7 +45,7 @@ function advance(run: PolicyRun): PendingHook | undefined {
 
 /** An async hook settled: its outcome is folded in and the run goes on, or ends blocked after close. */
 function resume(run: PolicyRun, outcome: unknown): void {
-  absorb(outcome, run.awaiting!, run, run.listener ? performance.now() - run.awaitingSince : 0);
+  absorb(outcome, run.awaiting!, run, run.listener ? nowMs() - run.awaitingSince : 0);
   // After close no more plugin code runs for this call.
   const pending = run.runtime.closed ? undefined : advance(run);
   if (pending !== undefined) pending.whenSettled(run.resume!);

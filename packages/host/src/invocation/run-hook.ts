@@ -1,6 +1,7 @@
 import { describeThrown, pluginLabel, ToolgateError } from "../errors.js";
 import type { HookInvocationContext } from "./hook-context.js";
 import type { Expirable, HookDeadlines } from "./hook-deadlines.js";
+import { nowMs } from "./clock.js";
 
 /** A hook that threw, rejected, timed out, was aborted by `host.close()`, or returned an unreadable value. */
 export class HookFailure {
@@ -37,13 +38,13 @@ export interface HookCall {
  */
 export function runHook(target: HookCall, ctx: HookInvocationContext, deadlines: HookDeadlines, args: readonly unknown[]): unknown {
   let value: unknown;
-  const started = performance.now();
+  const started = nowMs();
   try {
     value = target.fn.apply(target.thisArg, args as unknown[]);
   } catch (error) {
     return failure(target, `threw: ${describeThrown(error)}`, "HOOK_FAILED", error);
   }
-  if (performance.now() - started > deadlines.timeoutMs) return lateReturn(target, ctx, deadlines, value);
+  if (nowMs() - started > deadlines.timeoutMs) return lateReturn(target, ctx, deadlines, value);
   return outcomeOf(target, ctx, deadlines, value);
 }
 
@@ -71,7 +72,7 @@ export function runCallHook(target: HookCall, ctx: HookInvocationContext, deadli
 }
 
 function returnedLate(clock: HookClock, deadlines: HookDeadlines): boolean {
-  const now = performance.now();
+  const now = nowMs();
   const late = now - clock.startedAt > deadlines.timeoutMs;
   clock.startedAt = now;
   return late;

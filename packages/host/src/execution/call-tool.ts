@@ -1,6 +1,7 @@
 import type { ToolCall, ToolResult, Verdict } from "@toolgate/plugin-sdk";
 import { snapshotBatch, snapshotCall } from "../call/snapshot-call.js";
 import type { CallSnapshot } from "../call/snapshot.js";
+import type { DecisionDraft } from "../decisions/decision-draft.js";
 import { ToolgateError } from "../errors.js";
 import type { Gate } from "../gate/decide.js";
 import type { ToolCallExplanation } from "../gate/explain.js";
@@ -119,16 +120,26 @@ function checkCall(
   const resolveAsk = options?.resolveAsk === true;
   const span = startToolSpan(snapshot.call, snapshot.session);
   const verdict = span === undefined ? gate.check(snapshot, resolveAsk, draft) : span.check(() => gate.check(snapshot, resolveAsk, draft));
-  if (onChecked === undefined && draft === undefined) return Promise.resolve(verdict);
-  const tell = (decided: Verdict) => {
-    onChecked?.(snapshot.call.id, decided);
-    if (draft) {
-      draft.settle(decided);
-      // The caller runs an allowed call, if at all.
-      runtime.recorder.finish(draft, decided.action === "block" ? "blocked" : undefined);
-    }
-    return decided;
-  };
-  // A verdict decided synchronously is handed on without another turn of the microtask queue.
-  return verdict instanceof Promise ? verdict.then(tell) : Promise.resolve(tell(verdict));
+  // A verdict decided synchronously is handed on without another turn of the microtask queue, and
+  // without a closure made for it.
+  if (!(verdict instanceof Promise)) return Promise.resolve(tell(runtime, snapshot, draft, onChecked, verdict));
+  if (onChecked === undefined && draft === undefined) return verdict;
+  return verdict.then((decided) => tell(runtime, snapshot, draft, onChecked, decided));
+}
+
+/** The verdict decided: the `onChecked` listener is told and the record, if any, goes out. */
+function tell(
+  runtime: HostRuntime,
+  snapshot: CallSnapshot,
+  draft: DecisionDraft | undefined,
+  onChecked: CheckedListener | undefined,
+  decided: Verdict,
+): Verdict {
+  onChecked?.(snapshot.call.id, decided);
+  if (draft) {
+    draft.settle(decided);
+    // The caller runs an allowed call, if at all.
+    runtime.recorder.finish(draft, decided.action === "block" ? "blocked" : undefined);
+  }
+  return decided;
 }

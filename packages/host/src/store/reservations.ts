@@ -127,7 +127,10 @@ export class ReservationLedger {
    * reservations are indexed in the store, so whichever process reports its end can settle them.
    */
   gated(callId: string): void {
-    for (const held of this.#byCall.get(callId) ?? []) {
+    // Called for every checked call; most reserved nothing.
+    const list = this.#byCall.get(callId);
+    if (list === undefined) return;
+    for (const held of list) {
       if (held.indexed) continue;
       held.indexed = true;
       const ttlMs = Math.max(1, held.dueAt - Date.now());

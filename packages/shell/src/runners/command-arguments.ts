@@ -130,11 +130,15 @@ function knownCommand(name: string, names: ReadonlySet<string>): string | undefi
   return undefined;
 }
 
-/** Printable ASCII with no space, `=`, `;`, `&`, `|`, quote or backslash: nothing `commandIn` would cut away. */
+/**
+ * Printable ASCII with no space, `=`, `;`, `&`, `|`, quote, backtick or backslash: nothing `commandIn` would cut
+ * away, and no quoted text inside it to read.
+ */
 function isBareWord(arg: string): boolean {
   for (let index = 0; index < arg.length; index++) {
     const code = arg.charCodeAt(index);
-    if (code <= 32 || code >= 127 || code === 61 || code === 59 || code === 38 || code === 124 || code === 34 || code === 39 || code === 92) return false;
+    if (code <= 32 || code >= 127 || code === 61 || code === 59 || code === 38 || code === 124 || code === 34 || code === 39 || code === 96 || code === 92)
+      return false;
   }
   return true;
 }

@@ -409,8 +409,14 @@ function writesIn(code: string, how: string): CodeWrite[] {
   }
   // Every such call names `Path`: most code has none, so the pattern need not run.
   if (code.includes("Path")) for (const match of firstMatches(code, pathMethods, Number.POSITIVE_INFINITY)) addWrite(writes, evaluatePath(match[1]!), match[0]);
-  if (how.endsWith("awk") || /awk$/.test(how.split(" ")[0] ?? "")) for (const match of code.matchAll(awkRedirect)) addWrite(writes, match[2], match[0]);
+  if (how.endsWith("awk") || firstWord(how).endsWith("awk")) for (const match of code.matchAll(awkRedirect)) addWrite(writes, match[2], match[0]);
   return writes;
+}
+
+/** `text.split(" ")[0]` without the list. */
+function firstWord(text: string): string {
+  const space = text.indexOf(" ");
+  return space === -1 ? text : text.slice(0, space);
 }
 
 function addWrite(writes: CodeWrite[], target: string | undefined, call: string): void {

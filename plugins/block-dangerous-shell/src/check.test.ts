@@ -188,6 +188,9 @@ table("catastrophic: nested shells, eval, substitutions, heredocs, pipes", [
   ["cd ~ && rm -rf .", "rm-home"],
   ["cd /etc && rm -rf ./*", "rm-system"],
   ["pushd / && rm -rf *", "rm-root"],
+  // A glob is read from its first character, `[` as much as `*` and `?`: any folder under `/` may match.
+  ["rm -rf /[ab]in", "rm-root"],
+  ["rm -rf /h?me/dev/project/build/*", "rm-root"],
   ["X=rm; $X -rf /", "rm-root"],
   ["watch 'rm -rf /'", "rm-root"],
   ["watch -n 1 rm -rf /", "rm-root"],

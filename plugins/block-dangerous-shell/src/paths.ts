@@ -51,13 +51,17 @@ export function classifyTarget(raw: string, cwd: string | undefined, context: Pa
   return { raw, path: absolute, kind: classifyPath(base === "/" ? "/-" : `${base}/-`, context) };
 }
 
-/** `text.search(/[*?[]/)`. */
+/**
+ * `text.search(/[*?[]/)`, by three native searches: the paths are fresh concatenations, and a `charCodeAt` loop
+ * over one not yet flattened measured several times slower.
+ */
 function firstGlob(text: string): number {
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    if (code === 42 || code === 63 || code === 91) return index; // `*`, `?`, `[`
-  }
-  return -1;
+  return earliest(earliest(text.indexOf("*"), text.indexOf("?")), text.indexOf("["));
+}
+
+/** The smaller of two `indexOf` answers, -1 (not found) counting as none. */
+function earliest(a: number, b: number): number {
+  return a === -1 || (b !== -1 && b < a) ? b : a;
 }
 
 /** `raw.replace(/^(\.\/+)+/, "") || "."` for a path that starts with `./`: every leading `./`, `.//`, … taken off. */

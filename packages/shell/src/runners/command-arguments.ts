@@ -1,4 +1,5 @@
 import type { Invocation } from "../invocations.js";
+import { unknownText } from "../unknown.js";
 import type { RunnerReading } from "./reading.js";
 
 /**
@@ -105,6 +106,11 @@ function baseName(word: string): string {
 
 /** The program an argument would run, when it reads as a command; undefined for data. */
 function commandIn(arg: string, names: ReadonlySet<string>): string | undefined {
+  // The common argument (`build`, `./dist`, `--mode`) has no value, no attached text and nothing to trim or
+  // split: it is the command's own name. Exactly what the searches below would find, without them.
+  if (isBareWord(arg)) return knownCommand(baseName(arg).toLowerCase(), names);
+  // A word only known at run time (`for f in $(…)`) names nothing; the searches below are slow on its private-use character.
+  if (arg === unknownText) return undefined;
   // `--exec=rm`, `CMD='rm -rf ~'`: the value of an option or a setting.
   const value = /^[^=\s]*=(.*)$/s.exec(arg)?.[1] ?? arg;
   // `-c'rm -rf ~'`: a letter's value attached to it.
@@ -115,10 +121,26 @@ function commandIn(arg: string, names: ReadonlySet<string>): string | undefined 
 function commandAt(value: string, names: ReadonlySet<string>): string | undefined {
   const first = value.trimStart().split(/[\s;&|]/, 1)[0] ?? "";
   // `RM` on a case-insensitive file system is `rm`.
-  const name = baseName(first.replace(/^["'\\]+|["']+$/g, "")).toLowerCase();
+  return knownCommand(baseName(first.replace(/^["'\\]+|["']+$/g, "")).toLowerCase(), names);
+}
+
+function knownCommand(name: string, names: ReadonlySet<string>): string | undefined {
   if (name === "") return undefined;
   if (names.has(name) || /^mkfs(\.\w+)?$/.test(name) || /^python\d/.test(name)) return name;
   return undefined;
+}
+
+/**
+ * Printable ASCII with no space, `=`, `;`, `&`, `|`, quote, backtick or backslash: nothing `commandIn` would cut
+ * away, and no quoted text inside it to read.
+ */
+function isBareWord(arg: string): boolean {
+  for (let index = 0; index < arg.length; index++) {
+    const code = arg.charCodeAt(index);
+    if (code <= 32 || code >= 127 || code === 61 || code === 59 || code === 38 || code === 124 || code === 34 || code === 39 || code === 96 || code === 92)
+      return false;
+  }
+  return true;
 }
 
 const messageOption = /^(--(title|body|message|description|subject|notes|comment|summary|reason|label|name)(=.*)?|-m)$/s;
@@ -134,10 +156,11 @@ export function readCommandArguments(invocation: Invocation, reading: RunnerRead
   if (packageManagers.has(name) && args.some((arg) => packageCommands.test(arg))) return;
   for (let index = 0; index < args.length; index++) {
     const arg = args[index]!;
-    // A title or a message is text (`gh issue create --title 'rm -rf / happened'`).
-    if (messageOption.test(arg) || messageOption.test(args[index - 1] ?? "")) continue;
     const found = commandIn(arg, names);
     if (found === undefined) continue;
+    // A title or a message is text (`gh issue create --title 'rm -rf / happened'`). Asked only of an argument
+    // that reads as a command: most read as none.
+    if (messageOption.test(arg) || (index > 0 && messageOption.test(args[index - 1]!))) continue;
     const shown = arg.length > 40 ? `${arg.slice(0, 40)}…` : arg;
     reading.problems.push(`${name} may run \`${shown}\` from its arguments, and the reader has no model of ${name}, so what it runs is unknown`);
     return;

@@ -241,6 +241,9 @@ const mayEvaluate = new Set([
   "unset",
   "getopts",
   "wait",
+  "hash",
+  "enable",
+  "compgen",
 ]);
 const printsFolder = /^\s*pwd(?:\s+-L)?\s*$/;
 const printsTopLevel = /^\s*git\s+rev-parse\s+--show-toplevel\s*$/;
@@ -346,6 +349,12 @@ class Collector {
   #joined = 0;
   /** A write went to a file whose name is only known at run time (`> $T`): any script run after it may be that file. */
   #wroteUnnamed = false;
+  /**
+   * Above 0 while reading commands whose standard input comes from around them (`{ …; } <<< x`, `x | ( … )`,
+   * `f < file`, `>(…)`), and set for good after `exec < …`: a program reading its code there reads unknown text.
+   */
+  #inheritedInput = 0;
+  #execInput = false;
 
   /** Files the line writes, worked out only when a command may run or read one (most lines never ask). */
   get written(): ReadonlyMap<string, string | null> {
@@ -442,9 +451,12 @@ class Collector {
       replace(state, join([succeeded, failed], this.environment));
     } else {
       const own = step.subshell ? copy(state) : state;
-      if (step.kind === "if") this.ifStep(step, depth, own, via, out);
-      else if (step.kind === "loop") this.loop(step, depth, own, via, out);
-      else this.caseStep(step, depth, own, via, out);
+      // `done <<< x`, `x | while …`: the body's commands read that input (a subshell may be a pipeline's member).
+      this.withInput(step.subshell || closerReadsInput(step.closer), () => {
+        if (step.kind === "if") this.ifStep(step, depth, own, via, out);
+        else if (step.kind === "loop") this.loop(step, depth, own, via, out);
+        else this.caseStep(step, depth, own, via, out);
+      });
       if (step.closer !== undefined) this.pipeline(step.closer, depth, state, via, out);
     }
   }
@@ -578,7 +590,9 @@ class Collector {
     }
     const start = out.length;
     if (command.type === "group") {
-      this.script(command.script, depth, command.subshell ? copy(state) : state, via, out);
+      this.withInput(upstream.length > 0 || command.redirects.some(readsInput), () =>
+        this.script(command.script, depth, command.subshell ? copy(state) : state, via, out),
+      );
       if (command.redirects.length > 0)
         for (let index = start; index < out.length; index++) out[index]!.redirects = [...out[index]!.redirects, ...command.redirects];
       return;
@@ -918,6 +932,11 @@ class Collector {
 
   /** A call of a function that may have several bodies (defined in two branches): each is read, and their states joined. */
   callEach(invocation: Invocation, definitions: readonly FunctionCommand[], depth: number, state: ShellState, out: Invocation[]): void {
+    // `f <<< x`, `x | f`: what the body runs reads the call's input.
+    this.withInput(hasOwnInput(invocation), () => this.callDefinitions(invocation, definitions, depth, state, out));
+  }
+
+  callDefinitions(invocation: Invocation, definitions: readonly FunctionCommand[], depth: number, state: ShellState, out: Invocation[]): void {
     if (definitions.length === 1) return this.call(invocation, definitions[0]!, depth, state, out);
     const files = this.filesBefore();
     const exits = definitions.map((fn) => {
@@ -1065,16 +1084,18 @@ class Collector {
     const start = out.length;
     let via: readonly string[] | undefined;
     for (let index = 0; index < words.length; index++) {
-      for (const substitution of words[index]!.substitutions) {
+      const word = words[index]!;
+      for (const substitution of word.substitutions) {
         via ??= [...invocation.via, "$(…)"];
-        this.source(substitution, depth + 1, copy(state), via, out);
+        // `>(bash)`: what the command writes to that file is the substitution's input.
+        this.withInput(word.text.includes(`>(${substitution})`), () => this.source(substitution, depth + 1, copy(state), via!, out));
       }
     }
     for (let index = 0; index < redirects.length; index++) {
       const redirect = redirects[index]!;
       for (const substitution of redirect.target.substitutions) {
         via ??= [...invocation.via, "$(…)"];
-        this.source(substitution, depth + 1, copy(state), via, out);
+        this.withInput(redirect.target.text.includes(`>(${substitution})`), () => this.source(substitution, depth + 1, copy(state), via!, out));
       }
       // A heredoc whose delimiter is unquoted (`<<EOF`) expands its body: the substitutions in it run.
       if (redirect.body === undefined || redirect.target.plain !== true || !mayExpandText(redirect.body)) continue;
@@ -1092,6 +1113,8 @@ class Collector {
       return [];
     }
     const { name, via } = invocation;
+    // `exec < f`, `exec 3<<< x`: the shell's own input changes for every command after it.
+    if ((name === "exec" || invocation.wrappers.includes("exec")) && invocation.redirects.some(readsInput)) this.#execInput = true;
     if (this.writes.length > 0) {
       // `echo 'rm -rf /' > s.sh; chmod +x s.sh; ./s.sh`: a script the line wrote, run by its path.
       const path = invocation instanceof RecordedInvocation ? invocation.argv[invocation.argv.length - invocation.args.length - 1] : undefined;
@@ -1133,9 +1156,10 @@ class Collector {
         setPositional(inner, invocation.args.slice(script + 2));
       }
     }
-    for (const [script, how] of scripts) {
-      this.source(script, depth + 1, inner, [...via, how], invocation.nested);
-    }
+    // `x | bash -c 'source /dev/stdin'`: the script's commands read the shell's input.
+    this.withInput(hasOwnInput(invocation), () => {
+      for (const [script, how] of scripts) this.source(script, depth + 1, inner, [...via, how], invocation.nested);
+    });
     for (const argv of findExecCommands(invocation)) {
       const child = this.invocation(argv, [], [], state, [...via, "find -exec"]);
       child.input = "find";
@@ -1149,7 +1173,7 @@ class Collector {
         ),
       );
     }
-    const code = interpreter ? (this.writtenCode(invocation) ?? analyzeInterpreter(invocation, () => stdinTexts(invocation))) : undefined;
+    const code = interpreter ? (this.writtenCode(invocation) ?? analyzeInterpreter(invocation, () => this.stdinCode(invocation))) : undefined;
     if (code) {
       for (const script of code.scripts) this.source(script, depth + 1, inner, [...via, code.how], invocation.nested);
       // Shell commands written straight into the code (`node -e "rm -rf /"`) are read too, quietly: it is code, not shell.
@@ -1166,6 +1190,26 @@ class Collector {
       }
     }
     return invocation.nested;
+  }
+
+  /** Runs `read` with the input of the commands it reads coming from around them when `inherits`. */
+  withInput(inherits: boolean, read: () => void): void {
+    if (inherits) this.#inheritedInput++;
+    try {
+      read();
+    } finally {
+      if (inherits) this.#inheritedInput--;
+    }
+  }
+
+  /**
+   * A program about to read its code from standard input: when that input is neither its own pipe nor its own
+   * redirect but comes from around it (`{ bash; } <<< x`, `exec < f; sh`, `bash <&3`), the code is not known.
+   */
+  checkInheritedInput(invocation: Invocation, name: string): void {
+    const duplicated = invocation.redirects.some((redirect) => redirect.operator === "<&" || redirect.operator === "<>");
+    const inherited = !hasOwnInput(invocation) && (this.#inheritedInput > 0 || this.#execInput);
+    if (duplicated || inherited) this.problem(`${name} reads its code from an input that comes from around it, and what that holds cannot be known here`);
   }
 
   /** A shell that reads another language than bash's: what it is given to run is not read as bash. */
@@ -1244,6 +1288,7 @@ class Collector {
    * a problem: the script is unknown (a downloaded one has its own rule).
    */
   stdinScripts(invocation: Invocation, name: string): [string, string][] {
+    this.checkInheritedInput(invocation, name);
     const scripts: [string, string][] = [];
     for (const text of stdinTexts(invocation)) scripts.push([text, `${name} (stdin)`]);
     // `bash < x.sh` after the line wrote x.sh.
@@ -1257,6 +1302,12 @@ class Collector {
       this.problem(`${name} runs the output of ${upstream.name} as a script, and what that prints cannot be known here`);
     }
     return scripts;
+  }
+
+  /** What an interpreter reads as code on standard input, when the line gives it. */
+  stdinCode(invocation: Invocation): string[] {
+    this.checkInheritedInput(invocation, invocation.name);
+    return stdinTexts(invocation);
   }
 
   /** What an invocation prints, when it follows from the line: `echo`, `printf`, `cat <<EOF`, and known text through a filter. */
@@ -1399,7 +1450,8 @@ class Collector {
 
   /** A script file: `/dev/stdin`, a file the line wrote, or `<(…)` with text known in advance (`bash <(echo …)`). */
   fileScripts(file: string, name: string, words: readonly Word[], state: ShellState, invocation: Invocation): [string, string][] {
-    if (file === "/dev/stdin" || file === "/dev/fd/0" || file === "/proc/self/fd/0") return this.stdinScripts(invocation, name);
+    // `bash /dev/fd/3 3<<< …`: a file that is an open descriptor is read as the command's input (whichever descriptor: the parser keeps no numbers).
+    if (file === "/dev/stdin" || descriptorFile.test(file)) return this.stdinScripts(invocation, name);
     if (!/^[<>]\(/.test(file)) return this.writtenScript(file, invocation.cwd);
     const word = words.find((candidate) => candidate.text === file);
     const output = word?.substitutions.length === 1 ? this.staticOutputOf(word.substitutions[0]!, state) : undefined;
@@ -1669,6 +1721,24 @@ function isUnresolvedName(name: string): boolean {
 // `$`, backtick, `*`, `?`, `[`: a name with one of these is decided at run time.
 const runTimeName = new Uint8Array(128);
 for (const char of "$`*?[") runTimeName[char.charCodeAt(0)] = 1;
+
+const descriptorFile = /^\/(?:dev\/fd|proc\/[^/]+\/fd)\/[^/]+$/;
+
+/** `done < f`, `fi <<< x`: the compound command's input is redirected where it closes. */
+function closerReadsInput(closer: Pipeline | undefined): boolean {
+  const first = closer?.[0];
+  return first !== undefined && first.type !== "function" && first.redirects.some(readsInput);
+}
+
+/** `< f`, `<<< x`, `<<EOF`, `<&3`, `<> f`: the command's standard input (or another descriptor's) is opened for reading. */
+function readsInput(redirect: Redirect): boolean {
+  return redirect.operator.startsWith("<");
+}
+
+/** The command reads an input of its own: a pipe from its pipeline, or a redirect. */
+function hasOwnInput(invocation: Invocation): boolean {
+  return lastUpstream(invocation) !== undefined || invocation.redirects.some(readsInput);
+}
 
 /** The command just before this one in its pipeline (same level, not inside its substitutions). */
 function lastUpstream(invocation: Invocation): Invocation | undefined {

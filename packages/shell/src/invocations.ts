@@ -20,6 +20,7 @@ import {
 } from "./shell-state.js";
 import { knownInputs, staticInput, staticOutput, stdinTexts } from "./static-text.js";
 import { gitWords } from "./git-alias.js";
+import { linksMadeBy, throughLinks } from "./symlinks.js";
 import { parseProgram } from "./open-at-end.js";
 import { normalizePath } from "./normalize-path.js";
 import { transformNames, transformText } from "./transforms.js";
@@ -354,6 +355,8 @@ class Collector {
    * `f < file`, `>(…)`), and set for good after `exec < …`: a program reading its code there reads unknown text.
    */
   #inheritedInput = 0;
+  /** Symbolic links the line made (`ln -s ~ x`): a path through one opens what it points to. */
+  readonly #links = new Map<string, string>();
   #execInput = false;
 
   /** Files the line writes, worked out only when a command may run or read one (most lines never ask). */
@@ -1066,7 +1069,10 @@ class Collector {
     const environment = state.exported === undefined ? assignments : [...state.exported, ...assignments];
     // `env --chdir=/ rm -rf *`, `sudo -D / …`: the command runs in that folder.
     const cwd = chdir === undefined ? state.cwd : changeDirectory(state.cwd, [chdir], this.environment);
-    const invocation = new RecordedInvocation(argv, name, args, wrappers, environment, redirects, upstream, cwd, via);
+    const entering = name === "cd" || name === "pushd";
+    const opened = this.#links.size === 0 ? args : args.map((arg) => throughLinks(arg, cwd, this.#links, entering));
+    const invocation = new RecordedInvocation(argv, name, opened, wrappers, environment, redirects, upstream, cwd, via);
+    if (name === "ln" && this.dry === 0) for (const [link, target] of linksMadeBy(args, cwd, this.environment.home)) this.#links.set(link, target);
     if (wrappers.length > 0 && wrappers.some((wrapper) => inputWrappers.has(wrapper))) invocation.input = "stdin";
     if (placeholder !== undefined) invocation.placeholder = placeholder;
     if (inputFromFile) invocation.inputFromFile = true;

@@ -65,6 +65,22 @@ const catastrophic: Record<string, readonly string[]> = {
     "printf '/tmp/a\\0/home/dev\\0' | xargs -0 -n1 rm -rf",
     "printf '%s\\0' ~ | parallel -0 rm -rf",
   ],
+  // GNU rm: `rm -rf x/` with `x` a link to a folder empties that folder; `x/*` globs inside it.
+  "a path through a link the line made": [
+    "ln -s ~ x; rm -rf x/",
+    "ln -s ~ x; rm -rf x/*",
+    "ln -s ~ x; rm -rf ./x/.[!.]* ./x/*",
+    "ln -sfn / x; rm -rf x/*",
+    "ln --symbolic ~ /tmp/x; rm -rf /tmp/x/",
+    "ln -s .. up; rm -rf up/",
+    "ln -s ../.. up; rm -rf up/*",
+    "ln -s -t /tmp ~; rm -rf /tmp/dev/",
+    "ln -sf ~ /tmp; rm -rf /tmp/dev/",
+    "ln -s ~ x; cd x; rm -rf *",
+    "ln -s ~ x && cd x/ && rm -rf ./*",
+    'ln -s "$T" x; rm -rf x/',
+    "ln -s /usr/lib x; rm -rf x/",
+  ],
   "a program with no model given code in a string or on its input": [
     "lua -e 'os.execute(\"rm -rf ~\")'",
     "tclsh <<< 'exec rm -rf ~'",
@@ -115,6 +131,11 @@ const everyday = [
   "sqlite3 db <<< 'select count(*) from users;'",
   "patch -p1 <<EOF\n--- a/s.sh\n+++ b/s.sh\n@@ -1 +1 @@\n-rm -rf build\n+rm -rf dist\nEOF",
   "psql -c 'select 1'",
+  "ln -s ~ x; rm x",
+  "ln -s ~ x; rm -rf x",
+  "ln -s /tmp/real build; rm -rf build/",
+  "ln -s ../shared node_modules; rm -rf node_modules",
+  "ln -sf dist/app.js current.js; rm -rf dist/",
 ];
 
 describe("round 4: lines that run rm -rf ~ (or worse) are refused", () => {

@@ -230,6 +230,8 @@ export function mayExpandText(text: string): boolean {
 
 /** What a variable may hold: what the line set, or `$HOME`, `$PWD`, `$TMPDIR` and `$IFS`; undefined when unknown. */
 export function valuesOf(name: string, state: ShellState, environment: AnalysisEnvironment): readonly string[] | undefined {
+  // `"$*"` joins the arguments with the first character of IFS, kept here joined with a space.
+  if (name === "*" && state.vars.has("IFS") && !joinsWithSpace(state.vars.get("IFS"))) return undefined;
   if (state.vars.has(name)) return state.vars.get(name) ?? undefined;
   if (name === "HOME") return [environment.home];
   if (name === "PWD") return state.cwd === undefined ? undefined : [state.cwd];
@@ -240,6 +242,10 @@ export function valuesOf(name: string, state: ShellState, environment: AnalysisE
   // bash sets IFS to space, tab and newline at start (an inherited IFS is ignored).
   if (name === "IFS") return [" \t\n"];
   return undefined;
+}
+
+function joinsWithSpace(ifs: readonly string[] | null | undefined): boolean {
+  return ifs?.every((value) => value.startsWith(" ")) ?? false;
 }
 
 export function changeDirectory(cwd: string | undefined, args: readonly string[], environment: AnalysisEnvironment): string | undefined {

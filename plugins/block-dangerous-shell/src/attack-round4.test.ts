@@ -81,6 +81,12 @@ const catastrophic: Record<string, readonly string[]> = {
     'ln -s "$T" x; rm -rf x/',
     "ln -s /usr/lib x; rm -rf x/",
   ],
+  '"$*" joined with the first character of an IFS the line set': [
+    'set -- r m; IFS=; c="$*"; $c -rf ~',
+    'set -- r m; IFS=; "$*" -rf ~',
+    'f() { IFS=; "$*" -rf ~; }; f r m',
+    'set -- /home dev; IFS=/; rm -rf "$*"',
+  ],
   "a program with no model given code in a string or on its input": [
     "lua -e 'os.execute(\"rm -rf ~\")'",
     "tclsh <<< 'exec rm -rf ~'",
@@ -131,6 +137,7 @@ const everyday = [
   "sqlite3 db <<< 'select count(*) from users;'",
   "patch -p1 <<EOF\n--- a/s.sh\n+++ b/s.sh\n@@ -1 +1 @@\n-rm -rf build\n+rm -rf dist\nEOF",
   "psql -c 'select 1'",
+  'set -- a b; IFS=,; echo "$*"',
   "ln -s ~ x; rm x",
   "ln -s ~ x; rm -rf x",
   "ln -s /tmp/real build; rm -rf build/",

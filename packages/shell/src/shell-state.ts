@@ -251,7 +251,8 @@ function joinsWithSpace(ifs: readonly string[] | null | undefined): boolean {
 export function changeDirectory(cwd: string | undefined, args: readonly string[], environment: AnalysisEnvironment): string | undefined {
   const target = args.find((arg) => !arg.startsWith("-") || arg === "-");
   if (target === undefined) return environment.home;
-  if (target === "-" || target.includes("$") || target.includes("`") || isUnknown(target)) return undefined;
+  // `find ~ -exec sh -c 'cd "$1" && …' _ {} \;`: `{}` is one of find's results, only known when it runs.
+  if (target === "-" || target.includes("$") || target.includes("`") || target.includes("{}") || isUnknown(target)) return undefined;
   const expanded = target === "~" || target.startsWith("~/") ? environment.home + target.slice(1) : target;
   if (expanded.startsWith("/")) return normalizePath(expanded);
   return cwd === undefined ? undefined : normalizePath(`${cwd}/${expanded}`);

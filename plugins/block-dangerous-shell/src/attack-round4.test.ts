@@ -81,6 +81,14 @@ const catastrophic: Record<string, readonly string[]> = {
     'ln -s "$T" x; rm -rf x/',
     "ln -s /usr/lib x; rm -rf x/",
   ],
+  // find's first result may be its start folder: a shell run by -exec deletes what `{}` hands it.
+  "a find result handed to a shell by -exec": [
+    "find ~ -maxdepth 0 -exec sh -c 'rm -rf \"$1\"' _ {} \\;",
+    "find ~ -exec sh -c 'rm -rf \"$0\"' {} \\;",
+    "find / -exec bash -c 'for f; do rm -rf \"$f\"; done' _ {} +",
+    "find ~ -type d -exec sh -c 'cd \"$1\" && rm -rf *' _ {} \\;",
+    "find ~ -maxdepth 0 -exec sudo sh -c 'rm -rf \"$1\"' _ {} \\;",
+  ],
   '"$*" joined with the first character of an IFS the line set': [
     'set -- r m; IFS=; c="$*"; $c -rf ~',
     'set -- r m; IFS=; "$*" -rf ~',
@@ -138,6 +146,10 @@ const everyday = [
   "patch -p1 <<EOF\n--- a/s.sh\n+++ b/s.sh\n@@ -1 +1 @@\n-rm -rf build\n+rm -rf dist\nEOF",
   "psql -c 'select 1'",
   'set -- a b; IFS=,; echo "$*"',
+  "find . -name node_modules -prune -exec sh -c 'rm -rf \"$1\"' _ {} \\;",
+  "find . -name '*.bak' -exec sh -c 'rm -f \"$0\"' {} \\;",
+  "find . -type d -name build -exec bash -c 'rm -rf \"$1\"' _ {} +",
+  "find . -name '*.c' -exec sh -c 'echo \"$1\"' _ {} \\;",
   "ln -s ~ x; rm x",
   "ln -s ~ x; rm -rf x",
   "ln -s /tmp/real build; rm -rf build/",

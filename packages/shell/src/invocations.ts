@@ -598,6 +598,9 @@ class Collector {
       );
       if (command.redirects.length > 0)
         for (let index = start; index < out.length; index++) out[index]!.redirects = [...out[index]!.redirects, ...command.redirects];
+      // `{ echo 'rm -rf ~'; } > x.sh`: what the block writes there is not followed command by command, so it is unknown text.
+      const writes = command.redirects.filter(writesFile);
+      if (this.dry === 0 && writes.length > 0) this.writes.push(new RecordedInvocation(["{"], "{", [], [], [], writes, [], state.cwd, via));
       return;
     }
     if (this.analysis.invocations.length >= maxInvocations) {

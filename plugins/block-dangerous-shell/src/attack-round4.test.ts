@@ -89,6 +89,11 @@ const catastrophic: Record<string, readonly string[]> = {
     "find ~ -type d -exec sh -c 'cd \"$1\" && rm -rf *' _ {} \\;",
     "find ~ -maxdepth 0 -exec sudo sh -c 'rm -rf \"$1\"' _ {} \\;",
   ],
+  "a script file a block wrote": [
+    "{ echo 'rm -rf ~'; } > x.sh; bash x.sh",
+    "( echo 'rm -rf ~' ) > x.sh; bash x.sh",
+    "{ echo 'rm -rf ~'; } >> x.sh; source x.sh",
+  ],
   '"$*" joined with the first character of an IFS the line set': [
     'set -- r m; IFS=; c="$*"; $c -rf ~',
     'set -- r m; IFS=; "$*" -rf ~',
@@ -150,6 +155,8 @@ const everyday = [
   "find . -name '*.bak' -exec sh -c 'rm -f \"$0\"' {} \\;",
   "find . -type d -name build -exec bash -c 'rm -rf \"$1\"' _ {} +",
   "find . -name '*.c' -exec sh -c 'echo \"$1\"' _ {} \\;",
+  "{ echo a; echo b; } > notes.txt; cat notes.txt",
+  "{ make; } > build.log 2>&1; bash scripts/check.sh",
   "ln -s ~ x; rm x",
   "ln -s ~ x; rm -rf x",
   "ln -s /tmp/real build; rm -rf build/",

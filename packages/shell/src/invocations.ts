@@ -1161,8 +1161,10 @@ class Collector {
       const flag = invocation.args.findIndex(isCommandFlag);
       const script = flag === -1 ? -1 : invocation.args.findIndex((arg, index) => index > flag && (!arg.startsWith("-") || arg.length === 1));
       if (script !== -1) {
-        setVar(inner, "0", invocation.args[script + 1] === undefined ? [name] : [invocation.args[script + 1]!]);
-        setPositional(inner, invocation.args.slice(script + 2));
+        const given = invocation.args.slice(script + 1);
+        const words = invocation.input === "stdin" ? wordsWithInput(invocation, given) : given;
+        setVar(inner, "0", words[0] === undefined ? [name] : [words[0]]);
+        setPositional(inner, words.slice(1));
       }
     }
     // `x | bash -c 'source /dev/stdin'`: the script's commands read the shell's input.
@@ -1732,6 +1734,18 @@ const runTimeName = new Uint8Array(128);
 for (const char of "$`*?[") runTimeName[char.charCodeAt(0)] = 1;
 
 const descriptorFile = /^\/(?:dev\/fd|proc\/[^/]+\/fd)\/[^/]+$/;
+
+/**
+ * `xargs sh -c 'rm -rf "$0"' <<< ~`: the words xargs adds after the script's own, or puts where its
+ * placeholder is; unknown when its input is.
+ */
+function wordsWithInput(invocation: Invocation, given: readonly string[]): string[] {
+  const { placeholder } = invocation;
+  const inputs = knownInputs(invocation, placeholder === undefined ? "words" : "lines");
+  if (placeholder === undefined) return [...given, ...(inputs ?? [unknownText])];
+  const only = inputs?.length === 1 ? inputs[0]! : undefined;
+  return given.map((word) => (!word.includes(placeholder) ? word : only === undefined ? unknownText : word.replaceAll(placeholder, only)));
+}
 
 /** `done < f`, `fi <<< x`: the compound command's input is redirected where it closes. */
 function closerReadsInput(closer: Pipeline | undefined): boolean {

@@ -89,6 +89,12 @@ const catastrophic: Record<string, readonly string[]> = {
     "find ~ -type d -exec sh -c 'cd \"$1\" && rm -rf *' _ {} \\;",
     "find ~ -maxdepth 0 -exec sudo sh -c 'rm -rf \"$1\"' _ {} \\;",
   ],
+  "words xargs hands to a shell's script": [
+    "xargs sh -c 'rm -rf \"$0\"' <<< ~",
+    "echo ~ | xargs sh -c 'rm -rf \"$1\"' _",
+    "echo / | xargs -I{} bash -c 'rm -rf \"$1\"' _ {}",
+    "ls | xargs -I{} sh -c 'rm -rf \"$1\"' _ {}",
+  ],
   "a script file a block wrote": [
     "{ echo 'rm -rf ~'; } > x.sh; bash x.sh",
     "( echo 'rm -rf ~' ) > x.sh; bash x.sh",
@@ -157,6 +163,9 @@ const everyday = [
   "find . -name '*.c' -exec sh -c 'echo \"$1\"' _ {} \\;",
   "{ echo a; echo b; } > notes.txt; cat notes.txt",
   "{ make; } > build.log 2>&1; bash scripts/check.sh",
+  "xargs sh -c 'rm -rf \"$0\"' <<< build",
+  "echo build | xargs -I{} sh -c 'rm -rf \"$1\"' _ {}",
+  "printf '%s\\n' a b | xargs -n1 sh -c 'echo \"$0\"'",
   "ln -s ~ x; rm x",
   "ln -s ~ x; rm -rf x",
   "ln -s /tmp/real build; rm -rf build/",

@@ -1,3 +1,4 @@
+import { builtinOptionProblems, runsOrRebinds } from "./builtin-options.js";
 import { arithmeticAssigned, operandProblem, type Lookup } from "./arithmetic.js";
 import { expandText, type ExpansionScope } from "./expansion.js";
 import { closingIndex } from "./lex.js";
@@ -166,6 +167,8 @@ export function commandProblems(name: string, args: readonly string[], scope: Ex
       if (!harmlessSetLetters.test(letters.replace(/o$/, "")) || (option !== undefined && !harmlessSetNames.has(option)))
         problems.push(`set ${arg}${option === undefined ? "" : ` ${option}`} changes how bash reads or expands the commands after it`);
     }
+  } else if (runsOrRebinds.has(name)) {
+    problems.push(...builtinOptionProblems(name, args));
   } else if (name === "shopt") {
     const options = args.filter((arg) => !arg.startsWith("-"));
     const changes = args.some((arg) => /^-[A-Za-z]*[su]/.test(arg));

@@ -20,6 +20,7 @@ import {
 } from "./shell-state.js";
 import { knownInputs, staticInput, staticOutput, stdinTexts } from "./static-text.js";
 import { gitWords } from "./git-alias.js";
+import { linksMadeBy, throughLinks } from "./symlinks.js";
 import { parseProgram } from "./open-at-end.js";
 import { normalizePath } from "./normalize-path.js";
 import { transformNames, transformText } from "./transforms.js";
@@ -241,6 +242,9 @@ const mayEvaluate = new Set([
   "unset",
   "getopts",
   "wait",
+  "hash",
+  "enable",
+  "compgen",
 ]);
 const printsFolder = /^\s*pwd(?:\s+-L)?\s*$/;
 const printsTopLevel = /^\s*git\s+rev-parse\s+--show-toplevel\s*$/;
@@ -346,6 +350,14 @@ class Collector {
   #joined = 0;
   /** A write went to a file whose name is only known at run time (`> $T`): any script run after it may be that file. */
   #wroteUnnamed = false;
+  /**
+   * Above 0 while reading commands whose standard input comes from around them (`{ …; } <<< x`, `x | ( … )`,
+   * `f < file`, `>(…)`), and set for good after `exec < …`: a program reading its code there reads unknown text.
+   */
+  #inheritedInput = 0;
+  /** Symbolic links the line made (`ln -s ~ x`): a path through one opens what it points to. */
+  readonly #links = new Map<string, string>();
+  #execInput = false;
 
   /** Files the line writes, worked out only when a command may run or read one (most lines never ask). */
   get written(): ReadonlyMap<string, string | null> {
@@ -442,9 +454,12 @@ class Collector {
       replace(state, join([succeeded, failed], this.environment));
     } else {
       const own = step.subshell ? copy(state) : state;
-      if (step.kind === "if") this.ifStep(step, depth, own, via, out);
-      else if (step.kind === "loop") this.loop(step, depth, own, via, out);
-      else this.caseStep(step, depth, own, via, out);
+      // `done <<< x`, `x | while …`: the body's commands read that input (a subshell may be a pipeline's member).
+      this.withInput(step.subshell || closerReadsInput(step.closer), () => {
+        if (step.kind === "if") this.ifStep(step, depth, own, via, out);
+        else if (step.kind === "loop") this.loop(step, depth, own, via, out);
+        else this.caseStep(step, depth, own, via, out);
+      });
       if (step.closer !== undefined) this.pipeline(step.closer, depth, state, via, out);
     }
   }
@@ -578,9 +593,14 @@ class Collector {
     }
     const start = out.length;
     if (command.type === "group") {
-      this.script(command.script, depth, command.subshell ? copy(state) : state, via, out);
+      this.withInput(upstream.length > 0 || command.redirects.some(readsInput), () =>
+        this.script(command.script, depth, command.subshell ? copy(state) : state, via, out),
+      );
       if (command.redirects.length > 0)
         for (let index = start; index < out.length; index++) out[index]!.redirects = [...out[index]!.redirects, ...command.redirects];
+      // `{ echo 'rm -rf ~'; } > x.sh`: what the block writes there is not followed command by command, so it is unknown text.
+      const writes = command.redirects.filter(writesFile);
+      if (this.dry === 0 && writes.length > 0) this.writes.push(new RecordedInvocation(["{"], "{", [], [], [], writes, [], state.cwd, via));
       return;
     }
     if (this.analysis.invocations.length >= maxInvocations) {
@@ -918,6 +938,11 @@ class Collector {
 
   /** A call of a function that may have several bodies (defined in two branches): each is read, and their states joined. */
   callEach(invocation: Invocation, definitions: readonly FunctionCommand[], depth: number, state: ShellState, out: Invocation[]): void {
+    // `f <<< x`, `x | f`: what the body runs reads the call's input.
+    this.withInput(hasOwnInput(invocation), () => this.callDefinitions(invocation, definitions, depth, state, out));
+  }
+
+  callDefinitions(invocation: Invocation, definitions: readonly FunctionCommand[], depth: number, state: ShellState, out: Invocation[]): void {
     if (definitions.length === 1) return this.call(invocation, definitions[0]!, depth, state, out);
     const files = this.filesBefore();
     const exits = definitions.map((fn) => {
@@ -1047,7 +1072,10 @@ class Collector {
     const environment = state.exported === undefined ? assignments : [...state.exported, ...assignments];
     // `env --chdir=/ rm -rf *`, `sudo -D / …`: the command runs in that folder.
     const cwd = chdir === undefined ? state.cwd : changeDirectory(state.cwd, [chdir], this.environment);
-    const invocation = new RecordedInvocation(argv, name, args, wrappers, environment, redirects, upstream, cwd, via);
+    const entering = name === "cd" || name === "pushd";
+    const opened = this.#links.size === 0 ? args : args.map((arg) => throughLinks(arg, cwd, this.#links, entering));
+    const invocation = new RecordedInvocation(argv, name, opened, wrappers, environment, redirects, upstream, cwd, via);
+    if (name === "ln" && this.dry === 0) for (const [link, target] of linksMadeBy(args, cwd, this.environment.home)) this.#links.set(link, target);
     if (wrappers.length > 0 && wrappers.some((wrapper) => inputWrappers.has(wrapper))) invocation.input = "stdin";
     if (placeholder !== undefined) invocation.placeholder = placeholder;
     if (inputFromFile) invocation.inputFromFile = true;
@@ -1065,16 +1093,18 @@ class Collector {
     const start = out.length;
     let via: readonly string[] | undefined;
     for (let index = 0; index < words.length; index++) {
-      for (const substitution of words[index]!.substitutions) {
+      const word = words[index]!;
+      for (const substitution of word.substitutions) {
         via ??= [...invocation.via, "$(…)"];
-        this.source(substitution, depth + 1, copy(state), via, out);
+        // `>(bash)`: what the command writes to that file is the substitution's input.
+        this.withInput(word.text.includes(`>(${substitution})`), () => this.source(substitution, depth + 1, copy(state), via!, out));
       }
     }
     for (let index = 0; index < redirects.length; index++) {
       const redirect = redirects[index]!;
       for (const substitution of redirect.target.substitutions) {
         via ??= [...invocation.via, "$(…)"];
-        this.source(substitution, depth + 1, copy(state), via, out);
+        this.withInput(redirect.target.text.includes(`>(${substitution})`), () => this.source(substitution, depth + 1, copy(state), via!, out));
       }
       // A heredoc whose delimiter is unquoted (`<<EOF`) expands its body: the substitutions in it run.
       if (redirect.body === undefined || redirect.target.plain !== true || !mayExpandText(redirect.body)) continue;
@@ -1092,6 +1122,8 @@ class Collector {
       return [];
     }
     const { name, via } = invocation;
+    // `exec < f`, `exec 3<<< x`: the shell's own input changes for every command after it.
+    if ((name === "exec" || invocation.wrappers.includes("exec")) && invocation.redirects.some(readsInput)) this.#execInput = true;
     if (this.writes.length > 0) {
       // `echo 'rm -rf /' > s.sh; chmod +x s.sh; ./s.sh`: a script the line wrote, run by its path.
       const path = invocation instanceof RecordedInvocation ? invocation.argv[invocation.argv.length - invocation.args.length - 1] : undefined;
@@ -1129,13 +1161,16 @@ class Collector {
       const flag = invocation.args.findIndex(isCommandFlag);
       const script = flag === -1 ? -1 : invocation.args.findIndex((arg, index) => index > flag && (!arg.startsWith("-") || arg.length === 1));
       if (script !== -1) {
-        setVar(inner, "0", invocation.args[script + 1] === undefined ? [name] : [invocation.args[script + 1]!]);
-        setPositional(inner, invocation.args.slice(script + 2));
+        const given = invocation.args.slice(script + 1);
+        const words = invocation.input === "stdin" ? wordsWithInput(invocation, given) : given;
+        setVar(inner, "0", words[0] === undefined ? [name] : [words[0]]);
+        setPositional(inner, words.slice(1));
       }
     }
-    for (const [script, how] of scripts) {
-      this.source(script, depth + 1, inner, [...via, how], invocation.nested);
-    }
+    // `x | bash -c 'source /dev/stdin'`: the script's commands read the shell's input.
+    this.withInput(hasOwnInput(invocation), () => {
+      for (const [script, how] of scripts) this.source(script, depth + 1, inner, [...via, how], invocation.nested);
+    });
     for (const argv of findExecCommands(invocation)) {
       const child = this.invocation(argv, [], [], state, [...via, "find -exec"]);
       child.input = "find";
@@ -1149,7 +1184,7 @@ class Collector {
         ),
       );
     }
-    const code = interpreter ? (this.writtenCode(invocation) ?? analyzeInterpreter(invocation, () => stdinTexts(invocation))) : undefined;
+    const code = interpreter ? (this.writtenCode(invocation) ?? analyzeInterpreter(invocation, () => this.stdinCode(invocation))) : undefined;
     if (code) {
       for (const script of code.scripts) this.source(script, depth + 1, inner, [...via, code.how], invocation.nested);
       // Shell commands written straight into the code (`node -e "rm -rf /"`) are read too, quietly: it is code, not shell.
@@ -1166,6 +1201,26 @@ class Collector {
       }
     }
     return invocation.nested;
+  }
+
+  /** Runs `read` with the input of the commands it reads coming from around them when `inherits`. */
+  withInput(inherits: boolean, read: () => void): void {
+    if (inherits) this.#inheritedInput++;
+    try {
+      read();
+    } finally {
+      if (inherits) this.#inheritedInput--;
+    }
+  }
+
+  /**
+   * A program about to read its code from standard input: when that input is neither its own pipe nor its own
+   * redirect but comes from around it (`{ bash; } <<< x`, `exec < f; sh`, `bash <&3`), the code is not known.
+   */
+  checkInheritedInput(invocation: Invocation, name: string): void {
+    const duplicated = invocation.redirects.some((redirect) => redirect.operator === "<&" || redirect.operator === "<>");
+    const inherited = !hasOwnInput(invocation) && (this.#inheritedInput > 0 || this.#execInput);
+    if (duplicated || inherited) this.problem(`${name} reads its code from an input that comes from around it, and what that holds cannot be known here`);
   }
 
   /** A shell that reads another language than bash's: what it is given to run is not read as bash. */
@@ -1244,6 +1299,7 @@ class Collector {
    * a problem: the script is unknown (a downloaded one has its own rule).
    */
   stdinScripts(invocation: Invocation, name: string): [string, string][] {
+    this.checkInheritedInput(invocation, name);
     const scripts: [string, string][] = [];
     for (const text of stdinTexts(invocation)) scripts.push([text, `${name} (stdin)`]);
     // `bash < x.sh` after the line wrote x.sh.
@@ -1257,6 +1313,12 @@ class Collector {
       this.problem(`${name} runs the output of ${upstream.name} as a script, and what that prints cannot be known here`);
     }
     return scripts;
+  }
+
+  /** What an interpreter reads as code on standard input, when the line gives it. */
+  stdinCode(invocation: Invocation): string[] {
+    this.checkInheritedInput(invocation, invocation.name);
+    return stdinTexts(invocation);
   }
 
   /** What an invocation prints, when it follows from the line: `echo`, `printf`, `cat <<EOF`, and known text through a filter. */
@@ -1399,7 +1461,8 @@ class Collector {
 
   /** A script file: `/dev/stdin`, a file the line wrote, or `<(…)` with text known in advance (`bash <(echo …)`). */
   fileScripts(file: string, name: string, words: readonly Word[], state: ShellState, invocation: Invocation): [string, string][] {
-    if (file === "/dev/stdin" || file === "/dev/fd/0" || file === "/proc/self/fd/0") return this.stdinScripts(invocation, name);
+    // `bash /dev/fd/3 3<<< …`: a file that is an open descriptor is read as the command's input (whichever descriptor: the parser keeps no numbers).
+    if (file === "/dev/stdin" || descriptorFile.test(file)) return this.stdinScripts(invocation, name);
     if (!/^[<>]\(/.test(file)) return this.writtenScript(file, invocation.cwd);
     const word = words.find((candidate) => candidate.text === file);
     const output = word?.substitutions.length === 1 ? this.staticOutputOf(word.substitutions[0]!, state) : undefined;
@@ -1669,6 +1732,36 @@ function isUnresolvedName(name: string): boolean {
 // `$`, backtick, `*`, `?`, `[`: a name with one of these is decided at run time.
 const runTimeName = new Uint8Array(128);
 for (const char of "$`*?[") runTimeName[char.charCodeAt(0)] = 1;
+
+const descriptorFile = /^\/(?:dev\/fd|proc\/[^/]+\/fd)\/[^/]+$/;
+
+/**
+ * `xargs sh -c 'rm -rf "$0"' <<< ~`: the words xargs adds after the script's own, or puts where its
+ * placeholder is; unknown when its input is.
+ */
+function wordsWithInput(invocation: Invocation, given: readonly string[]): string[] {
+  const { placeholder } = invocation;
+  const inputs = knownInputs(invocation, placeholder === undefined ? "words" : "lines");
+  if (placeholder === undefined) return [...given, ...(inputs ?? [unknownText])];
+  const only = inputs?.length === 1 ? inputs[0]! : undefined;
+  return given.map((word) => (!word.includes(placeholder) ? word : only === undefined ? unknownText : word.replaceAll(placeholder, only)));
+}
+
+/** `done < f`, `fi <<< x`: the compound command's input is redirected where it closes. */
+function closerReadsInput(closer: Pipeline | undefined): boolean {
+  const first = closer?.[0];
+  return first !== undefined && first.type !== "function" && first.redirects.some(readsInput);
+}
+
+/** `< f`, `<<< x`, `<<EOF`, `<&3`, `<> f`: the command's standard input (or another descriptor's) is opened for reading. */
+function readsInput(redirect: Redirect): boolean {
+  return redirect.operator.startsWith("<");
+}
+
+/** The command reads an input of its own: a pipe from its pipeline, or a redirect. */
+function hasOwnInput(invocation: Invocation): boolean {
+  return lastUpstream(invocation) !== undefined || invocation.redirects.some(readsInput);
+}
 
 /** The command just before this one in its pipeline (same level, not inside its substitutions). */
 function lastUpstream(invocation: Invocation): Invocation | undefined {

@@ -230,6 +230,8 @@ export function mayExpandText(text: string): boolean {
 
 /** What a variable may hold: what the line set, or `$HOME`, `$PWD`, `$TMPDIR` and `$IFS`; undefined when unknown. */
 export function valuesOf(name: string, state: ShellState, environment: AnalysisEnvironment): readonly string[] | undefined {
+  // `"$*"` joins the arguments with the first character of IFS, kept here joined with a space.
+  if (name === "*" && state.vars.has("IFS") && !joinsWithSpace(state.vars.get("IFS"))) return undefined;
   if (state.vars.has(name)) return state.vars.get(name) ?? undefined;
   if (name === "HOME") return [environment.home];
   if (name === "PWD") return state.cwd === undefined ? undefined : [state.cwd];
@@ -242,10 +244,15 @@ export function valuesOf(name: string, state: ShellState, environment: AnalysisE
   return undefined;
 }
 
+function joinsWithSpace(ifs: readonly string[] | null | undefined): boolean {
+  return ifs?.every((value) => value.startsWith(" ")) ?? false;
+}
+
 export function changeDirectory(cwd: string | undefined, args: readonly string[], environment: AnalysisEnvironment): string | undefined {
   const target = args.find((arg) => !arg.startsWith("-") || arg === "-");
   if (target === undefined) return environment.home;
-  if (target === "-" || target.includes("$") || target.includes("`") || isUnknown(target)) return undefined;
+  // `find ~ -exec sh -c 'cd "$1" && …' _ {} \;`: `{}` is one of find's results, only known when it runs.
+  if (target === "-" || target.includes("$") || target.includes("`") || target.includes("{}") || isUnknown(target)) return undefined;
   const expanded = target === "~" || target.startsWith("~/") ? environment.home + target.slice(1) : target;
   if (expanded.startsWith("/")) return normalizePath(expanded);
   return cwd === undefined ? undefined : normalizePath(`${cwd}/${expanded}`);

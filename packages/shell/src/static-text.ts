@@ -25,7 +25,8 @@ export function knownInputs(invocation: Invocation, items: "words" | "lines" = "
   if (invocation.inputFromFile) return undefined;
   const texts = stdinTexts(invocation);
   if (texts.length === 0) return undefined;
-  const found = texts.flatMap((text) => text.split(items === "lines" ? /\n/ : /\s+/)).filter((item) => item.trim() !== "");
+  // A NUL ends an item too (`printf '%s\0' ~ | xargs -0`): no argument can hold one.
+  const found = texts.flatMap((text) => text.split(items === "lines" ? /[\n\0]/ : /[\s\0]+/)).filter((item) => item.trim() !== "");
   return found.length === 0 ? undefined : found;
 }
 

@@ -1,6 +1,7 @@
 import type { Invocation } from "../invocations.js";
 import { unknownText } from "../unknown.js";
 import type { RunnerReading } from "./reading.js";
+import { stdinTexts } from "../static-text.js";
 
 /**
  * The rule for every program the reader has no model of: when one of its arguments reads as a command
@@ -87,6 +88,9 @@ const everydayWords = new Set([
   "crontab",
 ]);
 
+// Interpreters that make an argument read as a command but whose own code no reader reads (`lua -e '…'`).
+const unreadInterpreters = new Set(["lua", "tclsh"]);
+
 let commandNames: ReadonlySet<string> | undefined;
 
 /** The names that make an argument read as a command: the destroyers, the runners, the shells and the interpreters. */
@@ -115,7 +119,32 @@ function commandIn(arg: string, names: ReadonlySet<string>): string | undefined 
   const value = /^[^=\s]*=(.*)$/s.exec(arg)?.[1] ?? arg;
   // `-c'rm -rf ~'`: a letter's value attached to it.
   const attached = /^-[A-Za-z](\S+\s.*)$/s.exec(arg)?.[1];
-  return commandAt(value, names) ?? (attached === undefined ? undefined : commandAt(attached, names));
+  return commandAt(value, names) ?? (attached === undefined ? undefined : commandAt(attached, names)) ?? commandInStrings(arg, names);
+}
+
+// A string literal inside code: `os.execute("rm -rf ~")`, `system('rm -rf ~')`.
+const stringLiteral = /(["'`])([^"'`]*)\1/g;
+
+function commandInStrings(arg: string, names: ReadonlySet<string>): string | undefined {
+  for (const [, , text] of arg.matchAll(stringLiteral)) {
+    const found = commandAt(text!, names);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+// What a program's command language puts before a line it hands to a shell: `!` (ed, ex, sftp, ftp), `\!` (psql), `.shell` (sqlite3), `shell` (gdb).
+const shellEscape = /^\s*(?:!|\\!|\.?(?:shell|system)\s)/;
+
+/** The program a line of a program's known input would run: `ed f <<< '!rm -rf ~'`. */
+function commandInInput(invocation: Invocation, names: ReadonlySet<string>): string | undefined {
+  for (const text of stdinTexts(invocation)) {
+    for (const line of text.split("\n")) {
+      const found = commandAt(line.replace(shellEscape, ""), names);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
 }
 
 function commandAt(value: string, names: ReadonlySet<string>): string | undefined {
@@ -148,11 +177,11 @@ const messageOption = /^(--(title|body|message|description|subject|notes|comment
 /** Adds a problem when a program with no model is given an argument that reads as a command. */
 export function readCommandArguments(invocation: Invocation, reading: RunnerReading, modelled: ReadonlySet<string>, shells: ReadonlySet<string>): void {
   const { name, args } = invocation;
-  if (name === "" || args.length === 0 || inert.has(name) || modelled.has(name)) return;
+  if (name === "" || inert.has(name) || modelled.has(name)) return;
   // An option or a number where `unwrap` expected the command (`flock f -c …`, `timeout --kill 5 10 cmd`): the wrapper's own reader reads that line.
   if (name.startsWith("-") || /^\d+$/.test(name)) return;
   const names = namesOf(modelled, shells);
-  if (names.has(name) || /^mkfs/.test(name)) return;
+  if ((names.has(name) && !unreadInterpreters.has(name)) || /^mkfs/.test(name)) return;
   if (packageManagers.has(name) && args.some((arg) => packageCommands.test(arg))) return;
   for (let index = 0; index < args.length; index++) {
     const arg = args[index]!;
@@ -165,4 +194,7 @@ export function readCommandArguments(invocation: Invocation, reading: RunnerRead
     reading.problems.push(`${name} may run \`${shown}\` from its arguments, and the reader has no model of ${name}, so what it runs is unknown`);
     return;
   }
+  const fromInput = commandInInput(invocation, names);
+  if (fromInput !== undefined)
+    reading.problems.push(`${name} may run ${fromInput} from the text it reads, and the reader has no model of ${name}, so what it runs is unknown`);
 }

@@ -283,7 +283,17 @@ const readSftp: Reader = (invocation, reading) => {
   const read = readSshFamily(invocation, reading, sftpGrammar);
   // `-D path` runs a local sftp server program instead of connecting.
   for (const server of valuesOf(read, "-D")) addCode(reading, server, "sftp -D");
+  // Commands on its input: `!cmd` runs a local shell command.
+  for (const line of inputLines(invocation)) {
+    const local = /^\s*!(.*)$/s.exec(line);
+    if (local !== null) addCode(reading, local[1]!, "sftp !");
+  }
 };
+
+/** The lines of a program's known input (heredocs, here-strings, piped text), blank ones left out. */
+function inputLines(invocation: Invocation): string[] {
+  return stdinTexts(invocation).flatMap((text) => text.split("\n").filter((line) => line.trim() !== ""));
+}
 
 const rsyncGrammar: Grammar = {
   program: "rsync",
@@ -355,7 +365,8 @@ const readGdb: Reader = (invocation, reading) => {
   const args = invocation.args;
   const argsAt = args.findIndex((arg) => arg === "--args" || arg === "-args");
   const read = readWith(argsAt === -1 ? args : args.slice(0, argsAt), gdbGrammar, reading);
-  for (const command of valuesOf(read, "--ex", "--eval-command", "--iex", "--init-eval-command", "-e")) readGdbCommand(command, reading);
+  for (const command of [...valuesOf(read, "--ex", "--eval-command", "--iex", "--init-eval-command", "-e"), ...inputLines(invocation)])
+    readGdbCommand(command, reading);
   if (argsAt !== -1 && args.length > argsAt + 1) addCode(reading, commandLine(args.slice(argsAt + 1)), "gdb --args");
 };
 

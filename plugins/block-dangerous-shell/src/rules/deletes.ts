@@ -151,7 +151,7 @@ function withInput(invocation: Invocation, operands: readonly string[]): string[
 function removedByFind(invocation: Invocation): Removal | undefined {
   const { args } = invocation;
   const { primaries, execs } = findExpression(args);
-  const removers = execs.map((command) => unwrap(command)).filter((command) => findDeleters.has(command.name));
+  const removers = [...execs.map((command) => unwrap(command)), ...resultDeletesRunBy(invocation)].filter((command) => findDeleters.has(command.name));
   const deleteAction = primaries.includes("-delete");
   if (!deleteAction && removers.length === 0) return undefined;
   const force = deleteAction || removers.some((command) => command.name !== "rm" || readRm(command.args).force);
@@ -161,6 +161,22 @@ function removedByFind(invocation: Invocation): Removal | undefined {
   const filtered = !negated && selectsSome(args);
   const targets = findStartPaths(args);
   return { targets: invocation.input === "stdin" ? withInput(invocation, targets) : targets, force, filtered, narrowed };
+}
+
+/**
+ * `find ~ -exec sh -c 'rm -rf "$1"' _ {} \;`: the commands a script run by `-exec` gives a result to
+ * (`{}` reached them through its positional parameters); find's first result may be its start folder.
+ */
+function resultDeletesRunBy(invocation: Invocation): { name: string; args: string[] }[] {
+  const found: { name: string; args: string[] }[] = [];
+  const visit = (nested: readonly Invocation[]) => {
+    for (const child of nested) {
+      if (child.input !== "find" && child.args.some((arg) => arg.includes("{}"))) found.push(child);
+      visit(child.nested);
+    }
+  };
+  visit(invocation.nested);
+  return found;
 }
 
 /** The folders find starts from (`.` when none is given). */

@@ -278,9 +278,11 @@ export function analyze(source: string, environment: AnalysisEnvironment): Analy
   collector.trapBodies();
   collector.uncalledFunctions();
   // Programs that run code through their options, scripts or environment: read after the line, one level deeper.
-  readRunners(analysis, (invocation, script, how) =>
-    collector.source(script, invocation.via.length + 1, emptyState(invocation.cwd), [...invocation.via, how], invocation.nested),
-  );
+  readRunners(analysis, (invocation, script, how) => {
+    collector.runner = invocation;
+    collector.source(script, invocation.via.length + 1, emptyState(invocation.cwd), [...invocation.via, how], invocation.nested);
+    collector.runner = undefined;
+  });
   return analysis;
 }
 
@@ -350,6 +352,12 @@ class Collector {
   #joined = 0;
   /** A write went to a file whose name is only known at run time (`> $T`): any script run after it may be that file. */
   #wroteUnnamed = false;
+  /** Writes whose effect is not followed (`dd of=x.sh`, `sed -i x.sh`, `ln x y.sh`): every path they name holds unknown text after them. */
+  readonly #unread = new Set<Invocation>();
+  /** The command not followed that last left each path unknown. */
+  readonly #unreadBy = new Map<string, Invocation>();
+  /** The program whose own command is being read, after the line (`prlimit ./a.out`): the paths it names are what it runs, not files it wrote first. */
+  runner: Invocation | undefined;
   /**
    * Above 0 while reading commands whose standard input comes from around them (`{ …; } <<< x`, `x | ( … )`,
    * `f < file`, `>(…)`), and set for good after `exec < …`: a program reading its code there reads unknown text.
@@ -369,6 +377,7 @@ class Collector {
       const invocation = this.writes[this.#applied++]!;
       if (invocation.name === "cp" || invocation.name === "mv") this.applyCopy(invocation);
       else this.applyWrites(invocation);
+      if (this.#unread.has(invocation)) this.applyUnread(invocation);
     }
     return this.#written;
   }
@@ -664,7 +673,7 @@ class Collector {
     // `> $f` with two values of `f`: one redirect per value, and bash writes only one of them.
     const files = first !== undefined && first.redirects.length !== command.redirects.length ? this.filesBefore() : undefined;
     if (first && (command.redirects.length > 0 || first.name === "tee")) this.recordWrites(first);
-    if (first && this.dry === 0 && this.writes.length > 0 && (first.name === "cp" || first.name === "mv")) this.writes.push(first);
+    if (first) this.recordOtherWrites(first);
     this.joinFiles(files);
     this.track(first, state);
     if (first !== undefined) this.codeAssignments(first, command.words, depth, state, out, true);
@@ -695,7 +704,7 @@ class Collector {
     for (let index = 0; index < made; index++) {
       const invocation = direct[index]!;
       if (command.redirects.length > 0 || invocation.name === "tee") this.recordWrites(invocation);
-      if (this.dry === 0 && this.writes.length > 0 && (invocation.name === "cp" || invocation.name === "mv")) this.writes.push(invocation);
+      this.recordOtherWrites(invocation);
     }
     this.joinFiles(files);
     for (let index = 0; index < made; index++) {
@@ -1147,6 +1156,8 @@ class Collector {
       return invocation.nested;
     }
     if (foreignShells.has(name)) this.foreignShell(invocation);
+    if (this.writes.length > 0 && runsNamedAtRunTime(invocation))
+      this.problem(`the line writes files, then runs a file ${name || "{}"} is given only when it runs (from find or xargs), which may be one of them`);
     // Most commands run nothing of their own: no script, no `-exec`, no code.
     if (!mayRunMore.has(name) && name.charCodeAt(0) !== 112 && !isUnknown(name)) return invocation.nested; // `p`: python3.12, pypy3
     const interpreter = isInterpreter(name);
@@ -1348,7 +1359,8 @@ class Collector {
     const fileAt = args.findIndex((arg) => !arg.startsWith("-"));
     if (fileAt === -1 || args.slice(0, fileAt).some((arg) => codeFlags.test(arg))) return undefined;
     const file = args[fileAt]!;
-    const text = this.written.get(this.writtenKey(file, invocation.cwd));
+    const key = this.writtenKey(file, invocation.cwd);
+    const text = this.ownUnread(key) ? undefined : this.written.get(key);
     if (text === undefined) return undefined;
     if (text === null) {
       this.problem(`the line writes ${file} and runs it, and what it writes there cannot be known here`);
@@ -1395,6 +1407,7 @@ class Collector {
   setWritten(path: string, text: string | null): void {
     this.#changes.push({ path, before: this.#written.get(path), write: Math.max(this.#applied - 1, 0) });
     this.#written.set(path, text);
+    this.#unreadBy.delete(path);
   }
 
   applyWrites(invocation: Invocation): void {
@@ -1415,12 +1428,45 @@ class Collector {
     }
   }
 
-  /** `cp x.sh y.sh`, `mv x.sh y.sh` of a file the line wrote: the copy holds the same text. */
+  /**
+   * `cp`/`mv` (followed when it copies one file the line wrote), and any other command that may write the files
+   * it names (`dd of=x.sh`, `curl -o x.sh`, `sed -i x.sh`, `ln x y.sh`): remembered in order with the other writes.
+   */
+  recordOtherWrites(invocation: Invocation): void {
+    if (this.dry > 0 || invocation.name === "tee" || nonWriters.has(invocation.name)) return;
+    // `sed -n 1p x.sh` reads; `sed -i …`, `perl -pi …` edit in place.
+    if (inPlaceEditors.has(invocation.name) && !invocation.args.some((arg) => /^(-[A-Za-z]*i|--in-place)/.test(arg))) return;
+    if (invocation.name !== "cp" && invocation.name !== "mv") {
+      if (!invocation.args.some((arg) => !arg.startsWith("-") || arg.includes("="))) return;
+      this.#unread.add(invocation);
+    }
+    // `curl -o x.sh … > log`: already in the writes for its redirect.
+    if (this.writes.at(-1) !== invocation) this.writes.push(invocation);
+  }
+
+  /** `cp x.sh y.sh`, `mv x.sh y.sh` of a file the line wrote: the copy holds the same text; any other copy is not followed. */
   applyCopy(invocation: Invocation): void {
     const paths = invocation.args.filter((arg) => !arg.startsWith("-"));
-    if (paths.length !== 2) return;
-    const from = this.#written.get(this.writtenKey(paths[0]!, invocation.cwd));
+    const from = paths.length === 2 ? this.#written.get(this.writtenKey(paths[0]!, invocation.cwd)) : undefined;
     if (from !== undefined) this.setWritten(this.writtenKey(paths[1]!, invocation.cwd), from);
+    else this.applyUnread(invocation);
+  }
+
+  /** `gdb --args ./a.out`, read after the line: the runner names its program, it did not write it first. */
+  ownUnread(key: string): boolean {
+    return this.runner !== undefined && this.written.get(key) === null && this.#unreadBy.get(key) === this.runner;
+  }
+
+  /** Each path a command not followed may have written (an operand, or an option's value: `of=x.sh`, `--output=x.sh`) holds unknown text. */
+  applyUnread(invocation: Invocation): void {
+    for (const arg of invocation.args) {
+      const value = arg.startsWith("-") && !arg.includes("=") ? undefined : arg.slice(arg.indexOf("=") + 1);
+      if (value === undefined || value === "" || isUnknown(value)) continue;
+      const key = this.writtenKey(value, invocation.cwd);
+      if (key.startsWith("/dev/")) continue;
+      this.setWritten(key, null);
+      this.#unreadBy.set(key, invocation);
+    }
   }
 
   /** What `cat a b` prints when the line wrote every file it reads: their text; null when one holds unknown text; undefined when one was not written here. */
@@ -1447,7 +1493,8 @@ class Collector {
   /** A file the line wrote earlier, run as a script: its text, or a problem when what it holds is not known. */
   writtenScript(file: string, cwd: string | undefined): [string, string][] {
     if (this.writes.length === 0) return [];
-    const text = this.written.get(this.writtenKey(file, cwd));
+    const key = this.writtenKey(file, cwd);
+    const text = this.ownUnread(key) ? undefined : this.written.get(key);
     if (text === undefined) {
       if (this.#wroteUnnamed) this.problem(`the line writes a file whose name is only known when it runs, then runs ${file}, which may be that file`);
       return [];
@@ -1777,6 +1824,32 @@ function readsFiles(invocation: Invocation): boolean {
   return (
     (invocation.name === "cat" && invocation.args.some((arg) => !arg.startsWith("-"))) || invocation.redirects.some((redirect) => redirect.operator === "<")
   );
+}
+
+/**
+ * Commands that never change the content of a file they name: what the line wrote stays as it was after them.
+ * Any other command given a path may have changed that file in a way not followed here.
+ */
+const nonWriters = new Set([
+  ...["cat", "grep", "egrep", "fgrep", "rg", "ls", "head", "tail", "wc", "diff", "cmp", "file", "stat", "less", "more"],
+  ...["chmod", "chown", "chgrp", "mkdir", "rmdir", "rm", "touch", "cd", "pushd", "popd", "pwd", "test", "[", "[[", "echo"],
+  ...["printf", "true", "false", ":", "which", "command", "type", "hash", "export", "local", "declare", "readonly", "set"],
+  ...["unset", "shift", "exit", "return", "source", ".", "eval", "exec", "read", "sleep", "wait", "shellcheck", "basename"],
+  ...["dirname", "realpath", "readlink", "md5sum", "sha256sum", "od", "hexdump", "jq", "cut", "tr"],
+  "",
+  ...shells,
+]);
+
+const inPlaceEditors = new Set(["sed", "perl", "ruby"]);
+
+/** `find … -exec bash {} \;`, `… | xargs sh`: a shell or program run on a file named by its input, only known at run time. */
+function runsNamedAtRunTime(invocation: Invocation): boolean {
+  const { name, args } = invocation;
+  if (invocation.input === "find")
+    return name.includes("{}") || ((isShell(name) || sameShell.has(name) || isInterpreter(name)) && args.some((arg) => arg.includes("{}")));
+  if (!invocation.wrappers.some((wrapper) => inputWrappers.has(wrapper))) return false;
+  if (!isShell(name) && !sameShell.has(name) && !isInterpreter(name)) return false;
+  return !args.some((arg) => isCommandFlag(arg) || codeFlags.test(arg));
 }
 
 /** `>`, `>|`, `>>`, `&>`, `&>>`: the redirects that write a file. */

@@ -1835,8 +1835,9 @@ const nonWriters = new Set([
   ...["chmod", "chown", "chgrp", "mkdir", "rmdir", "rm", "touch", "cd", "pushd", "popd", "pwd", "test", "[", "[[", "echo"],
   ...["printf", "true", "false", ":", "which", "command", "type", "hash", "export", "local", "declare", "readonly", "set"],
   ...["unset", "shift", "exit", "return", "source", ".", "eval", "exec", "read", "sleep", "wait", "shellcheck", "basename"],
-  ...["dirname", "realpath", "readlink", "md5sum", "sha256sum", "od", "hexdump", "jq", "cut", "tr"],
-  "",
+  ...["dirname", "realpath", "readlink", "md5sum", "sha256sum", "od", "hexdump", "jq", "cut", "tr", "seq", "date", "expr"],
+  // The words of a loop's head and end (`for f in *.log`), read as commands of their own.
+  ...["for", "select", "done", ""],
   ...shells,
 ]);
 

@@ -1846,10 +1846,10 @@ const inPlaceEditors = new Set(["sed", "perl", "ruby"]);
 /** `find … -exec bash {} \;`, `… | xargs sh`: a shell or program run on a file named by its input, only known at run time. */
 function runsNamedAtRunTime(invocation: Invocation): boolean {
   const { name, args } = invocation;
-  if (invocation.input === "find")
-    return name.includes("{}") || ((isShell(name) || sameShell.has(name) || isInterpreter(name)) && args.some((arg) => arg.includes("{}")));
-  if (!invocation.wrappers.some((wrapper) => inputWrappers.has(wrapper))) return false;
-  if (!isShell(name) && !sameShell.has(name) && !isInterpreter(name)) return false;
+  if (invocation.input === "find" && name.includes("{}")) return true;
+  const fromInput = invocation.input === "find" ? args.some((arg) => arg.includes("{}")) : invocation.wrappers.some((wrapper) => inputWrappers.has(wrapper));
+  if (!fromInput || (!isShell(name) && !sameShell.has(name) && !isInterpreter(name))) return false;
+  // `find … -exec sh -c '…' _ {} \;`: the code is given, the name is only its argument.
   return !args.some((arg) => isCommandFlag(arg) || codeFlags.test(arg));
 }
 

@@ -105,6 +105,9 @@ const everyday = [
   "echo ok > log.txt; find . -name '*.txt' -exec cat {} \\;",
   "npm test && bash scripts/check.sh",
   "git pull && bash scripts/check.sh",
+  `echo ok > log.txt; find . -name node_modules -prune -exec sh -c 'ls "$1"' _ {} \\;`,
+  `echo ok > log.txt; find . -name '*.c' -exec bash -c 'echo "$0"' {} \\;`,
+  `echo ok > log.txt; echo build | xargs -I{} sh -c 'echo "$1"' _ {}`,
   "touch x.sh; mkdir -p d; bash scripts/check.sh",
   "echo ls > x.sh; sed -n 1p x.sh; bash x.sh",
 ];

@@ -1380,7 +1380,8 @@ class Collector {
 
   /** Remembers the files an invocation writes (`>`, `>>`, `&>`, `tee`) and what they hold, when that is known. */
   recordWrites(invocation: Invocation): void {
-    if (this.dry === 0 && (invocation.name === "tee" || invocation.redirects.some(writesFile))) this.writes.push(invocation);
+    if (this.dry === 0 && (invocation.name === "tee" || invocation.redirects.some((redirect) => writesFile(redirect) || redirect.operator === "<>")))
+      this.writes.push(invocation);
   }
 
   /** The files as written so far, before code that may not run (undefined when the line wrote none yet). */
@@ -1411,6 +1412,11 @@ class Collector {
   }
 
   applyWrites(invocation: Invocation): void {
+    // `exec 3<>x.sh; echo … >&3`: a file opened to read and write, written through a descriptor not followed.
+    for (const redirect of invocation.redirects) {
+      const key = redirect.operator === "<>" ? this.writtenKey(redirect.target.text, invocation.cwd) : undefined;
+      if (key !== undefined && !key.startsWith("/dev/")) this.setWritten(key, null);
+    }
     const targets: [string, boolean][] = [];
     for (const redirect of invocation.redirects) if (writesFile(redirect)) targets.push([redirect.target.text, redirect.operator.endsWith(">>")]);
     if (invocation.name === "tee") {

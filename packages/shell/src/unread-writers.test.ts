@@ -72,6 +72,9 @@ const unread: Record<string, readonly string[]> = {
   "a descriptor opened on the file": [
     "exec 3>x.sh; echo 'rm -rf ~' >&3; bash x.sh",
     "exec 3>>x.sh; echo 'rm -rf ~' >&3; bash x.sh",
+    "exec 3<>x.sh; echo 'rm -rf ~' >&3; bash x.sh",
+    "exec 4<>./x.sh; printf 'rm -rf ~' >&4; source x.sh",
+    "true <>x.sh; bash x.sh",
     "printf 'rm -rf ~' | tee x.sh; bash x.sh",
     "printf 'rm -rf ~' | tee -a x.sh > /dev/null; bash x.sh",
   ],

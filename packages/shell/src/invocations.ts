@@ -1444,6 +1444,7 @@ class Collector {
     if (inPlaceEditors.has(invocation.name) && !invocation.args.some((arg) => /^(-[A-Za-z]*i|--in-place)/.test(arg))) return;
     if (invocation.name !== "cp" && invocation.name !== "mv") {
       if (!invocation.args.some((arg) => !arg.startsWith("-") || arg.includes("="))) return;
+      if (!this.mayCarryLineText(invocation)) return;
       this.#unread.add(invocation);
     }
     // `curl -o x.sh … > log`: already in the writes for its redirect.
@@ -1455,7 +1456,23 @@ class Collector {
     const paths = invocation.args.filter((arg) => !arg.startsWith("-"));
     const from = paths.length === 2 ? this.#written.get(this.writtenKey(paths[0]!, invocation.cwd)) : undefined;
     if (from !== undefined) this.setWritten(this.writtenKey(paths[1]!, invocation.cwd), from);
-    else this.applyUnread(invocation);
+    else if (this.mayCarryLineText(invocation)) this.applyUnread(invocation);
+  }
+
+  /**
+   * Whether what a command not followed writes may hold text from this line or from the network: it reads an
+   * input (a pipe, a redirect, one from around it), names a file the line wrote, or is given more than paths
+   * and options (`sed -i 's/^/rm -rf ~;/'`, a URL). `gcc -o app main.c`, `go build -o bin/x` write what files
+   * already on disk say, which the line cannot change: running `./app` after them is as running it alone.
+   */
+  mayCarryLineText(invocation: Invocation): boolean {
+    if (hasOwnInput(invocation) || this.#inheritedInput > 0 || this.#execInput) return true;
+    return invocation.args.some((arg) => {
+      const value = arg.slice(arg.indexOf("=") + 1);
+      return (
+        !pathLike.test(arg) || value.includes("://") || (value !== "" && this.writes.length > 0 && this.written.has(this.writtenKey(value, invocation.cwd)))
+      );
+    });
   }
 
   /** `gdb --args ./a.out`, read after the line: the runner names its program, it did not write it first. */
@@ -1846,6 +1863,9 @@ const nonWriters = new Set([
   ...["for", "select", "done", ""],
   ...shells,
 ]);
+
+/** An argument that is only a path or an option (`-o`, `--out=dist/app`, `./cmd/x`, `main.c`): no text of its own to write. */
+const pathLike = /^[\w./+@%:,=-]*$/;
 
 const inPlaceEditors = new Set(["sed", "perl", "ruby"]);
 

@@ -354,6 +354,15 @@ class Collector {
   #wroteUnnamed = false;
   /** Writes whose effect is not followed (`dd of=x.sh`, `sed -i x.sh`, `ln x y.sh`): every path they name holds unknown text after them. */
   readonly #unread = new Set<Invocation>();
+  /**
+   * Every path a recorded write names, whether or not that write happens: what `written` may hold, asked
+   * without working out the writes' joins (`ln x y.sh` of a file the line wrote).
+   */
+  readonly #mayBeWritten = new Set<string>();
+  /** The copies (`cp`, `mv`) that may carry the line's text, decided as they were recorded. */
+  readonly #carryingCopies = new Set<Invocation>();
+  /** The last segment of each of those paths. */
+  readonly #mayBeWrittenNames = new Set<string>();
   /** The command not followed that last left each path unknown. */
   readonly #unreadBy = new Map<string, Invocation>();
   /** The program whose own command is being read, after the line (`prlimit ./a.out`): the paths it names are what it runs, not files it wrote first. */
@@ -1380,8 +1389,31 @@ class Collector {
 
   /** Remembers the files an invocation writes (`>`, `>>`, `&>`, `tee`) and what they hold, when that is known. */
   recordWrites(invocation: Invocation): void {
-    if (this.dry === 0 && (invocation.name === "tee" || invocation.redirects.some((redirect) => writesFile(redirect) || redirect.operator === "<>")))
+    if (this.dry === 0 && (invocation.name === "tee" || invocation.redirects.some((redirect) => writesFile(redirect) || redirect.operator === "<>"))) {
       this.writes.push(invocation);
+      for (const redirect of invocation.redirects) this.noteMayBeWritten(redirect.target.text, invocation.cwd);
+      if (invocation.name === "tee") this.noteArgumentTargets(invocation);
+    }
+  }
+
+  /** Every path an argument names (`y.sh`, `of=y.sh`), as a file the line may have written. */
+  noteArgumentTargets(invocation: Invocation): void {
+    for (const arg of invocation.args) if (!arg.startsWith("-") || arg.includes("=")) this.noteMayBeWritten(arg.slice(arg.indexOf("=") + 1), invocation.cwd);
+  }
+
+  noteMayBeWritten(path: string, cwd: string | undefined): void {
+    const key = this.writtenKey(path, cwd);
+    this.#mayBeWritten.add(key);
+    this.#mayBeWrittenNames.add(lastSegment(key));
+  }
+
+  /** Whether `path` may name a file a recorded write names; its last segment is asked first, as most paths share none. */
+  mayBeWritten(path: string, cwd: string | undefined): boolean {
+    if (this.#mayBeWritten.size === 0) return false;
+    const last = lastSegment(path);
+    const plain = last !== "" && last !== "." && last !== ".." && !path.startsWith("~");
+    if (plain && !this.#mayBeWrittenNames.has(last)) return false;
+    return this.#mayBeWritten.has(this.writtenKey(path, cwd));
   }
 
   /** The files as written so far, before code that may not run (undefined when the line wrote none yet). */
@@ -1439,7 +1471,7 @@ class Collector {
    * it names (`dd of=x.sh`, `curl -o x.sh`, `sed -i x.sh`, `ln x y.sh`): remembered in order with the other writes.
    */
   recordOtherWrites(invocation: Invocation): void {
-    if (this.dry > 0 || invocation.name === "tee" || nonWriters.has(invocation.name)) return;
+    if (this.dry > 0 || invocation.name === "tee" || writesNoFile(invocation)) return;
     // `sed -n 1p x.sh` reads; `sed -i …`, `perl -pi …` edit in place.
     if (inPlaceEditors.has(invocation.name) && !invocation.args.some((arg) => /^(-[A-Za-z]*i|--in-place)/.test(arg))) return;
     if (invocation.name !== "cp" && invocation.name !== "mv") {
@@ -1449,6 +1481,9 @@ class Collector {
     }
     // `curl -o x.sh … > log`: already in the writes for its redirect.
     if (this.writes.at(-1) !== invocation) this.writes.push(invocation);
+    // Whether a copy not followed carries the line's text is asked now, before it counts among the writes itself.
+    if ((invocation.name === "cp" || invocation.name === "mv") && this.mayCarryLineText(invocation)) this.#carryingCopies.add(invocation);
+    this.noteArgumentTargets(invocation);
   }
 
   /** `cp x.sh y.sh`, `mv x.sh y.sh` of a file the line wrote: the copy holds the same text; any other copy is not followed. */
@@ -1456,7 +1491,7 @@ class Collector {
     const paths = invocation.args.filter((arg) => !arg.startsWith("-"));
     const from = paths.length === 2 ? this.#written.get(this.writtenKey(paths[0]!, invocation.cwd)) : undefined;
     if (from !== undefined) this.setWritten(this.writtenKey(paths[1]!, invocation.cwd), from);
-    else if (this.mayCarryLineText(invocation)) this.applyUnread(invocation);
+    else if (this.#carryingCopies.has(invocation)) this.applyUnread(invocation);
   }
 
   /**
@@ -1469,9 +1504,7 @@ class Collector {
     if (hasOwnInput(invocation) || this.#inheritedInput > 0 || this.#execInput) return true;
     return invocation.args.some((arg) => {
       const value = arg.slice(arg.indexOf("=") + 1);
-      return (
-        !pathLike.test(arg) || value.includes("://") || (value !== "" && this.writes.length > 0 && this.written.has(this.writtenKey(value, invocation.cwd)))
-      );
+      return !pathLike.test(arg) || value.includes("://") || (value !== "" && this.mayBeWritten(value, invocation.cwd));
     });
   }
 
@@ -1864,8 +1897,26 @@ const nonWriters = new Set([
   ...shells,
 ]);
 
+function lastSegment(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
+}
+
 /** An argument that is only a path or an option (`-o`, `--out=dist/app`, `./cmd/x`, `main.c`): no text of its own to write. */
-const pathLike = /^[\w./+@%:,=-]*$/;
+const pathLike = /^[\w./+@%:,=~^-]*$/;
+
+// `git diff`, `git log`: subcommands that change no file in the working tree (their output goes where redirects say).
+const gitReaders = new Set(["diff", "log", "status", "show", "rev-parse", "ls-files", "grep", "blame", "describe", "shortlog", "rev-list", "cat-file"]);
+// find's own actions that write a file (`-exec` commands are read as commands of their own).
+const findWriters = /^-f(print0?|printf|ls)$/;
+
+/** Commands that change no file they name: `cat`, `git diff`, `find . -name x` (not `-fprint f`), … */
+function writesNoFile(invocation: Invocation): boolean {
+  const { name, args } = invocation;
+  if (nonWriters.has(name)) return true;
+  if (name === "git")
+    return gitReaders.has(args.find((arg) => !arg.startsWith("-")) ?? "") && !args.includes("--output") && !args.some((arg) => arg.startsWith("--output="));
+  return name === "find" && !args.some((arg) => findWriters.test(arg));
+}
 
 const inPlaceEditors = new Set(["sed", "perl", "ruby"]);
 

@@ -48,6 +48,9 @@ const unread: Record<string, readonly string[]> = {
     `${danger}ln x y.sh; bash y.sh`,
     `${danger}ln -s x y.sh; bash y.sh`,
     `${danger}ln -sf x y.sh; ./y.sh`,
+    `${danger}ln ./d/../x y.sh; bash y.sh`,
+    "dd of=x <<< 'rm -rf ~'; ln x y.sh; bash y.sh",
+    "find . -name '*.sh' -fprint x.sh; bash x.sh",
     `${danger}cp x y.sh; bash y.sh`,
     `${danger}mv x y.sh; bash y.sh`,
     `${danger}cp -f x y.sh; sh y.sh`,
@@ -119,6 +122,8 @@ const everyday = [
   "python3 gen.py && python3 gen.py",
   "tar -xf a.tar x.sh; bash x.sh",
   "cp scripts/template.sh run.sh && bash run.sh",
+  'for f in $(git diff --name-only HEAD~3); do echo "$f"; done; bash scripts/check.sh',
+  "find . -name '*.orig' -delete; bash scripts/check.sh",
 ];
 
 describe("a script changed earlier in the line in a way not followed holds unknown text", () => {

@@ -1904,8 +1904,26 @@ function lastSegment(path: string): string {
 /** An argument that is only a path or an option (`-o`, `--out=dist/app`, `./cmd/x`, `main.c`): no text of its own to write. */
 const pathLike = /^[\w./+@%:,=~^-]*$/;
 
-// `git diff`, `git log`: subcommands that change no file in the working tree (their output goes where redirects say).
-const gitReaders = new Set(["diff", "log", "status", "show", "rev-parse", "ls-files", "grep", "blame", "describe", "shortlog", "rev-list", "cat-file"]);
+// `git diff`, `git commit -m "…"`: subcommands that change no file in the working tree (what they print goes where redirects say).
+const gitKeepsWorkTree = new Set([
+  "diff",
+  "log",
+  "status",
+  "show",
+  "rev-parse",
+  "ls-files",
+  "grep",
+  "blame",
+  "describe",
+  "shortlog",
+  "rev-list",
+  "cat-file",
+  "add",
+  "commit",
+  "push",
+  "fetch",
+  "tag",
+]);
 // find's own actions that write a file (`-exec` commands are read as commands of their own).
 const findWriters = /^-f(print0?|printf|ls)$/;
 
@@ -1914,7 +1932,9 @@ function writesNoFile(invocation: Invocation): boolean {
   const { name, args } = invocation;
   if (nonWriters.has(name)) return true;
   if (name === "git")
-    return gitReaders.has(args.find((arg) => !arg.startsWith("-")) ?? "") && !args.includes("--output") && !args.some((arg) => arg.startsWith("--output="));
+    return (
+      gitKeepsWorkTree.has(args.find((arg) => !arg.startsWith("-")) ?? "") && !args.includes("--output") && !args.some((arg) => arg.startsWith("--output="))
+    );
   return name === "find" && !args.some((arg) => findWriters.test(arg));
 }
 

@@ -124,6 +124,7 @@ const everyday = [
   "cp scripts/template.sh run.sh && bash run.sh",
   'for f in $(git diff --name-only HEAD~3); do echo "$f"; done; bash scripts/check.sh',
   "find . -name '*.orig' -delete; bash scripts/check.sh",
+  'git add -A && git commit -m "fix: handle empty input" && bash scripts/check.sh',
 ];
 
 describe("a script changed earlier in the line in a way not followed holds unknown text", () => {

@@ -1,9 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { analyze } from "./invocations.js";
+import { problemsOf as problems } from "./test-helpers.js";
 
 // Builtins whose options run code or make a name run another program, out of the reader's sight (bash 5.2).
-const environment = { cwd: "/project", home: "/home/ada", tmp: "/tmp" };
-const problems = (line: string) => analyze(line, environment).problems;
 
 describe("a builtin option that runs code or rebinds a name is a problem", () => {
   it.each([

@@ -1,23 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { analyze, type Invocation } from "./invocations.js";
+import { analyze } from "./invocations.js";
+import { rmTargets, testEnvironment as environment } from "./test-helpers.js";
 
 /**
  * A script the line runs after a command changed that file in a way the reader does not follow (`dd of=`,
  * `cp /dev/stdin`, `ln`, `sed -i`, `curl -o`, …) holds unknown text, and so does a file `find` or `xargs`
  * names at run time once the line wrote any file (issue #25). Files the line never touches stay as they were.
  */
-const environment = { cwd: "/project", home: "/home/ada", tmp: "/tmp" };
 const danger = "echo 'rm -rf ~' > x; ";
-
-function rmTargets(source: string): string[] {
-  const found: string[] = [];
-  const visit = (invocation: Invocation): void => {
-    if (invocation.name === "rm") found.push(invocation.args.at(-1) ?? "");
-    for (const child of invocation.nested) visit(child);
-  };
-  for (const invocation of analyze(source, environment).invocations) visit(invocation);
-  return found;
-}
 
 /** Refused as unknown, or read with the delete in it. */
 function seesDanger(source: string): boolean {

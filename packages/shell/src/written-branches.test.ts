@@ -1,23 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { analyze, type Invocation } from "./invocations.js";
+import { analyze } from "./invocations.js";
+import { rmTargets, testEnvironment as environment } from "./test-helpers.js";
 
 /**
  * The files a line writes and then runs: a write that may not happen (in a branch, a later step of a chain,
  * a loop's pass, a trap, one of several argvs or targets) leaves the file holding either text. The reader
  * must not trust the last write over an earlier one that may still be there.
  */
-const environment = { cwd: "/project", home: "/home/ada", tmp: "/tmp" };
 const danger = "echo 'rm -rf ~' > a.sh; ";
-
-function rmTargets(source: string): string[] {
-  const found: string[] = [];
-  const visit = (invocation: Invocation): void => {
-    if (invocation.name === "rm") found.push(invocation.args.at(-1) ?? "");
-    for (const child of invocation.nested) visit(child);
-  };
-  for (const invocation of analyze(source, environment).invocations) visit(invocation);
-  return found;
-}
 
 /** Refused as unknown, or read with the delete in it: never read as only the harmless text. */
 function seesDanger(source: string): boolean {

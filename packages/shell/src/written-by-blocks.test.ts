@@ -1,10 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { analyze } from "./invocations.js";
+import { problemsOf as problems } from "./test-helpers.js";
 
 // `{ …; } > x.sh` writes whatever the block prints: the reader does not follow it command by command, so a
 // later run of that file runs unknown text (a problem), where running a file the line did not write is not.
-const environment = { cwd: "/project", home: "/home/ada", tmp: "/tmp" };
-const problems = (line: string) => analyze(line, environment).problems;
 
 describe("a file a block wrote, then run", () => {
   it.each([

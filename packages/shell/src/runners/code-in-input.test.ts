@@ -1,9 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { analyze } from "../invocations.js";
 import { knownInputs } from "../static-text.js";
-
-const environment = { cwd: "/project", home: "/home/ada", tmp: "/tmp" };
-const problems = (line: string) => analyze(line, environment).problems;
+import { commandNames, problemsOf as problems, testEnvironment as environment } from "../test-helpers.js";
 
 // A program with no model may run a command it finds in a string of its code or on a line of its input.
 describe("an unmodelled program given a command in a string or its input is unknown", () => {
@@ -33,9 +31,7 @@ describe("sftp and gdb read the commands on their input", () => {
     ["sftp host <<< '!rm -rf ~'", "rm"],
     ["gdb -q ./a.out <<< 'shell rm -rf ~'", "rm"],
   ])("%s runs %s", (line, name) => {
-    const names = analyze(line, environment).invocations.flatMap(function all(invocation): string[] {
-      return [invocation.name, ...invocation.nested.flatMap(all)];
-    });
+    const names = commandNames(line);
     expect(names).toContain(name);
   });
   it("a gdb command it has not read is a problem", () => {

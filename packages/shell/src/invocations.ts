@@ -1484,14 +1484,22 @@ class Collector {
     // Whether a copy not followed carries the line's text is asked now, before it counts among the writes itself.
     if ((invocation.name === "cp" || invocation.name === "mv") && this.mayCarryLineText(invocation)) this.#carryingCopies.add(invocation);
     this.noteArgumentTargets(invocation);
+    if (invocation.name === "cp" || invocation.name === "mv")
+      for (const { destinations } of copiesMadeBy(invocation.args)) for (const destination of destinations) this.noteMayBeWritten(destination, invocation.cwd);
   }
 
   /** `cp x.sh y.sh`, `mv x.sh y.sh` of a file the line wrote: the copy holds the same text; any other copy is not followed. */
   applyCopy(invocation: Invocation): void {
-    const paths = invocation.args.filter((arg) => !arg.startsWith("-"));
-    const from = paths.length === 2 ? this.#written.get(this.writtenKey(paths[0]!, invocation.cwd)) : undefined;
-    if (from !== undefined) this.setWritten(this.writtenKey(paths[1]!, invocation.cwd), from);
-    else if (this.#carryingCopies.has(invocation)) this.applyUnread(invocation);
+    const copies = copiesMadeBy(invocation.args);
+    const texts = copies.map(({ source }) => this.#written.get(this.writtenKey(source, invocation.cwd)));
+    const carrying = this.#carryingCopies.has(invocation);
+    if (carrying && (texts.length === 0 || texts.includes(undefined))) this.applyUnread(invocation);
+    for (const [index, { destinations }] of copies.entries()) {
+      const from = texts[index];
+      if (from === undefined && !carrying) continue;
+      // A source not followed, of a copy that may carry the line's text, leaves its copies unknown too.
+      for (const destination of destinations) this.setWritten(this.writtenKey(destination, invocation.cwd), from ?? null);
+    }
   }
 
   /**
@@ -1896,6 +1904,33 @@ const nonWriters = new Set([
   ...["for", "select", "done", ""],
   ...shells,
 ]);
+
+// cp's and mv's options that take a value as the next word (`-t dir`, `-S .bak`).
+const copyValuedOptions = /^-[A-Za-z]*[tS]$/;
+
+/**
+ * Where `cp`/`mv` put each source: `cp a b` makes `b`, or `b/a` when `b` is a folder (not known here: both);
+ * `cp a b dir`, `cp a dir/` and `cp -t dir a` put each source in the folder under its own name.
+ */
+function copiesMadeBy(args: readonly string[]): { source: string; destinations: string[] }[] {
+  const operands: string[] = [];
+  let folder: string | undefined;
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index]!;
+    if (arg.startsWith("--target-directory=")) folder = arg.slice("--target-directory=".length);
+    else if (/^-[A-Za-z]*t./.test(arg) && !arg.startsWith("--")) folder = arg.slice(arg.indexOf("t") + 1);
+    else if (copyValuedOptions.test(arg)) {
+      const value = args[++index];
+      if (arg.endsWith("t")) folder = value;
+    } else if (!arg.startsWith("-")) operands.push(arg);
+  }
+  if (folder !== undefined) return operands.map((source) => ({ source, destinations: [`${folder}/${lastSegment(source)}`] }));
+  if (operands.length < 2) return [];
+  const target = operands.at(-1)!;
+  const sources = operands.slice(0, -1);
+  const intoFolder = sources.length > 1 || target.endsWith("/");
+  return sources.map((source) => ({ source, destinations: intoFolder ? [`${target}/${lastSegment(source)}`] : [target, `${target}/${lastSegment(source)}`] }));
+}
 
 function lastSegment(path: string): string {
   return path.slice(path.lastIndexOf("/") + 1);

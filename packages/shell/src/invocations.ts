@@ -361,6 +361,8 @@ class Collector {
   readonly #mayBeWritten = new Set<string>();
   /** The copies (`cp`, `mv`) that may carry the line's text, decided as they were recorded. */
   readonly #carryingCopies = new Set<Invocation>();
+  /** Those of them a command named beside other paths, which it may have written into as a folder. */
+  readonly #mayBeWrittenFolders = new Set<string>();
   /** The last segment of each of those paths. */
   readonly #mayBeWrittenNames = new Set<string>();
   /** The command not followed that last left each path unknown. */
@@ -1398,13 +1400,16 @@ class Collector {
 
   /** Every path an argument names (`y.sh`, `of=y.sh`), as a file the line may have written. */
   noteArgumentTargets(invocation: Invocation): void {
-    for (const arg of invocation.args) if (!arg.startsWith("-") || arg.includes("=")) this.noteMayBeWritten(arg.slice(arg.indexOf("=") + 1), invocation.cwd);
+    const paths = pathsNamedBy(invocation.args);
+    // Any of them may be a folder the others land in (`ln x d/`): asked of the folder as `mayBeWritten` looks.
+    for (const path of paths) this.noteMayBeWritten(path, invocation.cwd, paths.length > 1);
   }
 
-  noteMayBeWritten(path: string, cwd: string | undefined): void {
+  noteMayBeWritten(path: string, cwd: string | undefined, mayBeFolder = false): void {
     const key = this.writtenKey(path, cwd);
     this.#mayBeWritten.add(key);
     this.#mayBeWrittenNames.add(lastSegment(key));
+    if (mayBeFolder) this.#mayBeWrittenFolders.add(key);
   }
 
   /** Whether `path` may name a file a recorded write names; its last segment is asked first, as most paths share none. */
@@ -1413,7 +1418,8 @@ class Collector {
     const last = lastSegment(path);
     const plain = last !== "" && last !== "." && last !== ".." && !path.startsWith("~");
     if (plain && !this.#mayBeWrittenNames.has(last)) return false;
-    return this.#mayBeWritten.has(this.writtenKey(path, cwd));
+    const key = this.writtenKey(path, cwd);
+    return this.#mayBeWritten.has(key) || this.#mayBeWrittenFolders.has(key.slice(0, key.lastIndexOf("/")));
   }
 
   /** The files as written so far, before code that may not run (undefined when the line wrote none yet). */
@@ -1523,10 +1529,9 @@ class Collector {
 
   /** Each path a command not followed may have written (an operand, or an option's value: `of=x.sh`, `--output=x.sh`) holds unknown text. */
   applyUnread(invocation: Invocation): void {
-    for (const arg of invocation.args) {
-      const value = arg.startsWith("-") && !arg.includes("=") ? undefined : arg.slice(arg.indexOf("=") + 1);
-      if (value === undefined || value === "" || isUnknown(value)) continue;
-      const key = this.writtenKey(value, invocation.cwd);
+    for (const path of pathsWrittenBy(invocation.args)) {
+      if (isUnknown(path)) continue;
+      const key = this.writtenKey(path, invocation.cwd);
       if (key.startsWith("/dev/")) continue;
       this.setWritten(key, null);
       this.#unreadBy.set(key, invocation);
@@ -1904,6 +1909,30 @@ const nonWriters = new Set([
   ...["for", "select", "done", ""],
   ...shells,
 ]);
+
+/** The paths a command not followed names: each operand and option value (`of=x.sh`, `--output=x.sh`). */
+function pathsNamedBy(args: readonly string[]): string[] {
+  return args
+    .filter((arg) => !arg.startsWith("-") || arg.includes("="))
+    .map((arg) => arg.slice(arg.indexOf("=") + 1))
+    .filter((value) => value !== "");
+}
+
+/**
+ * The paths a command not followed may write: those it names and, as any of them may be a folder
+ * (`install -t d x`, `ln x d/`, `rsync x d/`), each other one's name inside it. Past a few operands only the
+ * first and the last are taken for folders (`-t d …`, `… d/`): the pairs would grow as the square of a
+ * hostile line's operands.
+ */
+function pathsWrittenBy(args: readonly string[]): string[] {
+  const named = pathsNamedBy(args);
+  if (named.length < 2) return named;
+  const folders = named.length > maxFolderOperands ? [named[0]!, named.at(-1)!] : named;
+  const inside = folders.flatMap((folder) => named.filter((other) => other !== folder).map((other) => `${folder}/${lastSegment(other)}`));
+  return [...named, ...inside];
+}
+
+const maxFolderOperands = 16;
 
 // cp's and mv's options that take a value as the next word (`-t dir`, `-S .bak`).
 const copyValuedOptions = /^-[A-Za-z]*[tS]$/;

@@ -1,4 +1,4 @@
-export { analyze, isCommandFlag, shells, type Analysis, type Invocation } from "./invocations.js";
+export { analyze, isCommandFlag, pathsWrittenBy, shells, writesNoFile, type Analysis, type Invocation } from "./invocations.js";
 export type { AnalysisEnvironment } from "./shell-state.js";
 export { parseScript, type Command, type ParseResult, type Pipeline, type Redirect, type Script, type SimpleCommand, type Word } from "./parse.js";
 export { maskQuoted } from "./lex.js";

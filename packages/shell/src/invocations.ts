@@ -1924,7 +1924,7 @@ function pathsNamedBy(args: readonly string[]): string[] {
  * first and the last are taken for folders (`-t d …`, `… d/`): the pairs would grow as the square of a
  * hostile line's operands.
  */
-function pathsWrittenBy(args: readonly string[]): string[] {
+export function pathsWrittenBy(args: readonly string[]): string[] {
   const named = pathsNamedBy(args);
   if (named.length < 2) return named;
   const folders = named.length > maxFolderOperands ? [named[0]!, named.at(-1)!] : named;
@@ -1992,7 +1992,7 @@ const gitKeepsWorkTree = new Set([
 const findWriters = /^-f(print0?|printf|ls)$/;
 
 /** Commands that change no file they name: `cat`, `git diff`, `find . -name x` (not `-fprint f`), … */
-function writesNoFile(invocation: Invocation): boolean {
+export function writesNoFile(invocation: Invocation): boolean {
   const { name, args } = invocation;
   if (nonWriters.has(name)) return true;
   if (name === "git")

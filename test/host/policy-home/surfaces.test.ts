@@ -110,6 +110,17 @@ describe("toolgate hook refuses changes to toolgate's own policy, for each agent
     }
   });
 
+  it("claude-code: a program the protection does not model, naming the config or unpacking in its folder, is refused", async () => {
+    const dir = project();
+    for (const command of ["sort -o toolgate.config.json notes.txt", "tar -xf upstream.tar", "curl -sSLO https://example.com/toolgate.config.json"]) {
+      const run = await runHook("claude-code", claude(dir, "Bash", { command }));
+      expect({ command, code: run.code }).toEqual({ command, code: 2 });
+      expect(run.stderr).toMatch(/protectPolicy/);
+    }
+    const elsewhere = await runHook("claude-code", claude(dir, "Bash", { command: "tar -xf upstream.tar -C vendor" }));
+    expect(elsewhere.code).toBe(0);
+  });
+
   it('protectPolicy: "ask" asks (Claude Code enforces ask); "off" lets the call through', async () => {
     const asking = project({ "toolgate.config.json": JSON.stringify({ protectPolicy: "ask" }) });
     const asked = await runHook("claude-code", claude(asking, "Bash", { command: "rm -rf plugins" }));

@@ -81,7 +81,7 @@ export class PolicyProtection {
       if (hit === "unknown") {
         const name = this.#paths.nameIn(line);
         if (name !== undefined) return this.#unknownDecision(change.command, name);
-      } else if (hit !== undefined) return this.#decision(hit, change.command);
+      } else if (hit !== undefined) return change.unnamed ? this.#unnamedDecision(hit, change.command) : this.#decision(hit, change.command);
     }
     const named = this.#namedPackage(changes);
     if (named !== undefined) return named;
@@ -193,6 +193,12 @@ export class PolicyProtection {
   #decision(hit: ProtectedHit, command: string): PreToolCallDecision {
     return this.#say(
       `this call would change ${hit.entry.label} (${hit.entry.path}): \`${command}\`. toolgate protects its own policy: a human must make this change, not the agent. Leave it, or ask the user to make it.`,
+    );
+  }
+
+  #unnamedDecision(hit: ProtectedHit, command: string): PreToolCallDecision {
+    return this.#say(
+      `this command writes files it does not name into a folder that holds ${hit.entry.label} (${hit.entry.path}): \`${command}\`. It may replace toolgate's own policy, which a human must change, not the agent. Unpack, patch or download into another folder (\`tar -C dir\`, \`unzip -d dir\`, \`curl -o file\`).`,
     );
   }
 

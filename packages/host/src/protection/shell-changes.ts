@@ -1,6 +1,7 @@
 // In the CLI bundle this import is lazy (scripts/bundle.mjs): the reader loads on the first shell line checked.
 import { sharedAnalysis, sharedInterpreterEffects, stdinTexts, type AnalysisEnvironment, type Invocation } from "@toolgate/shell";
 import { patchedFiles } from "./patch-files.js";
+import { unmodelledChanges } from "./unmodelled-changes.js";
 import type { Reach } from "./protected-paths.js";
 
 /** One path a command would create, write, move, link, delete or change the mode of. */
@@ -12,6 +13,8 @@ export interface PlannedChange {
   readonly reach: Reach;
   /** The command, for the message. */
   readonly command: string;
+  /** A folder the command writes files into that it does not name (an archive unpacked, a patch from a file). */
+  readonly unnamed?: true;
 }
 
 export interface ShellChanges {
@@ -83,7 +86,8 @@ export function shellChanges(line: string, environment: AnalysisEnvironment): Sh
 }
 
 function changesOf(invocation: Invocation, found: ShellChanges): void {
-  const add = (raw: string, reach: Reach) => found.changes.push({ raw, cwd: invocation.cwd, reach, command: invocation.text });
+  const add = (raw: string, reach: Reach, unnamed?: true) =>
+    found.changes.push({ raw, cwd: invocation.cwd, reach, command: invocation.text, ...(unnamed && { unnamed }) });
   // The reading is frozen: its lists are walked with indexed loops (built-in array methods are several times slower on frozen arrays).
   const redirects = invocation.redirects;
   for (let index = 0; index < redirects.length; index++) {
@@ -102,10 +106,13 @@ function changesOf(invocation: Invocation, found: ShellChanges): void {
   else if (inPlaceEditors.has(name)) inPlaceChanges(invocation, add);
   else if (name === "dd") {
     for (const arg of args) if (arg.startsWith("of=")) add(arg.slice(3), "exact");
-  } else if (name === "git") gitChanges(invocation, add);
-  else if (name === "find") findChanges(invocation, add);
+  } else if (name === "git") {
+    gitChanges(invocation, add);
+    unmodelledChanges(invocation, add);
+  } else if (name === "find") findChanges(invocation, add);
   else if (name === "apply_patch" || name === "applypatch") patchChanges(invocation, add);
   else if (packageManagers.has(name)) packageChanges(invocation, found, add);
+  else unmodelledChanges(invocation, add);
   // The guard asks the same of the same (shared) command: read once for both.
   const effects = sharedInterpreterEffects(invocation);
   for (const write of effects?.writes ?? []) add(write.target, "exact");

@@ -19,6 +19,7 @@ export function unmodelledChanges(invocation: Invocation, add: Add): void {
   for (const path of decompressedNames(invocation)) add(path, "exact");
   for (const path of downloadedNames(invocation)) add(path, "exact");
   for (const path of readPatchNames(invocation)) add(path, "exact");
+  for (const path of writableMounts(invocation)) add(path, "tree");
   const folder = unnamedWritesFolder(invocation);
   if (folder !== undefined) add(folder, "tree", true);
 }
@@ -99,6 +100,7 @@ const unnamedWriters: Record<string, UnnamedWriter> = {
   "7zr": sevenZip,
   cpio: { writes: (args) => args.some((arg) => arg === "--extract" || bundleHolds(arg, "i", false)), folderOptions: ["-D", "--directory"] },
   ar: { writes: (args) => bundleHolds(args[0], "x", true), folderOptions: ["--output"] },
+  jar: { writes: (args) => bundleHolds(args[0], "x", true), folderOptions: ["--dir"] },
   patch: { writes: writesUnreadPatch, folderOptions: ["-d", "--directory"] },
   // A name from the server (`curl -J`, `wget --content-disposition`), or a whole site (`wget -r`).
   curl: { writes: (args) => args.some((arg) => arg === "--remote-header-name" || bundleHolds(arg, "J", false)), folderOptions: ["--output-dir"] },
@@ -126,6 +128,37 @@ const downloads: Record<string, { names: (args: readonly string[]) => boolean; f
     folderOptions: ["-P", "--directory-prefix"],
   },
 };
+
+const containerTools = new Set(["docker", "podman", "nerdctl"]);
+const mountOptions = new Set(["-v", "--volume", "--mount"]);
+
+/** `docker run -v "$PWD:/w" img …`: a folder mounted writable into a container, where anything may change it. */
+function writableMounts(invocation: Invocation): string[] {
+  const { name, args } = invocation;
+  if (!containerTools.has(name)) return [];
+  const sources: string[] = [];
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index]!;
+    const value = mountOptions.has(arg) ? args[++index] : /^(?:-v|--volume=|--mount=)(.+)$/.exec(arg)?.[1];
+    if (value === undefined) continue;
+    const source = arg.startsWith("--mount") ? mountSource(value) : volumeSource(value);
+    if (source !== undefined) sources.push(source);
+  }
+  return sources;
+}
+
+/** `-v src:dst[:opts]`: the source, unless mounted read-only. */
+function volumeSource(volume: string): string | undefined {
+  const [source, , options = ""] = volume.split(":");
+  return options.split(",").includes("ro") ? undefined : source;
+}
+
+/** `--mount type=bind,source=src,target=dst[,readonly]`: the source, unless mounted read-only. */
+function mountSource(mount: string): string | undefined {
+  const fields = mount.split(",");
+  if (fields.some((field) => field === "readonly" || field === "ro" || /^(readonly|ro)=(true|1)$/.test(field))) return undefined;
+  return fields.find((field) => /^(source|src)=/.test(field))?.replace(/^(source|src)=/, "");
+}
 
 /** `patch < p.diff`: the files it changes are in a patch text the reader cannot see (one it can see is read). */
 function writesUnreadPatch(args: readonly string[], invocation: Invocation): boolean {

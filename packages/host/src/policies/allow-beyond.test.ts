@@ -139,6 +139,10 @@ describe("options and scripts that run code are beyond an allow", () => {
     ["git", "config", "alias.x", "!rm -rf ~"],
     ["git", "config", "--global", "core.pager", "rm"],
     ["git", "config", "set", "core.sshCommand", "rm"],
+    // The command a remote host or a container runs is code the program runs, as `bash -c` is.
+    ["ssh", "host", "ls"],
+    ["docker", "run", "alpine", "ls"],
+    ["kubectl", "exec", "pod", "--", "ls"],
   ])("%s %s … is beyond an allow", (...words) => {
     expect(onLine(words)).toBe("ask");
   });
@@ -165,7 +169,6 @@ describe("options and scripts that run code are beyond an allow", () => {
     ["awk", "-F|", "{print $1}", "f"],
     ["vim", "f"],
     ["rsync", "-av", "a", "b"],
-    ["ssh", "host", "ls"],
     ["zip", "-r", "x.zip", "dir"],
     ["ls", "-c"],
     ["make", "test"],

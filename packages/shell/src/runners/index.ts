@@ -2,6 +2,7 @@ import { shells, type Analysis, type Invocation } from "../invocations.js";
 import { readAwk } from "./awk.js";
 import { readBwrap } from "./bwrap.js";
 import { readCommandArguments } from "./command-arguments.js";
+import { elsewhereRunners } from "./elsewhere.js";
 import { readEnvironmentCode } from "./environment.js";
 import { execWrapperRunners } from "./exec-wrappers.js";
 import { readGit } from "./git.js";
@@ -21,7 +22,7 @@ type Reader = (invocation: Invocation, reading: RunnerReading) => void;
  * Programs known to be able to run something (a command in an option, a script, a config): each is
  * read only in the forms listed for it. The names are the ones `unwrap` gives (`gawk`, not `/usr/bin/gawk`).
  */
-const runners = new Map<string, Reader>([
+const runners = byName([
   ["git", readGit],
   ["tar", readTar],
   ["gtar", readTar],
@@ -31,8 +32,27 @@ const runners = new Map<string, Reader>([
   ...["awk", "gawk", "mawk", "nawk"].map((name): [string, Reader] => [name, readAwk]),
   ...otherRunners,
   ...execWrapperRunners,
+  ...elsewhereRunners,
   ["bwrap", readBwrap],
 ]);
+
+/** The readers by program; a program listed twice (`podman unshare` and `podman run`) is read by each. */
+function byName(entries: readonly [string, Reader][]): Map<string, Reader> {
+  const map = new Map<string, Reader>();
+  for (const [name, reader] of entries) {
+    const earlier = map.get(name);
+    map.set(
+      name,
+      earlier === undefined
+        ? reader
+        : (invocation, reading) => {
+            earlier(invocation, reading);
+            reader(invocation, reading);
+          },
+    );
+  }
+  return map;
+}
 
 /** The names of the programs this reader treats as runners. */
 export const runnerNames: ReadonlySet<string> = new Set(runners.keys());

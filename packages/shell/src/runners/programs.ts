@@ -1,6 +1,7 @@
 import type { Invocation } from "../invocations.js";
 import { stdinTexts } from "../static-text.js";
 import { letters, names, readArguments, type Grammar, type OptionSpec, type ReadArguments } from "./options.js";
+import { readRemoteCommand } from "./elsewhere.js";
 import { addCode, addUnread, commandLine, isRunTime, readOptionEffects, type RunnerReading } from "./reading.js";
 
 /**
@@ -266,7 +267,7 @@ function readSshFamily(invocation: Invocation, reading: RunnerReading, grammar: 
   return read;
 }
 
-const readSsh: Reader = (invocation, reading) => void readSshFamily(invocation, reading, sshGrammar);
+const readSsh: Reader = (invocation, reading) => readRemoteCommand(invocation, readSshFamily(invocation, reading, sshGrammar), reading);
 
 const scpGrammar: Grammar = {
   program: "scp",

@@ -1,0 +1,206 @@
+import type { Invocation } from "../invocations.js";
+import { stdinTexts } from "../static-text.js";
+import { letters, names, readArguments, type Grammar, type OptionSpec, type ReadArguments } from "./options.js";
+import { addCode, commandLine, type RunnerReading } from "./reading.js";
+
+/**
+ * Commands run in another place: on a remote host (`ssh host cmd`), in a container (`docker run`,
+ * `docker exec`, `kubectl exec`). What they run is read as a command here: a remote home or a container
+ * that mounts the host's folders is as much worth guarding as this one, and `ssh localhost` is this one.
+ * Where the other place's paths reach this host's (a bind mount), they are read as the host's paths.
+ */
+type Reader = (invocation: Invocation, reading: RunnerReading) => void;
+
+/**
+ * ssh's remote command: the words after the host, joined by spaces, run by the remote user's shell in
+ * their home folder (read as bash, after `cd`). With no command, the remote shell reads its commands on
+ * ssh's input: read when the line gives it.
+ */
+export function readRemoteCommand(invocation: Invocation, read: ReadArguments, reading: RunnerReading): void {
+  if (read.options.some((option) => option.name === "-N" || option.name === "-s" || option.name === "-W")) return;
+  const words = invocation.args.slice(read.end + 1);
+  if (words.length > 0) return addCode(reading, `cd; ${words.join(" ")}`, "ssh's remote command");
+  for (const text of stdinTexts(invocation)) addCode(reading, `cd; ${text}`, "ssh's remote shell");
+}
+
+const valued: OptionSpec = { arity: "required" };
+
+const runFlags =
+  "detach interactive tty rm privileged init read-only publish-all quiet help no-healthcheck oom-kill-disable disable-content-trust sig-proxy use-api-socket";
+const runValued =
+  "add-host annotation attach blkio-weight blkio-weight-device cap-add cap-drop cgroup-parent cgroupns cidfile cpu-count cpu-percent cpu-period cpu-quota " +
+  "cpu-rt-period cpu-rt-runtime cpu-shares cpus cpuset-cpus cpuset-mems detach-keys device device-cgroup-rule device-read-bps device-read-iops " +
+  "device-write-bps device-write-iops dns dns-option dns-search domainname entrypoint env env-file expose gpus group-add health-interval health-retries " +
+  "health-start-period health-start-interval health-timeout hostname ip ip6 ipc isolation kernel-memory label label-file link link-local-ip log-driver " +
+  "log-opt mac-address memory memory-reservation memory-swap memory-swappiness mount name network net network-alias net-alias oom-score-adj pid pids-limit " +
+  "platform publish pull restart runtime security-opt shm-size stop-signal stop-timeout storage-opt sysctl tmpfs ulimit user userns uts volume " +
+  "volume-driver volumes-from workdir arch os variant";
+
+/** `docker run`/`create` (and podman's, nerdctl's): the options before the image. `--health-cmd` runs in the container too. */
+const runGrammar: Grammar = {
+  program: "docker run",
+  stopAtOperand: true,
+  short: { ...letters("dPqit", "acehlmpuvw") },
+  long: { ...names(runFlags, runValued), "health-cmd": { arity: "required", runs: "shell" } },
+};
+
+const execGrammar: Grammar = {
+  program: "docker exec",
+  stopAtOperand: true,
+  short: letters("dit", "euw"),
+  long: names("detach interactive tty privileged help", "detach-keys env env-file user workdir"),
+};
+
+const composeGrammar: Grammar = {
+  program: "docker compose run",
+  stopAtOperand: true,
+  short: { ...letters("dTitP", "euvwlp"), v: valued },
+  long: names(
+    "detach rm no-deps service-ports use-aliases build remove-orphans interactive tty quiet-pull no-TTY privileged help",
+    "entrypoint env env-from-file label name publish pull user volume workdir cap-add cap-drop index detach-keys",
+  ),
+};
+
+// The container tools' own options before the subcommand (`docker --context prod run …`).
+const globalValued = new Set([
+  "-H",
+  "--host",
+  "--context",
+  "-c",
+  "--config",
+  "-l",
+  "--log-level",
+  "--tlscacert",
+  "--tlscert",
+  "--tlskey",
+  "--url",
+  "--connection",
+]);
+
+/** `docker run … image cmd…`, `docker exec … container cmd…`, `docker compose run|exec … service cmd…`. */
+const readContainer: Reader = (invocation, reading) => {
+  const { args } = invocation;
+  let index = 0;
+  while (index < args.length && args[index]!.startsWith("-")) index += globalValued.has(args[index]!) ? 2 : 1;
+  let subcommand = args[index];
+  if (subcommand === "container") subcommand = args[++index];
+  if (subcommand === "compose" || subcommand === "compose-v2") {
+    index++;
+    while (index < args.length && args[index]!.startsWith("-"))
+      index += /^(-f|--file|-p|--project-name|--profile|--env-file|--project-directory|--ansi|--parallel|--progress)$/.test(args[index]!) ? 2 : 1;
+    subcommand = args[index];
+    if (subcommand === "run" || subcommand === "exec") return readContained(invocation, args.slice(index + 1), composeGrammar, reading, true);
+    return;
+  }
+  if (subcommand === "run" || subcommand === "create") return readContained(invocation, args.slice(index + 1), runGrammar, reading, false);
+  if (subcommand === "exec") return readContained(invocation, args.slice(index + 1), execGrammar, reading, false);
+};
+
+/** The command a container runs, its bind mounts read as the host folders they are, from its working folder. */
+function readContained(invocation: Invocation, args: readonly string[], grammar: Grammar, reading: RunnerReading, composed: boolean): void {
+  const read = readArguments(args, grammar);
+  if (read.problems.length > 0) return void reading.problems.push(...read.problems);
+  const mounts = bindMounts(read, invocation.cwd);
+  if (mounts === undefined)
+    return void reading.problems.push(`${grammar.program} mounts folders not named here (--volumes-from), so what its command reaches is unknown`);
+  const start = startFolder(read, mounts.length > 0 || composed);
+  for (const option of read.options)
+    if (option.spec.runs === "shell" && option.value !== undefined)
+      addCode(reading, throughMounts(`${start}${option.value}`, mounts), `${grammar.program} ${option.name}`);
+  const entrypoint = read.options.find((option) => option.name === "--entrypoint")?.value;
+  const command = [...(entrypoint === undefined || entrypoint === "" ? [] : [entrypoint]), ...args.slice(read.end + 1)];
+  if (command.length > 0) addCode(reading, throughMounts(`${start}${commandLine(command)}`, mounts), grammar.program);
+}
+
+/**
+ * Where the command starts: the folder `-w` names, else the image's, which is not known. It matters
+ * only where the container reaches host folders (a bind mount, or a compose file's, which are not read).
+ */
+function startFolder(read: ReadArguments, reachesHost: boolean): string {
+  const workdir = read.options.find((option) => option.name === "-w" || option.name === "--workdir")?.value;
+  if (workdir !== undefined) return `cd ${commandLine([workdir])}; `;
+  return reachesHost ? 'cd "$(image-working-folder)"; ' : "";
+}
+
+interface Mount {
+  /** The folder inside the container. */
+  target: string;
+  /** The host folder it is. */
+  source: string;
+}
+
+/** The writable bind mounts (`-v /host:/in`, `--mount type=bind,source=…`); undefined when some are not named (`--volumes-from`). */
+function bindMounts(read: ReadArguments, cwd: string | undefined): Mount[] | undefined {
+  const mounts: Mount[] = [];
+  for (const { name, value } of read.options) {
+    if (value === undefined) continue;
+    if (name === "--volumes-from") return undefined;
+    const mount = name === "-v" || name === "--volume" ? volumeMount(value) : name === "--mount" ? mountOption(value) : undefined;
+    if (mount === undefined || !/^[/.]/.test(mount.source)) continue;
+    const source = mount.source.startsWith("/") ? mount.source : cwd === undefined ? "$(unknown folder)" : `${cwd}/${mount.source}`;
+    mounts.push({ target: mount.target.replace(/\/+$/, "") || "/", source });
+  }
+  return mounts.sort((a, b) => b.target.length - a.target.length);
+}
+
+function volumeMount(volume: string): Mount | undefined {
+  const [source, target, options = ""] = volume.split(":");
+  if (target === undefined || options.split(",").includes("ro")) return undefined;
+  return { source: source!, target };
+}
+
+function mountOption(mount: string): Mount | undefined {
+  const fields = new Map(mount.split(",").map((field) => [field.split("=")[0]!, field.slice(field.indexOf("=") + 1)] as const));
+  if (fields.has("readonly") || fields.has("ro") || (fields.get("type") ?? "volume") !== "bind") return undefined;
+  const source = fields.get("source") ?? fields.get("src");
+  const target = fields.get("target") ?? fields.get("dst") ?? fields.get("destination");
+  return source === undefined || target === undefined ? undefined : { source, target };
+}
+
+/** The command's text with each mount's folder inside the container spelled as the host folder it is. */
+function throughMounts(code: string, mounts: readonly Mount[]): string {
+  let text = code;
+  for (const { target, source } of mounts) {
+    const inside =
+      target === "/"
+        ? /(?<=^|[\s'"=:;(|&<>])\/(?=[\s'";|&)<>]|$)/g
+        : new RegExp(String.raw`(?<=^|[\s'"=:;(|&<>])${escapedForRegExp(target)}(?=[/\s'";|&)<>]|$)`, "g");
+    text = text.replace(inside, source);
+  }
+  return text;
+}
+
+function escapedForRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+const kubectlExecGrammar: Grammar = {
+  program: "kubectl exec",
+  stopAtOperand: false,
+  short: letters("itq", "cnf"),
+  long: names("stdin tty quiet", "container namespace filename context kubeconfig pod-running-timeout cluster user server as"),
+};
+
+/**
+ * `kubectl exec pod -- cmd…`, `kubectl run x --image=i -- cmd…`, `kubectl debug node/n -- cmd…` (the
+ * node's root is mounted at `/host`): the command after `--`.
+ */
+const readKubectl: Reader = (invocation, reading) => {
+  const { args } = invocation;
+  const dash = args.indexOf("--");
+  const verb = args.find((arg) => !arg.startsWith("-"));
+  if (dash === -1 || (verb !== "exec" && verb !== "run" && verb !== "debug")) return;
+  const command = args.slice(dash + 1);
+  if (command.length === 0) return;
+  const nodeRoot = verb === "debug" && args.some((arg) => arg.startsWith("node/"));
+  if (verb === "exec") reading.problems.push(...readArguments(args.slice(args.indexOf("exec") + 1, dash), kubectlExecGrammar).problems);
+  addCode(reading, throughMounts(commandLine(command), nodeRoot ? [{ target: "/host", source: "/" }] : []), `kubectl ${verb}`);
+};
+
+/** The runners this module adds, by the name `unwrap` gives. */
+export const elsewhereRunners: [string, Reader][] = [
+  ["docker", readContainer],
+  ["podman", readContainer],
+  ["nerdctl", readContainer],
+  ["kubectl", readKubectl],
+];

@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import { checkCommand } from "./check.js";
+import { resolveOptions } from "./options.js";
+
+// Commands run in another place (issue #25): a remote host's command (`ssh host cmd`, run in the remote
+// home; `ssh localhost` is this machine) and a container's (`docker run`/`exec`, podman, nerdctl, compose,
+// `kubectl exec`/`run`/`debug`), with its bind mounts read as the host folders they are.
+const guard = resolveOptions({}, { projectRoot: "/home/dev/project", home: "/home/dev" }).guard;
+const refused = (command: string) => checkCommand(command, guard).violation !== undefined;
+
+describe("a catastrophic command run on a remote host or in a container is refused", () => {
+  it.each([
+    "docker run -v $HOME:/h alpine sh -c 'cd /h && rm -rf *'",
+    "docker run -v $HOME:/h -w /h alpine rm -rf .",
+    "docker run -v /home/dev:/h alpine rm -rf /h/*",
+    "docker run --rm -v /:/host alpine chroot /host rm -rf /home/dev",
+    "docker run -v /var/run/docker.sock:/var/run/docker.sock docker docker run -v /:/h alpine rm -rf /h",
+    "docker run --volumes-from c alpine rm -rf /data",
+    "docker run --entrypoint rm -v $HOME:/h alpine -rf /h",
+    "docker create -v $HOME:/h alpine rm -rf /h",
+    "docker --context prod run -v $HOME:/h alpine rm -rf /h",
+    "docker container run -v $HOME:/h alpine rm -rf /h",
+    "docker run --mount type=bind,source=/home/dev,target=/h alpine rm -rf /h",
+    "kubectl debug node/n -it --image=busybox -- chroot /host rm -rf /home/dev",
+    "kubectl debug node/n -it --image=busybox -- rm -rf /host/home/dev",
+    "ssh host rm -rf '~'",
+    "ssh host 'rm -rf *'",
+    "ssh host 'cd; rm -rf .'",
+    "ssh host <<< 'rm -rf ~'",
+    "ssh host bash -c \"'rm -rf ~'\"",
+    "docker run --health-cmd 'rm -rf /h' -v $HOME:/h alpine",
+    "docker run -v $HOME:/h alpine rm -rf /h",
+    "docker exec c rm -rf /",
+    "kubectl exec pod -- rm -rf /",
+    "ssh localhost rm -rf ~",
+    "ssh localhost 'rm -rf ~'",
+    "docker run -v /dev:/dev alpine dd if=/dev/zero of=/dev/sda",
+    "docker run --privileged alpine mkfs.ext4 /dev/sda",
+    "docker run --rm -v \"$HOME\":/h busybox sh -c 'rm -rf /h/*'",
+    "podman run -v /home/dev:/x img rm -rf /x",
+    "nerdctl run -v /home/dev:/x img rm -rf /x",
+    "echo 'rm -rf ~' | ssh host",
+    "docker run -v $HOME:/tmp/h alpine rm -rf /tmp/h",
+    "docker run -v $HOME:/tmp/h --health-cmd 'rm -rf /tmp/h' alpine",
+    "ssh host 'rm -rf Documents'",
+  ])("%s", (command) => {
+    expect(refused(command)).toBe(true);
+  });
+});
+
+describe("everyday remote and container commands stay allowed", () => {
+  it.each([
+    "ssh host uptime",
+    "ssh -p 2222 deploy@host 'cd /srv/app && git pull && systemctl restart app'",
+    "ssh host 'rm -rf /tmp/build'",
+    "ssh host 'ls -la ~'",
+    "ssh -N -L 8080:localhost:80 host",
+    "ssh host <<< 'df -h'",
+    "ssh -o StrictHostKeyChecking=no host 'docker ps'",
+    "docker run --rm node:20 node -v",
+    'docker run --rm -v "$PWD":/app -w /app node:20 npm test',
+    'docker run --rm -v "$PWD":/app -w /app node:20 rm -rf node_modules',
+    "docker run -d -p 5432:5432 -e POSTGRES_PASSWORD=x postgres:16",
+    "docker run --rm -it ubuntu bash",
+    "docker exec -it db psql -U postgres",
+    "docker exec web ls /app",
+    "docker compose run --rm web npm test",
+    "docker compose exec db psql -U postgres",
+    "docker compose up -d",
+    "docker build -t x .",
+    "docker ps -a",
+    "kubectl exec -it pod -- ls /",
+    "kubectl exec pod -c app -- cat /etc/hosts",
+    "kubectl get pods",
+    "kubectl run tmp --image=busybox --rm -it -- sh",
+    "podman run --rm alpine echo hi",
+    "docker run --rm -v $HOME/.cache:/cache alpine ls /cache",
+    'docker run --rm -v "$PWD":/src -w /src golang go build ./...',
+    "docker run --rm --entrypoint sh alpine -c 'echo hi'",
+    "docker run -v $HOME:/h alpine",
+    // Read through the mount, the path inside the container is the host's /tmp.
+    "docker run -v /tmp/x:/data alpine rm -rf /data/cache",
+    "kubectl debug node/n -it --image=busybox -- rm -rf /host/tmp/cache",
+  ])("%s", (command) => {
+    expect(refused(command)).toBe(false);
+  });
+});

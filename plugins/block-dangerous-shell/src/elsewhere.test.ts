@@ -43,6 +43,17 @@ describe("a catastrophic command run on a remote host or in a container is refus
     "docker run -v $HOME:/tmp/h alpine rm -rf /tmp/h",
     "docker run -v $HOME:/tmp/h --health-cmd 'rm -rf /tmp/h' alpine",
     "ssh host 'rm -rf Documents'",
+    "ssh host -- rm -rf ~",
+    "ssh root@host -p 22 'rm -rf /'",
+    "ssh host -p22 -l root 'rm -rf /'",
+    "ssh host -o ProxyCommand='rm -rf ~' ls",
+    "ssh host sh <<< 'rm -rf ~'",
+    "echo 'rm -rf ~' | ssh host bash",
+    "docker exec -i c sh <<< 'rm -rf /'",
+    "docker run -i -v $HOME:/h alpine sh <<< 'rm -rf /h'",
+    "gcloud compute ssh vm --command 'rm -rf ~'",
+    "gcloud compute ssh vm --command='rm -rf ~'",
+    "gcloud compute ssh vm -- rm -rf ~",
   ])("%s", (command) => {
     expect(refused(command)).toBe(true);
   });
@@ -78,6 +89,11 @@ describe("everyday remote and container commands stay allowed", () => {
     'docker run --rm -v "$PWD":/src -w /src golang go build ./...',
     "docker run --rm --entrypoint sh alpine -c 'echo hi'",
     "docker run -v $HOME:/h alpine",
+    "ssh -n host sh <<< 'rm -rf ~'",
+    "ssh host cat <<< 'rm -rf ~'",
+    "docker exec c sh <<< 'rm -rf /'",
+    "gcloud compute ssh vm --command 'uptime'",
+    "gcloud compute instances list",
     // Read through the mount, the path inside the container is the host's /tmp.
     "docker run -v /tmp/x:/data alpine rm -rf /data/cache",
     "kubectl debug node/n -it --image=busybox -- rm -rf /host/tmp/cache",

@@ -1,6 +1,6 @@
 import type { Invocation } from "../invocations.js";
 import { stdinTexts } from "../static-text.js";
-import { letters, names, readArguments, type Grammar, type OptionSpec, type ReadArguments } from "./options.js";
+import { letters, names, readArguments, type Grammar, type OptionSpec, type ReadArguments, type ReadOption } from "./options.js";
 import { addCode, commandLine, type RunnerReading } from "./reading.js";
 
 /**
@@ -12,15 +12,25 @@ import { addCode, commandLine, type RunnerReading } from "./reading.js";
 type Reader = (invocation: Invocation, reading: RunnerReading) => void;
 
 /**
- * ssh's remote command: the words after the host, joined by spaces, run by the remote user's shell in
- * their home folder (read as bash, after `cd`). With no command, the remote shell reads its commands on
- * ssh's input: read when the line gives it.
+ * ssh's remote command: the words after the host (and the options that may follow it), joined by spaces,
+ * run by the remote user's shell in their home folder (read as bash, after `cd`), with ssh's input as
+ * its own. With no command, the remote shell reads its commands on ssh's input: read when the line gives it.
  */
-export function readRemoteCommand(invocation: Invocation, read: ReadArguments, reading: RunnerReading): void {
-  if (read.options.some((option) => option.name === "-N" || option.name === "-s" || option.name === "-W")) return;
-  const words = invocation.args.slice(read.end + 1);
-  if (words.length > 0) return addCode(reading, `cd; ${words.join(" ")}`, "ssh's remote command");
-  for (const text of stdinTexts(invocation)) addCode(reading, `cd; ${text}`, "ssh's remote shell");
+export function readRemoteCommand(invocation: Invocation, options: readonly ReadOption[], words: readonly string[], reading: RunnerReading): void {
+  if (options.some((option) => option.name === "-N" || option.name === "-s" || option.name === "-W")) return;
+  const input = options.some((option) => option.name === "-n") ? [] : stdinTexts(invocation);
+  if (words.length === 0) for (const text of input) addCode(reading, `cd; ${text}`, "ssh's remote shell");
+  else for (const code of withInput(`cd; ${words.join(" ")}`, input)) addCode(reading, code, "ssh's remote command");
+}
+
+/** A command given the input the line sends it, as a here-document: each known input, or none. */
+function withInput(code: string, input: readonly string[]): string[] {
+  if (input.length === 0) return [code];
+  return input.map((text) => {
+    let delimiter = "TOOLGATE_INPUT";
+    while (text.includes(delimiter)) delimiter += "_";
+    return `${code} <<'${delimiter}'\n${text}\n${delimiter}`;
+  });
 }
 
 const valued: OptionSpec = { arity: "required" };
@@ -109,7 +119,10 @@ function readContained(invocation: Invocation, args: readonly string[], grammar:
       addCode(reading, throughMounts(`${start}${option.value}`, mounts), `${grammar.program} ${option.name}`);
   const entrypoint = read.options.find((option) => option.name === "--entrypoint")?.value;
   const command = [...(entrypoint === undefined || entrypoint === "" ? [] : [entrypoint]), ...args.slice(read.end + 1)];
-  if (command.length > 0) addCode(reading, throughMounts(`${start}${commandLine(command)}`, mounts), grammar.program);
+  if (command.length === 0) return;
+  const interactive = read.options.some((option) => option.name === "-i" || option.name === "--interactive");
+  for (const code of withInput(`${start}${commandLine(command)}`, interactive ? stdinTexts(invocation) : []))
+    addCode(reading, throughMounts(code, mounts), grammar.program);
 }
 
 /**
@@ -197,10 +210,28 @@ const readKubectl: Reader = (invocation, reading) => {
   addCode(reading, throughMounts(commandLine(command), nodeRoot ? [{ target: "/host", source: "/" }] : []), `kubectl ${verb}`);
 };
 
+/**
+ * `gcloud compute ssh vm --command 'cmd'` (and `tpus tpu-vm ssh`, `alpha`/`beta` forms): the command,
+ * and the words after `--` (handed to ssh), run in the remote home.
+ */
+const readGcloud: Reader = (invocation, reading) => {
+  const { args } = invocation;
+  const dash = args.indexOf("--");
+  const own = dash === -1 ? args : args.slice(0, dash);
+  if (!own.includes("ssh")) return;
+  for (let index = 0; index < own.length; index++) {
+    const arg = own[index]!;
+    const command = arg === "--command" ? own[++index] : arg.startsWith("--command=") ? arg.slice("--command=".length) : undefined;
+    if (command !== undefined) addCode(reading, `cd; ${command}`, "gcloud … ssh --command");
+  }
+  if (dash !== -1 && dash < args.length - 1) addCode(reading, `cd; ${args.slice(dash + 1).join(" ")}`, "gcloud … ssh --");
+};
+
 /** The runners this module adds, by the name `unwrap` gives. */
 export const elsewhereRunners: [string, Reader][] = [
   ["docker", readContainer],
   ["podman", readContainer],
   ["nerdctl", readContainer],
   ["kubectl", readKubectl],
+  ["gcloud", readGcloud],
 ];

@@ -259,15 +259,21 @@ const sshGrammar: Grammar = {
   short: { ...letters("46AaCfGgKkMNnqsTtVvXxYy", "BbcDEeiJLlmOopQRSWw"), F: { arity: "required" }, I: unknownFile, P: { arity: "required" } },
 };
 
-function readSshFamily(invocation: Invocation, reading: RunnerReading, grammar: Grammar): ReadArguments {
-  const read = readWith(invocation.args, grammar, reading);
+function readSshFamily(invocation: Invocation, reading: RunnerReading, grammar: Grammar, args: readonly string[] = invocation.args): ReadArguments {
+  const read = readWith(args, grammar, reading);
   for (const option of valuesOf(read, "-o")) readSshOption(option, invocation.name, reading);
   for (const config of valuesOf(read, "-F"))
     if (config !== "/dev/null" && config !== "none") addUnread(reading, `${invocation.name} -F`, `the settings in ${config}`);
   return read;
 }
 
-const readSsh: Reader = (invocation, reading) => readRemoteCommand(invocation, readSshFamily(invocation, reading, sshGrammar), reading);
+// OpenSSH reads options after the host too (`ssh host -p 22 -o … cmd`): the command starts at the first word that is none.
+const readSsh: Reader = (invocation, reading) => {
+  const beforeHost = readSshFamily(invocation, reading, sshGrammar);
+  const rest = invocation.args.slice(beforeHost.end + 1);
+  const afterHost = readSshFamily(invocation, reading, sshGrammar, rest);
+  readRemoteCommand(invocation, [...beforeHost.options, ...afterHost.options], rest.slice(afterHost.end), reading);
+};
 
 const scpGrammar: Grammar = {
   program: "scp",

@@ -1208,6 +1208,7 @@ class Collector {
     }
     const code = interpreter ? (this.writtenCode(invocation) ?? analyzeInterpreter(invocation, () => this.stdinCode(invocation))) : undefined;
     if (code) {
+      if (code.hidden !== undefined) this.problem(`${code.how} ${code.hidden}: what it would run cannot be read here`);
       for (const script of code.scripts) this.source(script, depth + 1, inner, [...via, code.how], invocation.nested);
       // Shell commands written straight into the code (`node -e "rm -rf /"`) are read too, quietly: it is code, not shell.
       if (hasShellWords(code.code)) {

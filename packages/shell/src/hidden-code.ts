@@ -115,7 +115,7 @@ export function hiddenCode(code: string, how: string): string | undefined {
   const { gate, runners, isRunner, dispatch, asValue, indirections } = rules[language];
   if (!gate.test(code)) return undefined;
   // Python and JavaScript one-liners run long (a 10 KB script); the others are read in full.
-  if ((language === "python" || language === "javascript") && readAtSight(code, rules[language])) return undefined;
+  if ((language === "python" || language === "javascript") && readAtSight(code, language)) return undefined;
   const { masked, literals } = maskLiterals(code, language);
   const literalsFrom = (at: number) => literals.slice(count(masked, "\uE000", at));
   for (const [pattern, reason] of indirections) if (pattern.test(masked)) return reason;
@@ -152,28 +152,26 @@ export function hiddenCode(code: string, how: string): string | undefined {
  * indirection or dispatch anywhere in its text (strings included), and every runner named in it is called with
  * only plain literals (`subprocess.run(['git', 'status'])`). Most code is read here; the rest is read in full.
  */
-function readAtSight(code: string, { indirections, dispatch, asValue, runners }: Rules): boolean {
-  for (const [pattern] of indirections) if (pattern.test(code) || (pattern === concatenatedMember[0] && rawConcatenation.test(code))) return false;
-  if ((dispatch !== undefined && matchesAnywhere(dispatch, code)) || (asValue !== undefined && matchesAnywhere(asValue, code))) return false;
-  for (const match of code.matchAll(runners)) {
+function readAtSight(code: string, language: "python" | "javascript"): boolean {
+  if (anyAtSight[language].test(code)) return false;
+  for (const match of code.matchAll(rules[language].runners)) {
     plainCall.lastIndex = match.index + match[0].length - 1;
     if (!match[0].endsWith("(") || !plainCall.test(code)) return false;
   }
   return true;
 }
 
-/** `pattern.test(text)` for a global pattern, from the start and leaving it as it was. */
-function matchesAnywhere(pattern: RegExp, text: string): boolean {
-  pattern.lastIndex = 0;
-  const found = pattern.test(text);
-  pattern.lastIndex = 0;
-  return found;
-}
-
 // `(…)` holding only quoted literals without escapes, commas and brackets, read from its `(`.
 const plainCall = /\(\s*\[?\s*(?:'[^'\\\n]*'|"[^"\\\n$#{}@]*")(?:\s*,\s*(?:'[^'\\\n]*'|"[^"\\\n$#{}@]*"))*\s*\]?\s*\)/y;
 // `concatenatedMember` before the strings are masked.
 const rawConcatenation = /\[[^[\]]*(?:['"`]\s*\+|\+\s*['"`])[^[\]]*\]/;
+
+/** Every indirection, dispatch and runner-as-value pattern of a language as one, read in one pass over the raw code. */
+function atSight({ indirections, dispatch, asValue }: Rules): RegExp {
+  const patterns = indirections.map(([pattern]) => (pattern === concatenatedMember[0] ? rawConcatenation : pattern));
+  return new RegExp([...patterns, dispatch, asValue].flatMap((pattern) => (pattern === undefined ? [] : [`(?:${pattern.source})`])).join("|"), "m");
+}
+const anyAtSight = { python: atSight(rules.python), javascript: atSight(rules.javascript) };
 
 /** The `a.b.` (or `Kernel::`, or `require('x').`) before a call at `index`; empty for a bare call. */
 function receiverBefore(masked: string, index: number): string {

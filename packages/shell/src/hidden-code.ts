@@ -161,7 +161,7 @@ function readAtSight(code: string, language: "python" | "javascript"): boolean {
   return true;
 }
 
-// `(…)` holding only quoted literals without escapes, commas and brackets, read from its `(`.
+// `(…)` holding only quoted literals (no escapes, no interpolation), separated by commas, in at most one list; read from its `(`.
 const plainCall = /\(\s*\[?\s*(?:'[^'\\\n]*'|"[^"\\\n$#{}@]*")(?:\s*,\s*(?:'[^'\\\n]*'|"[^"\\\n$#{}@]*"))*\s*\]?\s*\)/y;
 // `concatenatedMember` before the strings are masked.
 const rawConcatenation = /\[[^[\]]*(?:['"`]\s*\+|\+\s*['"`])[^[\]]*\]/;

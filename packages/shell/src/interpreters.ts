@@ -1,4 +1,5 @@
 import { posix } from "node:path";
+import { hiddenCode } from "./hidden-code.js";
 import type { Invocation } from "./invocations.js";
 
 /**
@@ -14,6 +15,8 @@ export interface InterpreterCode {
   code: string;
   scripts: string[];
   deletions: CodeDeletion[];
+  /** Why what the code runs cannot be read from its text (it builds a command, or a runner's name, when it runs). */
+  hidden: string | undefined;
 }
 
 /** What a one-liner does besides running shell commands and deleting: asked for by the guard's rules only. */
@@ -51,7 +54,7 @@ export function analyzeInterpreter(invocation: Invocation, stdin: () => string[]
   const { how, code } = found;
   const text = code.join("\n");
   if (text.trim() === "") return undefined;
-  return { how, code: text, scripts: shellScriptsIn(text), deletions: deletionsIn(text) };
+  return { how, code: text, scripts: shellScriptsIn(text), deletions: deletionsIn(text), hidden: hiddenCode(text, how) };
 }
 
 /** The files a one-liner writes and whether it is a fork bomb; undefined when the invocation runs no code. */
@@ -101,7 +104,7 @@ function codeOf(invocation: Invocation, stdin: () => string[]): FoundCode | unde
   }
   if (name === "ruby") return flagged(invocation, rubyFlag, "-e") ?? fromStdin(invocation, stdin);
   if (name === "perl") return flagged(invocation, perlFlag, "-e") ?? fromStdin(invocation, stdin);
-  if (name === "php") return flagged(invocation, phpFlag, "-r");
+  if (name === "php") return flagged(invocation, phpFlag, "-r") ?? fromStdin(invocation, stdin);
   if (awk.has(name)) {
     const program = programOfAwk(args);
     return program === undefined ? undefined : { how: name, code: [program] };
@@ -138,7 +141,7 @@ function programOfAwk(args: readonly string[]): string | undefined {
 
 // Calls that hand a string to a shell or run a program, in Python, JavaScript, Ruby, Perl, PHP and awk.
 const shellOut =
-  /\b(?:os\.(?:system|popen|exec\w*|spawn\w*)|subprocess\.\w+|commands\.getoutput|pty\.spawn|system|exec(?:Sync|File|FileSync)?|spawn(?:Sync)?|shell_exec|passthru|popen|proc_open|IO\.popen|Open3\.\w+|Deno\.Command|Deno\.run|Kernel\.exec)\s*[(\s'"`[]|`|%x[({[]|\bqx[({[/]|Bun\.\$/;
+  /\b(?:os\.(?:system|popen|exec\w*|spawn\w*)|subprocess\.\w+|commands\.getoutput|pty\.spawn|system|exec(?:Sync|File|FileSync)?|spawn(?:Sync)?|shell_exec|passthru|popen|proc_open|IO\.popen|Open3\.\w+|Deno\.Command|Deno\.run|Kernel\.exec)\s*[(\s'"`[]|`|%x[^\w\s]|\bqx\s*[^\w\s]|Bun\.\$/;
 
 /** The shell command lines the code runs: each string literal, and each list of them as an argv. */
 function shellScriptsIn(code: string): string[] {
@@ -148,6 +151,7 @@ function shellScriptsIn(code: string): string[] {
   const scripts = new Set<string>();
   // `/\S\s+\S/` is `/\s/.test(value.trim())` without a copy of each literal.
   for (const { value } of literals) if (/\S\s+\S/.test(value)) scripts.add(value);
+  for (const body of quotedCommands(code)) scripts.add(body);
   // Literals with only commas between (`['rm', '-rf', path]`) are an argv: `literals[first…index)` is one.
   let first = 0;
   for (let index = 1; index <= literals.length; index++) {
@@ -156,6 +160,14 @@ function shellScriptsIn(code: string): string[] {
     first = index;
   }
   return [...scripts];
+}
+
+// Perl's `qx{…}` and Ruby's `%x(…)`, with any of their delimiters: the body is a shell command line.
+const quotedCommand = /(?:\bqx|%x)\s*(?:\{([^}]*)\}|\(([^)]*)\)|\[([^\]]*)\]|<([^>]*)>|([^\w\s])(.*?)\5)/gs;
+
+function quotedCommands(code: string): string[] {
+  if (!code.includes("qx") && !code.includes("%x")) return [];
+  return [...code.matchAll(quotedCommand)].map((match) => match[1] ?? match[2] ?? match[3] ?? match[4] ?? match[6] ?? "");
 }
 
 /** An argv of literals as the command line a shell would read. */
@@ -224,8 +236,9 @@ function readEscape(code: string, at: number): [string, number] {
 
 // Recursive deletes: the call name, and whether it deletes recursively without being told to.
 const deleteCalls: [RegExp, boolean][] = [
-  [/\b(?:shutil\.)?rmtree\s*\(/g, true],
-  [/\bremove_tree\s*\(/g, true],
+  // Perl calls them without parentheses too: `rmtree $ENV{HOME}`, `remove_tree "/x"`.
+  [/\b(?:shutil\.)?rmtree(?:\s*\(|[ \t]+(?=[$'"]))/g, true],
+  [/\bremove_tree(?:\s*\(|[ \t]+(?=[$'"]))/g, true],
   [/\bFileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry|remove_entry_secure|rmtree)\b\s*\(?/g, true],
   [/\brimraf(?:Sync)?\s*\(/g, true],
   [/\b(?:fse|fsExtra|fs)\.(?:remove|removeSync|emptyDir|emptyDirSync)\s*\(/g, true],
@@ -259,13 +272,24 @@ function deletionsIn(code: string): CodeDeletion[] {
       const start = match.index + match[0].length;
       const args = callArguments(code, start, match[0].endsWith("("));
       const call = code.slice(match.index, Math.min(code.length, start + args.length + 1)).trim();
-      const isRecursive = recursive || /recursive\s*[:=]>?\s*(true|True|1)/.test(args);
+      const isRecursive = recursive || mayRecurse(splitTopLevel(args).slice(1).join(",").trim());
       if (!isRecursive) continue;
       const first = splitTopLevel(args)[0] ?? "";
       deletions.push({ target: evaluatePath(first.trim()), recursive: true, call });
     }
   }
   return deletions;
+}
+
+/**
+ * Whether the options of a delete that recurses only when told to (`fs.rmSync(p, options)`) may tell it to:
+ * `{ recursive: true }`, `{ recursive }`, `{ recursive: !0 }`, or options only known when the code runs (`o`, `{ ...o }`).
+ * A callback (`(err) => …`, `function …`) or `{ recursive: false }` does not.
+ */
+function mayRecurse(options: string): boolean {
+  if (options === "" || /^(?:\([^)]*\)\s*=>|[\w$]+\s*=>|function\b|async\b)/.test(options)) return false;
+  if (!/^\{[^{}]*\}$/.test(options) || options.includes("...")) return true;
+  return /\brecursive\b/.test(options) && !/\brecursive\s*[:=]>?\s*(?:false|False|0|null|undefined|nil)\b/.test(options);
 }
 
 /** The argument text of a call: up to the closing `)`, or to the end of the statement without parentheses. */

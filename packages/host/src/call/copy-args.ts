@@ -42,7 +42,9 @@ export function copyArgs(args: Record<string, unknown>, freeze: boolean): ArgsCo
       value = copier.copy(value, 1);
     } else if (typeof value === "string") bytes += value.length;
     bytes += key.length;
-    setOwn(copy, key, value);
+    // `setOwn`, inlined by hand: the profile showed it called, not inlined, once per key of every call.
+    if (key === "__proto__") defineOwn(copy, key, value);
+    else copy[key] = value;
   }
   if (freeze) Object.freeze(copy);
   return { args: copy, bytes: bytes + (copier?.bytes ?? 0) };
@@ -117,6 +119,10 @@ function isPlainRecord(value: object): boolean {
  * while the tool read `args.command` through the prototype): that one key is defined, never assigned.
  */
 export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === "__proto__") Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  if (key === "__proto__") defineOwn(target, key, value);
   else target[key] = value;
+}
+
+function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
 }

@@ -16,18 +16,19 @@ type KindOf = (name: string) => string | undefined;
  * for a malformed call, and naming `args` for cyclic, too deep or unreadable arguments. For a tool this
  * host runs, the kind it was registered with is what policies see: a call cannot pass a shell off as a
  * plain function. A call with no `id` at all (frameworks that give none) gets a fresh
- * `toolgate_<uuid>`; an `id` that is present must be a non-empty string.
+ * `toolgate_<uuid>`; an `id` that is present must be a non-empty string. With `freezeCall` false the
+ * call object (not its arguments) is left for `shownCall` to freeze when it first leaves the host.
  */
-export function snapshotCall(call: unknown, kindOf: KindOf, session: SessionInfo, where = "tool call"): CallSnapshot {
+export function snapshotCall(call: unknown, kindOf: KindOf, session: SessionInfo, where = "tool call", freezeCall = true): CallSnapshot {
   try {
-    return readCall(call, kindOf, session, where);
+    return readCall(call, kindOf, session, where, freezeCall);
   } catch (error) {
     if (isToolgateError(error)) throw error;
     throw new ToolgateError("INVALID_CALL", `${where} could not be read: ${describeThrown(error)}`, { cause: error });
   }
 }
 
-function readCall(call: unknown, kindOf: KindOf, session: SessionInfo, where: string): CallSnapshot {
+function readCall(call: unknown, kindOf: KindOf, session: SessionInfo, where: string, freezeCall: boolean): CallSnapshot {
   if (typeof call !== "object" || call === null || Array.isArray(call))
     throw new ToolgateError("INVALID_CALL", `${where} must be an object with id, name and args`);
   const source = call as Record<string, unknown>;
@@ -61,7 +62,7 @@ function readCall(call: unknown, kindOf: KindOf, session: SessionInfo, where: st
   const checkedKind = kindOf(name as string) ?? (kind as string | undefined);
   const snapshot: { -readonly [Key in keyof ToolCall]: ToolCall[Key] } = { id: id as string, name: name as string, args: copy.args };
   if (checkedKind !== undefined) snapshot.kind = checkedKind;
-  return { call: Object.freeze(snapshot), bytes: copy.bytes, session };
+  return { call: freezeCall ? Object.freeze(snapshot) : snapshot, bytes: copy.bytes, session, callFrozen: freezeCall };
 }
 
 function generatedCallId(): string {

@@ -87,7 +87,8 @@ function guarded<Entry extends (...args: never[]) => Promise<unknown>>(runtime: 
 /** Runs the gate's verdicts: a blocked call ends here, an allowed one runs its tool. */
 export function createToolCaller(runtime: HostRuntime, gate: Gate, onChecked?: CheckedListener): ToolCaller {
   const kindOf = (name: string) => runtime.registry.tool(name)?.definition.kind;
-  const snapshot = (call: unknown, options: CallSessionOptions | undefined) => snapshotCall(call, kindOf, callSession(runtime.session, options?.session));
+  const snapshot = (call: unknown, options: CallSessionOptions | undefined, freezeCall = true) =>
+    snapshotCall(call, kindOf, callSession(runtime.session, options?.session), "tool call", freezeCall);
   return {
     callTools: guarded(runtime, (calls: readonly ToolCallInput[], options: CallToolsOptions = {}) => {
       const snapshots = snapshotBatch(calls, kindOf, callSession(runtime.session, options.session));
@@ -97,7 +98,8 @@ export function createToolCaller(runtime: HostRuntime, gate: Gate, onChecked?: C
       runCall(runtime, gate, snapshot(call, options), options?.skipPreToolCallHook === true, options?.surface),
     ),
     checkToolCall: guarded(runtime, (call: ToolCallInput, options?: CheckToolCallOptions) =>
-      checkCall(runtime, gate, snapshot(call, options), options, onChecked),
+      // The gate freezes the call if a participant is to see it (`shownCall`); with none, nobody does.
+      checkCall(runtime, gate, snapshot(call, options, false), options, onChecked),
     ),
     postToolCall: guarded(runtime, (call: ToolCall, result: ToolResult, options?: CallSessionOptions) => {
       const { call: copy, session } = snapshot(call, options);

@@ -1,5 +1,5 @@
 import type { Verdict } from "@toolgate/plugin-sdk";
-import type { CallSnapshot } from "../call/snapshot.js";
+import { type CallSnapshot, shownCall } from "../call/snapshot.js";
 import type { HostRuntime } from "../host-runtime.js";
 import type { AskHandler } from "../options.js";
 import { DecisionMemo, type MemoLimits } from "./decision-memo.js";
@@ -66,14 +66,14 @@ function verdictOn(gate: GateState, snapshot: CallSnapshot, keep: boolean, liste
   if (runtime.pluginFailure) return pluginFailureVerdict(runtime.pluginFailure, snapshot.call.args);
   const hooks = runtime.registry.hooks("pre_tool_call");
   if (hooks.length === 0 && !runtime.rules && !runtime.shadowRules && !runtime.protection) return { action: "allow", args: snapshot.call.args };
-  return start(new PolicyRun(runtime, snapshot.call, snapshot.bytes, snapshot.session, hooks, keep ? gate.remember : undefined, listener));
+  return start(new PolicyRun(runtime, shownCall(snapshot), snapshot.bytes, snapshot.session, hooks, keep ? gate.remember : undefined, listener));
 }
 
 /** The verdict a call runs on: `block` once the host is closed, an `ask` resolved through `onAsk`. */
 function finish(gate: GateState, snapshot: CallSnapshot, verdict: Verdict): Verdict | Promise<Verdict> {
   if (gate.runtime.closed) return closedVerdict(verdict.args);
   if (verdict.action !== "ask") return verdict;
-  const answer = gate.asks.resolve(snapshot.call, verdict);
+  const answer = gate.asks.resolve(shownCall(snapshot), verdict);
   return answer instanceof Promise ? answer.then((settled) => passShadowOn(verdict, settled)) : passShadowOn(verdict, answer);
 }
 
@@ -92,10 +92,10 @@ function answerAsk(gate: GateState, snapshot: CallSnapshot, verdict: Verdict): V
 async function explain(runtime: HostRuntime, snapshot: CallSnapshot): Promise<ToolCallExplanation> {
   const trace = new ExplainTrace();
   const hooks = runtime.registry.hooks("pre_tool_call");
-  const decided = await start(new PolicyRun(runtime, snapshot.call, snapshot.bytes, snapshot.session, hooks, undefined, trace));
+  const decided = await start(new PolicyRun(runtime, shownCall(snapshot), snapshot.bytes, snapshot.session, hooks, undefined, trace));
   // What the loaded plugins say is still shown; the verdict is the one every surface gives.
   const verdict = runtime.pluginFailure ? pluginFailureVerdict(runtime.pluginFailure, snapshot.call.args) : decided;
-  return { call: snapshot.call, verdict, plugins: await withExplainDetails(runtime, snapshot, trace.plugins) };
+  return { call: shownCall(snapshot), verdict, plugins: await withExplainDetails(runtime, snapshot, trace.plugins) };
 }
 
 export function createGate(runtime: HostRuntime, options: GateOptions): Gate {

@@ -56,6 +56,29 @@ const runnerConfigs = new Map<string, ConfigFiles>([
 
 const shells = new Set(["bash", "sh", "zsh", "ksh", "mksh", "dash", "ash", "yash"]);
 
+const makes = new Set(["make", "gmake", "bmake"]);
+
+// The last segment of every configuration file above, and their extensions: a line that wrote none of them
+// needs no runner looked at, except a make told which file to read (`make -f x.txt`).
+const configNames = new Set([...shellStartup, ".zshenv", ...[...runnerConfigs.values()].flatMap(({ names }) => names.map(lastSegmentOf))]);
+const configExtensions = new Set([...runnerConfigs.values()].flatMap(({ extensions }) => extensions));
+
+function lastSegmentOf(path: string): string {
+  const trimmed = path.endsWith("/") ? path.slice(0, -1) : path;
+  return trimmed.slice(trimmed.lastIndexOf("/") + 1);
+}
+
+/** Whether a file of this name (a last segment) may be some runner's configuration, or a folder of them (`hooks`). */
+export function isConfigName(name: string): boolean {
+  const dot = name.lastIndexOf(".");
+  return configNames.has(name) || (dot > 0 && configExtensions.has(name.slice(dot)));
+}
+
+/** Whether the program may be told on its command line which configuration file to read (`make -f x.txt`). */
+export function namesItsConfig(name: string): boolean {
+  return makes.has(name);
+}
+
 /**
  * The configuration files an invocation runs code from, its wrappers' included (`npx x` reads package.json;
  * `sudo -i`, which `unwrap` leaves without a command, starts a login shell); undefined when none reads any.
@@ -80,7 +103,7 @@ function ownConfigs(invocation: Invocation): ConfigFiles | undefined {
   if (name === "sudo")
     return args.some((arg) => /^-[A-Za-z]*[is]/.test(arg) || arg === "--login" || arg === "--shell") ? { names: shellStartup, extensions: [] } : undefined;
   const configs = runnerConfigs.get(name);
-  if (configs === undefined || (name !== "make" && name !== "gmake" && name !== "bmake")) return configs;
+  if (configs === undefined || !makes.has(name)) return configs;
   // `make -f x.mk`, `--file=x.mk`, `--makefile x.mk`: the makefile it is told to read.
   const files = makefilesNamed(args);
   return files.length === 0 ? configs : { names: [...configs.names, ...files], extensions: configs.extensions };

@@ -28,7 +28,7 @@ import { analyzeInterpreter } from "./interpreters.js";
 import { heredocSubstitutions } from "./lex.js";
 import { UnknownPlaces } from "./unknown-places.js";
 import { writesUnnamedPlaces } from "./unnamed-writers.js";
-import { configsRunBy, type ConfigFiles } from "./config-runners.js";
+import { configsRunBy, isConfigName, namesItsConfig, type ConfigFiles } from "./config-runners.js";
 import { connectorBefore, parseScript, type Command, type FunctionCommand, type Pipeline, type Redirect, type Script, type Word } from "./parse.js";
 import { inputWrappers, isAssignment, parallelJobsOf, unwrap } from "./unwrap.js";
 import { parallelScripts } from "./parallel.js";
@@ -374,6 +374,8 @@ class Collector {
   readonly #places = new UnknownPlaces();
   /** Commands that left every file (`everywhere`) or every path under folders unknown: applied in order with the writes, to the files already written. */
   readonly #blankets = new Map<Invocation, readonly string[] | "everywhere">();
+  /** The line may have written a file named as some runner's configuration (`Makefile`, `.bashrc`, `hooks/…`). */
+  #wroteConfigName = false;
   /** The program whose own command is being read, after the line (`prlimit ./a.out`): the paths it names are what it runs, not files it wrote first. */
   runner: Invocation | undefined;
   /**
@@ -1175,7 +1177,7 @@ class Collector {
       return invocation.nested;
     }
     if (foreignShells.has(name)) this.foreignShell(invocation);
-    if (this.writes.length > 0) this.configRunner(invocation);
+    if (this.writes.length > 0 && (this.#wroteConfigName || this.#places.whyAnyUnknown() !== undefined || namesItsConfig(name))) this.configRunner(invocation);
     if (this.writes.length > 0 && runsNamedAtRunTime(invocation))
       this.problem(`the line writes files, then runs a file ${name || "{}"} is given only when it runs (from find or xargs), which may be one of them`);
     // Most commands run nothing of their own: no script, no `-exec`, no code.
@@ -1422,6 +1424,9 @@ class Collector {
     this.#mayBeWritten.add(key);
     this.#mayBeWrittenNames.add(lastSegment(key));
     this.#places.noted(key);
+    // `.git/hooks/pre-commit`: its folder may be the configuration the runner reads.
+    if (!this.#wroteConfigName && (isConfigName(lastSegment(key)) || isConfigName(lastSegment(key.slice(0, key.lastIndexOf("/"))))))
+      this.#wroteConfigName = true;
     if (mayBeFolder) this.#mayBeWrittenFolders.add(key);
   }
 
@@ -1588,7 +1593,8 @@ class Collector {
 
   /** Whether `path` is a folder holding a path the line may have written (`cp -r d e` after `echo … > d/x.sh`). */
   holdsWritten(path: string, cwd: string | undefined): boolean {
-    return !path.startsWith("-") && !isUnknown(path) && this.#places.holdsWritten(this.writtenKey(path, cwd));
+    if (!this.#places.mayHoldWritten(path) || path.startsWith("-") || isUnknown(path)) return false;
+    return this.#places.holdsWritten(this.writtenKey(path, cwd));
   }
 
   /** `gdb --args ./a.out`, read after the line: the runner names its program, it did not write it first. */
@@ -1644,11 +1650,10 @@ class Collector {
 
   writtenConfig(configs: ConfigFiles, cwd: string | undefined): string | undefined {
     for (const name of configs.names) {
+      // Its last segment first: most lines wrote no file of that name, and that needs no path worked out.
       const written = name.endsWith("/")
         ? this.holdsWritten(name.slice(0, -1), cwd)
-        : name.includes("/")
-          ? this.mayBeWritten(name, cwd)
-          : this.#places.mayHaveWrittenName(name);
+        : this.#places.mayHaveWrittenName(lastSegment(name)) && (!name.includes("/") || this.mayBeWritten(name, cwd));
       if (written) return `the line may have written ${name}`;
     }
     const extension = configs.extensions.find((candidate) => this.#places.mayHaveWrittenExtension(candidate));

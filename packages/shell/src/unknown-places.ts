@@ -8,10 +8,12 @@
 export class UnknownPlaces {
   /** Why every file is unknown from here on, once a command wrote places it does not name. */
   #everywhere: string | undefined;
-  /** Folders under which every path is unknown, with why. */
+  /** Folders under which every path is unknown, with why, and why the first of them is. */
   readonly #folders = new Map<string, string>();
-  /** Every folder above a path the line may have written. */
+  #firstFolder: string | undefined;
+  /** Every folder above a path the line may have written, and the last segment of each (most paths asked share none). */
   readonly #holding = new Set<string>();
+  readonly #holdingNames = new Set<string>();
   /** The last segment of each path the line may have written, and the extension of each (`.mk`). */
   readonly #names = new Set<string>();
   readonly #extensions = new Set<string>();
@@ -26,12 +28,25 @@ export class UnknownPlaces {
       const folder = key.slice(0, slash);
       if (this.#holding.has(folder)) break;
       this.#holding.add(folder);
+      this.#holdingNames.add(folder.slice(folder.lastIndexOf("/") + 1));
     }
   }
 
   /** Whether the line may have written a path under this folder. */
   holdsWritten(key: string): boolean {
     return this.#holding.has(key);
+  }
+
+  /**
+   * False when `path` (as written, before it is made absolute) cannot be a folder holding a written path: its
+   * last segment names no such folder. Asked first, as working out the absolute path costs more.
+   */
+  mayHoldWritten(path: string): boolean {
+    if (this.#holding.size === 0) return false;
+    let end = path.length;
+    while (end > 1 && path.charCodeAt(end - 1) === 47) end--;
+    const last = path.slice(path.lastIndexOf("/", end - 1) + 1, end);
+    return last === "" || last === "." || last === ".." || path.charCodeAt(0) === 126 || this.#holdingNames.has(last);
   }
 
   /** Whether the line may have written a file of this name (anywhere), or of this extension. */
@@ -49,6 +64,7 @@ export class UnknownPlaces {
 
   leaveFolderUnknown(key: string, why: string): void {
     if (!this.#folders.has(key)) this.#folders.set(key, why);
+    this.#firstFolder ??= why;
   }
 
   /** Why what the line left at `key` (a path it did not name) is unknown; undefined when it is as it was on disk. */
@@ -63,6 +79,6 @@ export class UnknownPlaces {
 
   /** Why any configuration file may hold unknown text: every file is, or some folder is. */
   whyAnyUnknown(): string | undefined {
-    return this.#everywhere ?? this.#folders.values().next().value;
+    return this.#everywhere ?? this.#firstFolder;
   }
 }

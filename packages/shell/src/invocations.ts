@@ -24,7 +24,7 @@ import { linksMadeBy, throughLinks } from "./symlinks.js";
 import { parseProgram } from "./open-at-end.js";
 import { normalizePath } from "./normalize-path.js";
 import { transformNames, transformText } from "./transforms.js";
-import { analyzeInterpreter } from "./interpreters.js";
+import { analyzeInterpreter, interpreterEffects } from "./interpreters.js";
 import { heredocSubstitutions } from "./lex.js";
 import { UnknownPlaces } from "./unknown-places.js";
 import { writesUnnamedPlaces } from "./unnamed-writers.js";
@@ -374,6 +374,8 @@ class Collector {
   readonly #places = new UnknownPlaces();
   /** Commands that left every file (`everywhere`) or every path under folders unknown: applied in order with the writes, to the files already written. */
   readonly #blankets = new Map<Invocation, readonly string[] | "everywhere">();
+  /** Interpreters whose code may write the files it spells out, not otherwise taken for writers (`perl -e`, `ruby -e`). */
+  readonly #codeWriters = new Set<Invocation>();
   /** The line may have written a file named as some runner's configuration (`Makefile`, `.bashrc`, `hooks/…`). */
   #wroteConfigName = false;
   /** The program whose own command is being read, after the line (`prlimit ./a.out`): the paths it names are what it runs, not files it wrote first. */
@@ -398,6 +400,7 @@ class Collector {
       if (invocation.name === "cp" || invocation.name === "mv") this.applyCopy(invocation);
       else this.applyWrites(invocation);
       if (this.#unread.has(invocation)) this.applyUnread(invocation);
+      else if (this.#codeWriters.has(invocation)) this.applyCodeWrites(invocation);
       if (this.#blankets.size > 0) this.applyBlanket(invocation);
     }
     return this.#written;
@@ -1501,9 +1504,14 @@ class Collector {
       return;
     }
     // `sed -n 1p x.sh` reads; `sed -i …`, `perl -pi …` edit in place.
-    if (inPlaceEditors.has(invocation.name) && !invocation.args.some((arg) => /^(-[A-Za-z]*i|--in-place)/.test(arg))) return;
+    if (inPlaceEditors.has(invocation.name) && !invocation.args.some((arg) => /^(-[A-Za-z]*i|--in-place)/.test(arg))) {
+      // `perl -e 'open F, ">x.sh"; …'`: not an edit in place, but its code may still write the files it spells out.
+      if (isInterpreter(invocation.name)) this.recordCodeWrites(invocation);
+      return;
+    }
     if (invocation.name !== "cp" && invocation.name !== "mv") {
-      if (!invocation.args.some((arg) => !arg.startsWith("-") || arg.includes("="))) return;
+      // An interpreter may be given its code on standard input alone (`python3 <<< 'open(…)'`).
+      if (!invocation.args.some((arg) => !arg.startsWith("-") || arg.includes("=")) && !isInterpreter(invocation.name)) return;
       if (!this.mayCarryLineText(invocation)) return;
       this.#unread.add(invocation);
     }
@@ -1527,6 +1535,11 @@ class Collector {
     this.#blankets.set(invocation, "everywhere");
     if (this.writes.at(-1) !== invocation) this.writes.push(invocation);
     this.noteArgumentTargets(invocation);
+  }
+
+  recordCodeWrites(invocation: Invocation): void {
+    this.#codeWriters.add(invocation);
+    if (this.writes.at(-1) !== invocation) this.writes.push(invocation);
   }
 
   /** `echo … > d/x.sh; cp -r d e`: a copy of a folder the line wrote in leaves every path under its destinations unknown. */
@@ -1604,9 +1617,23 @@ class Collector {
 
   /** Each path a command not followed may have written (an operand, or an option's value: `of=x.sh`, `--output=x.sh`) holds unknown text. */
   applyUnread(invocation: Invocation): void {
+    if (isInterpreter(invocation.name)) this.applyCodeWrites(invocation);
     for (const path of pathsWrittenBy(invocation.args)) {
       if (isUnknown(path)) continue;
       const key = this.writtenKey(path, invocation.cwd);
+      if (key.startsWith("/dev/")) continue;
+      this.setWritten(key, null);
+      this.#unreadBy.set(key, invocation);
+    }
+  }
+
+  /**
+   * `python3 -c 'open("x.sh", "w").write(…)'`: the files the line's interpreter code spells out as written hold
+   * text not followed here. Worked out as the writes are applied, so only for lines that run a file after it.
+   */
+  applyCodeWrites(invocation: Invocation): void {
+    for (const { target } of interpreterEffects(invocation, () => stdinTexts(invocation))?.writes ?? []) {
+      const key = this.writtenKey(target, invocation.cwd);
       if (key.startsWith("/dev/")) continue;
       this.setWritten(key, null);
       this.#unreadBy.set(key, invocation);

@@ -37,6 +37,8 @@ const written: Record<string, readonly string[]> = {
     "echo 'x' > .pnpmfile.cjs; pnpm install",
     "echo 'x' > .yarnrc.yml; yarn",
     "sed -i 's/vitest/rm -rf ~/' package.json; npm test",
+    "echo 'rm -rf ~' > node_modules/.bin/vitest; npm test",
+    "echo 'rm -rf ~' > node_modules/vitest/vitest.mjs; npx vitest",
   ],
   git: [
     "printf 'rm -rf ~' > .git/hooks/pre-commit; git commit -m x",
@@ -49,6 +51,8 @@ const written: Record<string, readonly string[]> = {
   ],
   "login and interactive shells": [
     "echo 'rm -rf ~' >> ~/.bashrc; bash -i",
+    "echo 'rm -rf ~' >> ~/.bash_aliases; bash -i",
+    "echo 'rm -rf ~' > /etc/profile.d/x.sh; bash -l",
     "echo 'rm -rf ~' >> ~/.bashrc; bash",
     "echo 'rm -rf ~' >> ~/.bash_profile; bash -l",
     "echo 'rm -rf ~' >> ~/.bash_profile; bash --login -c true",
@@ -105,6 +109,8 @@ const untouched = [
   "echo x > a.txt; cargo test",
   "echo x > a.txt; sudo apt-get install -y jq",
   "cat .bashrc; bash -i",
+  "echo x > src/hooks/useX.ts; npm test",
+  "echo x > config/app.json; git status",
 ];
 
 describe("a runner run after the line may have written a configuration file it reads runs unknown code", () => {

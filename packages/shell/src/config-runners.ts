@@ -11,8 +11,12 @@ export interface ConfigFiles {
   readonly extensions: readonly string[];
 }
 
-const shellStartup = [".bashrc", ".bash_profile", ".bash_login", ".profile", ".bash_logout", ".zshrc", ".zprofile", ".zlogin", ".kshrc", ".mkshrc", ".shrc"];
-const npmConfig = ["package.json", ".npmrc", "~/.npmrc"];
+const shellStartup = [
+  ...[".bashrc", ".bash_profile", ".bash_login", ".profile", ".bash_logout", ".bash_aliases", ".zshrc", ".zprofile", ".zlogin", ".kshrc", ".mkshrc", ".shrc"],
+  ...["/etc/profile", "/etc/profile.d/", "/etc/bash.bashrc", "/etc/bashrc", "/etc/zsh/"],
+];
+// node_modules/: the packages' own scripts and bins (`npm test` runs node_modules/.bin/vitest).
+const npmConfig = ["package.json", ".npmrc", "~/.npmrc", "node_modules/"];
 const pythonProject = ["setup.py", "setup.cfg", "pyproject.toml"];
 
 const runnerConfigs = new Map<string, ConfigFiles>([

@@ -27,7 +27,7 @@ import { transformNames, transformText } from "./transforms.js";
 import { analyzeInterpreter, interpreterEffects } from "./interpreters.js";
 import { heredocSubstitutions } from "./lex.js";
 import { UnknownPlaces } from "./unknown-places.js";
-import { writesUnnamedPlaces } from "./unnamed-writers.js";
+import { rewritesWorkTree, writesUnnamedPlaces } from "./unnamed-writers.js";
 import { configsRunBy, isConfigName, namesItsConfig, type ConfigFiles } from "./config-runners.js";
 import { connectorBefore, parseScript, type Command, type FunctionCommand, type Pipeline, type Redirect, type Script, type Word } from "./parse.js";
 import { inputWrappers, isAssignment, parallelJobsOf, unwrap } from "./unwrap.js";
@@ -371,13 +371,11 @@ class Collector {
   /** The command not followed that last left each path unknown. */
   readonly #unreadBy = new Map<string, Invocation>();
   /** Where the line may have put unknown text beyond the paths its commands name. */
-  readonly #places = new UnknownPlaces();
+  readonly #places = new UnknownPlaces(isConfigName);
   /** Commands that left every file (`everywhere`) or every path under folders unknown: applied in order with the writes, to the files already written. */
   readonly #blankets = new Map<Invocation, readonly string[] | "everywhere">();
   /** Interpreters whose code may write the files it spells out, not otherwise taken for writers (`perl -e`, `ruby -e`). */
   readonly #codeWriters = new Set<Invocation>();
-  /** The line may have written a file named as some runner's configuration (`Makefile`, `.bashrc`, `hooks/…`). */
-  #wroteConfigName = false;
   /** The program whose own command is being read, after the line (`prlimit ./a.out`): the paths it names are what it runs, not files it wrote first. */
   runner: Invocation | undefined;
   /**
@@ -1180,7 +1178,8 @@ class Collector {
       return invocation.nested;
     }
     if (foreignShells.has(name)) this.foreignShell(invocation);
-    if (this.writes.length > 0 && (this.#wroteConfigName || this.#places.whyAnyUnknown() !== undefined || namesItsConfig(name))) this.configRunner(invocation);
+    if (this.writes.length > 0 && (this.#places.wroteWatched || this.#places.whyAnyUnknown() !== undefined || namesItsConfig(name)))
+      this.configRunner(invocation);
     if (this.writes.length > 0 && runsNamedAtRunTime(invocation))
       this.problem(`the line writes files, then runs a file ${name || "{}"} is given only when it runs (from find or xargs), which may be one of them`);
     // Most commands run nothing of their own: no script, no `-exec`, no code.
@@ -1427,9 +1426,6 @@ class Collector {
     this.#mayBeWritten.add(key);
     this.#mayBeWrittenNames.add(lastSegment(key));
     this.#places.noted(key);
-    // `.git/hooks/pre-commit`: its folder may be the configuration the runner reads.
-    if (!this.#wroteConfigName && (isConfigName(lastSegment(key)) || isConfigName(lastSegment(key.slice(0, key.lastIndexOf("/"))))))
-      this.#wroteConfigName = true;
     if (mayBeFolder) this.#mayBeWrittenFolders.add(key);
   }
 
@@ -1499,7 +1495,8 @@ class Collector {
    */
   recordOtherWrites(invocation: Invocation): void {
     if (this.dry > 0 || invocation.name === "tee" || writesNoFile(invocation)) return;
-    if (writesUnnamedPlaces(invocation) && this.mayCarryLineText(invocation, true)) {
+    const unnamed = writesUnnamedPlaces(invocation) && this.mayCarryLineText(invocation, true);
+    if (unnamed || (this.#mayBeWritten.size > 0 && rewritesWorkTree(invocation))) {
       this.recordUnnamedWrites(invocation);
       return;
     }

@@ -6,6 +6,12 @@
  * names are O(1) lookups, never a scan over the writes.
  */
 export class UnknownPlaces {
+  /** Whether the line may have written a path named (or under a folder named) as `isWatched` tells: a runner's configuration. */
+  wroteWatched = false;
+
+  /** `isWatched` picks the names (of files and of the folders above them) that set `wroteWatched`. */
+  constructor(readonly isWatched: (name: string) => boolean) {}
+
   /** Why every file is unknown from here on, once a command wrote places it does not name. */
   #everywhere: string | undefined;
   /** Folders under which every path is unknown, with why, and why the first of them is. */
@@ -22,13 +28,16 @@ export class UnknownPlaces {
   noted(key: string): void {
     const name = key.slice(key.lastIndexOf("/") + 1);
     this.#names.add(name);
+    if (!this.wroteWatched && this.isWatched(name)) this.wroteWatched = true;
     const dot = name.lastIndexOf(".");
     if (dot > 0) this.#extensions.add(name.slice(dot));
     for (let slash = key.lastIndexOf("/"); slash > 0; slash = key.lastIndexOf("/", slash - 1)) {
       const folder = key.slice(0, slash);
       if (this.#holding.has(folder)) break;
       this.#holding.add(folder);
-      this.#holdingNames.add(folder.slice(folder.lastIndexOf("/") + 1));
+      const folderName = folder.slice(folder.lastIndexOf("/") + 1);
+      this.#holdingNames.add(folderName);
+      if (!this.wroteWatched && this.isWatched(folderName)) this.wroteWatched = true;
     }
   }
 

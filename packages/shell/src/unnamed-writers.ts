@@ -27,14 +27,34 @@ const patchWrites: ArgsTest = (args) => !args.includes("--dry-run");
 
 /** `git apply` (not `--check`/`--stat` alone) and `git am`, past git's own options. */
 const gitApplies: ArgsTest = (args) => {
-  let index = 0;
-  while (index < args.length && args[index]!.startsWith("-")) index += args[index] === "-C" || args[index] === "-c" ? 2 : 1;
-  const subcommand = args[index];
-  if (subcommand === "am") return true;
-  if (subcommand !== "apply") return false;
-  const rest = args.slice(index + 1);
+  const subcommand = gitSubcommand(args);
+  if (subcommand?.name === "am") return true;
+  if (subcommand?.name !== "apply") return false;
+  const rest = args.slice(subcommand.at + 1);
   return rest.includes("--apply") || !rest.some((arg) => /^--(check|stat|numstat|summary)$/.test(arg));
 };
+
+// git's commands that put a commit's or a stash's files in the work tree without naming them.
+const gitWorkTreeWriters = new Set(["stash", "checkout", "restore", "reset", "switch", "cherry-pick", "revert", "merge", "rebase"]);
+
+/**
+ * `git reset --hard`, `git stash pop`, `git checkout other`: they write the files of a commit or a stash, which
+ * hold the line's text once the line wrote any file (it may have committed or stashed it). `git pull` and
+ * `git fetch` write what the remote holds, which the line did not write.
+ */
+export function rewritesWorkTree(invocation: Invocation): boolean {
+  if (invocation.name !== "git") return false;
+  const subcommand = gitSubcommand(invocation.args);
+  if (subcommand === undefined || !gitWorkTreeWriters.has(subcommand.name)) return false;
+  const next = invocation.args[subcommand.at + 1];
+  return subcommand.name !== "stash" || next === undefined || !/^(list|show)$/.test(next);
+}
+
+function gitSubcommand(args: readonly string[]): { name: string; at: number } | undefined {
+  let index = 0;
+  while (index < args.length && args[index]!.startsWith("-")) index += args[index] === "-C" || args[index] === "-c" ? 2 : 1;
+  return index < args.length ? { name: args[index]!, at: index } : undefined;
+}
 
 /** `unzip -l`, `-t`, `-v`, `-p`, `-Z`: list, test or print; anything else extracts. */
 const unzipExtracts: ArgsTest = (args) => !args.some((arg) => /^-[a-zA-Z]*[ltvpZz]/.test(arg) && !arg.startsWith("--"));

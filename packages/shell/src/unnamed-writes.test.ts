@@ -61,6 +61,16 @@ const unknownEverywhere: Record<string, readonly string[]> = {
     `echo ls > x.sh; ${archive}tar -xf a.tar; bash x.sh`,
     "echo ls > x.sh; echo '+++ x.sh' | patch; bash x.sh",
   ],
+  // What the line wrote may be in a commit or a stash by then: git writes those files back unnamed.
+  "git putting a commit's or a stash's files back after the line wrote": [
+    "echo 'rm -rf ~' > x.sh; git stash; echo ls > x.sh; git stash pop; bash x.sh",
+    "echo 'rm -rf ~' > x.sh; git add x.sh; git commit -qm x; echo ls > x.sh; git reset --hard; bash x.sh",
+    "echo 'rm -rf ~' > x.sh; git add x.sh; git commit -qm x; echo ls > x.sh; git stash; bash x.sh",
+    "echo 'rm -rf ~' > x.sh; git commit -qam x; echo ls > x.sh; git restore .; bash x.sh",
+    "echo 'rm -rf ~' > x.sh; git commit -qam x; git checkout -q HEAD~1; git checkout -q -; bash x.sh",
+    "echo 'rm -rf ~' > x.sh; git commit -qam x; git switch -q other; git switch -q -; ./x.sh",
+    "echo 'rm -rf ~' > y.sh; git commit -qam x; git cherry-pick other; bash x.sh",
+  ],
   "a program run after it": [`${archive}tar -xf a.tar; make`, `${diff}patch < p.diff; npm test`, `${archive}tar -xf a.tar; python3 x.py`],
 };
 
@@ -80,6 +90,9 @@ const trusted = [
   "echo x | gzip > a.gz; bash scripts/check.sh",
   "gunzip -c logs.gz | grep error; bash scripts/check.sh",
   'git apply --check <<< "$d" && bash scripts/check.sh',
+  "git stash && git checkout main && bash scripts/check.sh",
+  "git reset --hard origin/main && bash scripts/check.sh",
+  "echo x > notes.txt; git stash list; bash scripts/check.sh",
 ];
 
 describe("a writer fed the line's text that names no output leaves every file unknown", () => {

@@ -72,10 +72,9 @@ function lastSegmentOf(path: string): string {
   return trimmed.slice(trimmed.lastIndexOf("/") + 1);
 }
 
-/** Whether a file of this name (a last segment) may be some runner's configuration, or a folder of them (`hooks`). */
-export function isConfigName(name: string): boolean {
-  const dot = name.lastIndexOf(".");
-  return configNames.has(name) || (dot > 0 && configExtensions.has(name.slice(dot)));
+/** Whether a file of this name (a last segment, and its extension) may be some runner's configuration, or a folder of them (`hooks`). */
+export function isConfigName(name: string, extension: string): boolean {
+  return configNames.has(name) || configExtensions.has(extension);
 }
 
 /** Whether the program may be told on its command line which configuration file to read (`make -f x.txt`). */

@@ -1424,8 +1424,9 @@ class Collector {
   noteMayBeWritten(path: string, cwd: string | undefined, mayBeFolder = false): void {
     const key = this.writtenKey(path, cwd);
     this.#mayBeWritten.add(key);
-    this.#mayBeWrittenNames.add(lastSegment(key));
-    this.#places.noted(key);
+    const name = lastSegment(key);
+    this.#mayBeWrittenNames.add(name);
+    this.#places.noted(key, name);
     if (mayBeFolder) this.#mayBeWrittenFolders.add(key);
   }
 

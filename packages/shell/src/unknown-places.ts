@@ -9,8 +9,8 @@ export class UnknownPlaces {
   /** Whether the line may have written a path named (or under a folder named) as `isWatched` tells: a runner's configuration. */
   wroteWatched = false;
 
-  /** `isWatched` picks the names (of files and of the folders above them) that set `wroteWatched`. */
-  constructor(readonly isWatched: (name: string) => boolean) {}
+  /** `isWatched` picks the names (of files and of the folders above them, with their extension) that set `wroteWatched`. */
+  constructor(readonly isWatched: (name: string, extension: string) => boolean) {}
 
   /** Why every file is unknown from here on, once a command wrote places it does not name. */
   #everywhere: string | undefined;
@@ -24,20 +24,22 @@ export class UnknownPlaces {
   readonly #names = new Set<string>();
   readonly #extensions = new Set<string>();
 
-  /** A path (absolute, normalised) the line may have written. */
-  noted(key: string): void {
-    const name = key.slice(key.lastIndexOf("/") + 1);
-    this.#names.add(name);
-    if (!this.wroteWatched && this.isWatched(name)) this.wroteWatched = true;
-    const dot = name.lastIndexOf(".");
-    if (dot > 0) this.#extensions.add(name.slice(dot));
-    for (let slash = key.lastIndexOf("/"); slash > 0; slash = key.lastIndexOf("/", slash - 1)) {
+  /** A path (absolute, normalised) the line may have written, and its last segment. */
+  noted(key: string, name: string): void {
+    if (!this.#names.has(name)) {
+      this.#names.add(name);
+      const dot = name.lastIndexOf(".");
+      const extension = dot > 0 ? name.slice(dot) : "";
+      if (extension !== "") this.#extensions.add(extension);
+      if (!this.wroteWatched && this.isWatched(name, extension)) this.wroteWatched = true;
+    }
+    for (let slash = key.length - name.length - 1; slash > 0; slash = key.lastIndexOf("/", slash - 1)) {
       const folder = key.slice(0, slash);
       if (this.#holding.has(folder)) break;
       this.#holding.add(folder);
       const folderName = folder.slice(folder.lastIndexOf("/") + 1);
       this.#holdingNames.add(folderName);
-      if (!this.wroteWatched && this.isWatched(folderName)) this.wroteWatched = true;
+      if (!this.wroteWatched && this.isWatched(folderName, "")) this.wroteWatched = true;
     }
   }
 

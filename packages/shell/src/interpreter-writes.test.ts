@@ -25,6 +25,8 @@ const written = [
   `perl -e 'open(my $f, ">>", "x.sh"); print $f "rm -rf ~"'; source x.sh`,
   `ruby -e 'File.write("x.sh", "rm -rf ~")'; bash x.sh`,
   `python3 -c 'import sys; open(sys.argv[1],"w").write("rm -rf ~")' x.sh; bash x.sh`,
+  `printf 'open("x.sh","w").write("rm -rf ~")' > gen.py; python3 gen.py; bash x.sh`,
+  `cat > gen.js <<'EOF'\nrequire("fs").writeFileSync("x.sh", "rm -rf ~")\nEOF\nnode gen.js; bash x.sh`,
   "printf 'rm -rf ~' | tee -a x.sh; source x.sh",
   "exec > x.sh; echo 'rm -rf ~'; exec > /dev/tty; bash x.sh",
   "cat >> x.sh <<< 'rm -rf ~'; bash x.sh",
@@ -39,6 +41,7 @@ const untouched = [
   "node -e 'console.log(1)' && bash scripts/check.sh",
   "perl -ne 'print if /x/' notes.txt; bash scripts/check.sh",
   "perl -e 'print 1' > out.txt; bash scripts/check.sh",
+  `printf 'print(1)' > gen.py; python3 gen.py; bash scripts/check.sh`,
 ];
 
 describe("a file interpreter code from the line writes holds unknown text", () => {

@@ -24,7 +24,7 @@ import { linksMadeBy, throughLinks } from "./symlinks.js";
 import { parseProgram } from "./open-at-end.js";
 import { normalizePath } from "./normalize-path.js";
 import { transformNames, transformText } from "./transforms.js";
-import { analyzeInterpreter, interpreterEffects } from "./interpreters.js";
+import { analyzeInterpreter, interpreterEffects, type CodeWrite } from "./interpreters.js";
 import { heredocSubstitutions } from "./lex.js";
 import { UnknownPlaces } from "./unknown-places.js";
 import { rewritesWorkTree, writesUnnamedPlaces } from "./unnamed-writers.js";
@@ -1630,12 +1630,24 @@ class Collector {
    * text not followed here. Worked out as the writes are applied, so only for lines that run a file after it.
    */
   applyCodeWrites(invocation: Invocation): void {
-    for (const { target } of interpreterEffects(invocation, () => stdinTexts(invocation))?.writes ?? []) {
+    for (const { target } of this.codeWritesOf(invocation)) {
       const key = this.writtenKey(target, invocation.cwd);
       if (key.startsWith("/dev/")) continue;
       this.setWritten(key, null);
       this.#unreadBy.set(key, invocation);
     }
+  }
+
+  /** The files interpreter code spells out as written: its one-liner or input, or a program file the line wrote (`python3 gen.py`). */
+  codeWritesOf(invocation: Invocation): readonly CodeWrite[] {
+    const direct = interpreterEffects(invocation, () => stdinTexts(invocation));
+    if (direct !== undefined) return direct.writes;
+    const file = invocation.args.find((arg) => !arg.startsWith("-"));
+    // Read from the files as applied so far: this runs while `written` is worked out.
+    const text = file === undefined ? undefined : this.#written.get(this.writtenKey(file, invocation.cwd));
+    if (typeof text !== "string") return [];
+    const probe: Invocation = { ...invocation, args: [], redirects: [], upstream: [], nested: [] };
+    return interpreterEffects(probe, () => [text])?.writes ?? [];
   }
 
   /** What `cat a b` prints when the line wrote every file it reads: their text; null when one holds unknown text; undefined when one was not written here. */

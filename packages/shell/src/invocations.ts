@@ -24,8 +24,11 @@ import { linksMadeBy, throughLinks } from "./symlinks.js";
 import { parseProgram } from "./open-at-end.js";
 import { normalizePath } from "./normalize-path.js";
 import { transformNames, transformText } from "./transforms.js";
-import { analyzeInterpreter } from "./interpreters.js";
+import { analyzeInterpreter, interpreterEffects, type CodeWrite } from "./interpreters.js";
 import { heredocSubstitutions } from "./lex.js";
+import { UnknownPlaces } from "./unknown-places.js";
+import { rewritesWorkTree, writesUnnamedPlaces } from "./unnamed-writers.js";
+import { configsRunBy, isConfigName, namesItsConfig, type ConfigFiles } from "./config-runners.js";
 import { connectorBefore, parseScript, type Command, type FunctionCommand, type Pipeline, type Redirect, type Script, type Word } from "./parse.js";
 import { inputWrappers, isAssignment, parallelJobsOf, unwrap } from "./unwrap.js";
 import { parallelScripts } from "./parallel.js";
@@ -367,6 +370,12 @@ class Collector {
   readonly #mayBeWrittenNames = new Set<string>();
   /** The command not followed that last left each path unknown. */
   readonly #unreadBy = new Map<string, Invocation>();
+  /** Where the line may have put unknown text beyond the paths its commands name. */
+  readonly #places = new UnknownPlaces(isConfigName);
+  /** Commands that left every file (`everywhere`) or every path under folders unknown: applied in order with the writes, to the files already written. */
+  readonly #blankets = new Map<Invocation, readonly string[] | "everywhere">();
+  /** Interpreters whose code may write the files it spells out, not otherwise taken for writers (`perl -e`, `ruby -e`). */
+  readonly #codeWriters = new Set<Invocation>();
   /** The program whose own command is being read, after the line (`prlimit ./a.out`): the paths it names are what it runs, not files it wrote first. */
   runner: Invocation | undefined;
   /**
@@ -389,6 +398,8 @@ class Collector {
       if (invocation.name === "cp" || invocation.name === "mv") this.applyCopy(invocation);
       else this.applyWrites(invocation);
       if (this.#unread.has(invocation)) this.applyUnread(invocation);
+      else if (this.#codeWriters.has(invocation)) this.applyCodeWrites(invocation);
+      if (this.#blankets.size > 0) this.applyBlanket(invocation);
     }
     return this.#written;
   }
@@ -1167,6 +1178,8 @@ class Collector {
       return invocation.nested;
     }
     if (foreignShells.has(name)) this.foreignShell(invocation);
+    if (this.writes.length > 0 && (this.#places.wroteWatched || this.#places.whyAnyUnknown() !== undefined || namesItsConfig(name)))
+      this.configRunner(invocation);
     if (this.writes.length > 0 && runsNamedAtRunTime(invocation))
       this.problem(`the line writes files, then runs a file ${name || "{}"} is given only when it runs (from find or xargs), which may be one of them`);
     // Most commands run nothing of their own: no script, no `-exec`, no code.
@@ -1377,7 +1390,10 @@ class Collector {
     const file = args[fileAt]!;
     const key = this.writtenKey(file, invocation.cwd);
     const text = this.ownUnread(key) ? undefined : this.written.get(key);
-    if (text === undefined) return undefined;
+    if (text === undefined) {
+      this.unknownPlace(file, key);
+      return undefined;
+    }
     if (text === null) {
       this.problem(`the line writes ${file} and runs it, and what it writes there cannot be known here`);
       return undefined;
@@ -1413,7 +1429,9 @@ class Collector {
   noteMayBeWritten(path: string, cwd: string | undefined, mayBeFolder = false): void {
     const key = this.writtenKey(path, cwd);
     this.#mayBeWritten.add(key);
-    this.#mayBeWrittenNames.add(lastSegment(key));
+    const name = lastSegment(key);
+    this.#mayBeWrittenNames.add(name);
+    this.#places.noted(key, name);
     if (mayBeFolder) this.#mayBeWrittenFolders.add(key);
   }
 
@@ -1483,10 +1501,20 @@ class Collector {
    */
   recordOtherWrites(invocation: Invocation): void {
     if (this.dry > 0 || invocation.name === "tee" || writesNoFile(invocation)) return;
+    const unnamed = writesUnnamedPlaces(invocation) && this.mayCarryLineText(invocation, true);
+    if (unnamed || (this.#mayBeWritten.size > 0 && rewritesWorkTree(invocation))) {
+      this.recordUnnamedWrites(invocation);
+      return;
+    }
     // `sed -n 1p x.sh` reads; `sed -i …`, `perl -pi …` edit in place.
-    if (inPlaceEditors.has(invocation.name) && !invocation.args.some((arg) => /^(-[A-Za-z]*i|--in-place)/.test(arg))) return;
+    if (inPlaceEditors.has(invocation.name) && !invocation.args.some((arg) => /^(-[A-Za-z]*i|--in-place)/.test(arg))) {
+      // `perl -e 'open F, ">x.sh"; …'`: not an edit in place, but its code may still write the files it spells out.
+      if (isInterpreter(invocation.name)) this.recordCodeWrites(invocation);
+      return;
+    }
     if (invocation.name !== "cp" && invocation.name !== "mv") {
-      if (!invocation.args.some((arg) => !arg.startsWith("-") || arg.includes("="))) return;
+      // An interpreter may be given its code on standard input alone (`python3 <<< 'open(…)'`).
+      if (!invocation.args.some((arg) => !arg.startsWith("-") || arg.includes("=")) && !isInterpreter(invocation.name)) return;
       if (!this.mayCarryLineText(invocation)) return;
       this.#unread.add(invocation);
     }
@@ -1497,6 +1525,46 @@ class Collector {
     this.noteArgumentTargets(invocation);
     if (invocation.name === "cp" || invocation.name === "mv")
       for (const { destinations } of copiesMadeBy(invocation.args)) for (const destination of destinations) this.noteMayBeWritten(destination, invocation.cwd);
+    if (folderCopiers.has(invocation.name)) this.recordFolderCopies(invocation);
+  }
+
+  /**
+   * `patch < p.diff`, `tar -xf a.tar` of an archive the line built, `base64 -d | tar -x`: a command that writes
+   * where the text it is fed says, fed text the line may have made, leaves every file unknown from here on.
+   */
+  recordUnnamedWrites(invocation: Invocation): void {
+    this.#places.leaveEverywhereUnknown(`${invocation.name} wrote files it does not name, from text the line may have made`);
+    this.#unread.add(invocation);
+    this.#blankets.set(invocation, "everywhere");
+    if (this.writes.at(-1) !== invocation) this.writes.push(invocation);
+    this.noteArgumentTargets(invocation);
+  }
+
+  recordCodeWrites(invocation: Invocation): void {
+    this.#codeWriters.add(invocation);
+    if (this.writes.at(-1) !== invocation) this.writes.push(invocation);
+  }
+
+  /** `echo … > d/x.sh; cp -r d e`: a copy of a folder the line wrote in leaves every path under its destinations unknown. */
+  recordFolderCopies(invocation: Invocation): void {
+    const folders: string[] = [];
+    for (const { source, destinations } of copiesMadeBy(invocation.args)) {
+      if (!this.#places.holdsWritten(this.writtenKey(source, invocation.cwd))) continue;
+      for (const destination of destinations) folders.push(this.writtenKey(destination, invocation.cwd));
+    }
+    if (folders.length === 0) return;
+    for (const folder of folders) this.#places.leaveFolderUnknown(folder, `${invocation.name} copied there a folder the line wrote in`);
+    this.#blankets.set(invocation, folders);
+    if (this.writes.at(-1) !== invocation) this.writes.push(invocation);
+  }
+
+  /** The files already written that a blanket write covers hold unknown text after it. */
+  applyBlanket(invocation: Invocation): void {
+    const blanket = this.#blankets.get(invocation);
+    if (blanket === undefined) return;
+    for (const key of [...this.#written.keys()]) {
+      if (blanket === "everywhere" || blanket.some((folder) => key.startsWith(`${folder}/`))) this.setWritten(key, null);
+    }
   }
 
   /** `cp x.sh y.sh`, `mv x.sh y.sh` of a file the line wrote: the copy holds the same text; any other copy is not followed. */
@@ -1519,12 +1587,30 @@ class Collector {
    * and options (`sed -i 's/^/rm -rf ~;/'`, a URL). `gcc -o app main.c`, `go build -o bin/x` write what files
    * already on disk say, which the line cannot change: running `./app` after them is as running it alone.
    */
-  mayCarryLineText(invocation: Invocation): boolean {
-    if (hasOwnInput(invocation) || this.#inheritedInput > 0 || this.#execInput) return true;
+  mayCarryLineText(invocation: Invocation, trustFiles = false): boolean {
+    if (this.#inheritedInput > 0 || this.#execInput) return true;
+    if (trustFiles ? this.readsLineInput(invocation) : hasOwnInput(invocation)) return true;
     return invocation.args.some((arg) => {
       const value = arg.slice(arg.indexOf("=") + 1);
-      return !pathLike.test(arg) || value.includes("://") || (value !== "" && this.mayBeWritten(value, invocation.cwd));
+      return (
+        !pathLike.test(arg) || value.includes("://") || (value !== "" && (this.mayBeWritten(value, invocation.cwd) || this.holdsWritten(value, invocation.cwd)))
+      );
     });
+  }
+
+  /** Its input is a pipe, text in the line (`<<<`, `<<EOF`), a descriptor, or a file the line may have written: not a file as it was on disk. */
+  readsLineInput(invocation: Invocation): boolean {
+    if (lastUpstream(invocation) !== undefined) return true;
+    return invocation.redirects.some(
+      (redirect) =>
+        readsInput(redirect) && (redirect.operator !== "<" || isUnknown(redirect.target.text) || this.mayBeWritten(redirect.target.text, invocation.cwd)),
+    );
+  }
+
+  /** Whether `path` is a folder holding a path the line may have written (`cp -r d e` after `echo … > d/x.sh`). */
+  holdsWritten(path: string, cwd: string | undefined): boolean {
+    if (!this.#places.mayHoldWritten(path) || path.startsWith("-") || isUnknown(path)) return false;
+    return this.#places.holdsWritten(this.writtenKey(path, cwd));
   }
 
   /** `gdb --args ./a.out`, read after the line: the runner names its program, it did not write it first. */
@@ -1534,6 +1620,7 @@ class Collector {
 
   /** Each path a command not followed may have written (an operand, or an option's value: `of=x.sh`, `--output=x.sh`) holds unknown text. */
   applyUnread(invocation: Invocation): void {
+    if (isInterpreter(invocation.name)) this.applyCodeWrites(invocation);
     for (const path of pathsWrittenBy(invocation.args)) {
       if (isUnknown(path)) continue;
       const key = this.writtenKey(path, invocation.cwd);
@@ -1541,6 +1628,31 @@ class Collector {
       this.setWritten(key, null);
       this.#unreadBy.set(key, invocation);
     }
+  }
+
+  /**
+   * `python3 -c 'open("x.sh", "w").write(…)'`: the files the line's interpreter code spells out as written hold
+   * text not followed here. Worked out as the writes are applied, so only for lines that run a file after it.
+   */
+  applyCodeWrites(invocation: Invocation): void {
+    for (const { target } of this.codeWritesOf(invocation)) {
+      const key = this.writtenKey(target, invocation.cwd);
+      if (key.startsWith("/dev/")) continue;
+      this.setWritten(key, null);
+      this.#unreadBy.set(key, invocation);
+    }
+  }
+
+  /** The files interpreter code spells out as written: its one-liner or input, or a program file the line wrote (`python3 gen.py`). */
+  codeWritesOf(invocation: Invocation): readonly CodeWrite[] {
+    const direct = interpreterEffects(invocation, () => stdinTexts(invocation));
+    if (direct !== undefined) return direct.writes;
+    const file = invocation.args.find((arg) => !arg.startsWith("-"));
+    // Read from the files as applied so far: this runs while `written` is worked out.
+    const text = file === undefined ? undefined : this.#written.get(this.writtenKey(file, invocation.cwd));
+    if (typeof text !== "string") return [];
+    const probe: Invocation = { ...invocation, args: [], redirects: [], upstream: [], nested: [] };
+    return interpreterEffects(probe, () => [text])?.writes ?? [];
   }
 
   /** What `cat a b` prints when the line wrote every file it reads: their text; null when one holds unknown text; undefined when one was not written here. */
@@ -1564,6 +1676,32 @@ class Collector {
     return cwd === undefined ? expanded : normalizePath(`${cwd}/${expanded}`);
   }
 
+  /** A file the line did not name, run: a problem when a write not followed may have put text there. */
+  unknownPlace(file: string, key: string): void {
+    const why = this.#places.whyUnknown(key);
+    if (why !== undefined) this.problem(`the line runs ${file} after ${why}, so what it holds cannot be known here`);
+  }
+
+  /** `echo 'all:;rm -rf ~' > Makefile; make`: a runner run after the line may have written a configuration file it runs code from. */
+  configRunner(invocation: Invocation): void {
+    const configs = configsRunBy(invocation);
+    if (configs === undefined) return;
+    const why = this.#places.whyAnyUnknown() ?? this.writtenConfig(configs, invocation.cwd);
+    if (why !== undefined) this.problem(`${invocation.name} runs code from its configuration files, run after ${why}, so what it runs is unknown`);
+  }
+
+  writtenConfig(configs: ConfigFiles, cwd: string | undefined): string | undefined {
+    for (const name of configs.names) {
+      // Its last segment first: most lines wrote no file of that name, and that needs no path worked out.
+      const written = name.endsWith("/")
+        ? this.holdsWritten(name.slice(0, -1), cwd)
+        : this.#places.mayHaveWrittenName(lastSegment(name)) && (!name.includes("/") || this.mayBeWritten(name, cwd));
+      if (written) return `the line may have written ${name}`;
+    }
+    const extension = configs.extensions.find((candidate) => this.#places.mayHaveWrittenExtension(candidate));
+    return extension === undefined ? undefined : `the line may have written a ${extension} file`;
+  }
+
   /** A file the line wrote earlier, run as a script: its text, or a problem when what it holds is not known. */
   writtenScript(file: string, cwd: string | undefined): [string, string][] {
     if (this.writes.length === 0) return [];
@@ -1571,6 +1709,7 @@ class Collector {
     const text = this.ownUnread(key) ? undefined : this.written.get(key);
     if (text === undefined) {
       if (this.#wroteUnnamed) this.problem(`the line writes a file whose name is only known when it runs, then runs ${file}, which may be that file`);
+      this.unknownPlace(file, key);
       return [];
     }
     if (text === null) {
@@ -2013,6 +2152,9 @@ export function writesNoFile(invocation: Invocation): boolean {
 }
 
 const inPlaceEditors = new Set(["sed", "perl", "ruby"]);
+
+// Commands that copy folders (`cp -r d e`, `rsync -a d/ e/`): where they put a folder the line wrote in is followed as unknown.
+const folderCopiers = new Set(["cp", "mv", "rsync", "ditto", "scp", "install"]);
 
 /** `find … -exec bash {} \;`, `… | xargs sh`: a shell or program run on a file named by its input, only known at run time. */
 function runsNamedAtRunTime(invocation: Invocation): boolean {

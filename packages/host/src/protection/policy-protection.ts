@@ -76,11 +76,13 @@ export class PolicyProtection {
 
   #checkLine(line: string, cwd: string): PreToolCallDecision | undefined {
     const changes = shellChanges(line, analysisEnvironment({ projectRoot: this.#cwd, home: this.#home, tmp: (this.#tmp ??= tmpdir()), cwd }));
+    // The protected name the line holds, looked for once: a long line may have many changes only known at run time.
+    let lineName: string | undefined | null = null;
     for (const change of changes.changes) {
       const hit = this.#locate(change.raw, change.cwd, change.reach);
       if (hit === "unknown") {
-        const name = this.#paths.nameIn(line);
-        if (name !== undefined) return this.#unknownDecision(change.command, name);
+        if (lineName === null) lineName = this.#paths.nameIn(line);
+        if (lineName !== undefined) return this.#unknownDecision(change.command, lineName);
       } else if (hit !== undefined) return change.unnamed ? this.#unnamedDecision(hit, change.command) : this.#decision(hit, change.command);
     }
     const named = this.#namedPackage(changes);

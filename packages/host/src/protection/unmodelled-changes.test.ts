@@ -37,7 +37,6 @@ describe("a program not modelled, naming the policy, may write it", () => {
     "go build -o plugins/x ./cmd",
     "prettier --write toolgate.config.json",
     "eslint --fix plugins/",
-    "node gen.js toolgate.config.json",
     "yq -i .a=1 toolgate.config.json",
     "wget -O toolgate.config.json https://example.com/x",
     "wget -Otoolgate.config.json https://example.com/x",

@@ -13,7 +13,7 @@ type Add = (raw: string, reach: Reach, unnamed?: true) => void;
  * reading from writing for a program it does not know.
  */
 export function unmodelledChanges(invocation: Invocation, add: Add): void {
-  if (writesNoFile(invocation) || readOnly.has(invocation.name)) return;
+  if (writesNoFile(invocation) || readOnly.has(invocation.name) || interpreters.has(invocation.name)) return;
   for (const path of pathsWrittenBy(invocation.args)) add(path, "exact");
   for (const path of attachedValues(invocation.args)) add(path, "exact");
   for (const path of decompressedNames(invocation)) add(path, "exact");
@@ -28,6 +28,31 @@ export function unmodelledChanges(invocation: Invocation, add: Add): void {
 const readOnly = new Set([
   ...["du", "tree", "bat", "batcat", "xxd", "strings", "nl", "tac", "rev", "paste", "comm", "join", "column", "fold"],
   ...["sha1sum", "sha512sum", "b2sum", "cksum", "sum", "shasum", "md5", "lsattr", "getfacl", "namei", "whereis"],
+  // Its paths are mount points (the sandbox's own `--ro-bind` of the policy among them); what it runs is read on its own.
+  "bwrap",
+]);
+
+/**
+ * An interpreter's words are code (read for the files it opens by `sharedInterpreterEffects`) or a
+ * program's arguments: what a program file does is not read, named paths or not (`node gen.js`), as the
+ * protection's documented limits say; the sandbox's own runner (`node network-runner.mjs … -- bwrap …`) is one.
+ */
+const interpreters = new Set([
+  "node",
+  "nodejs",
+  "deno",
+  "bun",
+  "tsx",
+  "ts-node",
+  "python",
+  "python3",
+  "python2",
+  "pypy3",
+  "ruby",
+  "perl",
+  "php",
+  "lua",
+  "Rscript",
 ]);
 
 /** `-ofile.json`, `-Pplugins/`: a short option's value written against it, when it looks like a path. */

@@ -1,3 +1,4 @@
+import { posix } from "node:path";
 import type { Invocation } from "../invocations.js";
 import { stdinTexts } from "../static-text.js";
 import { letters, names, readArguments, type Grammar, type OptionSpec, type ReadArguments, type ReadOption } from "./options.js";
@@ -116,13 +117,13 @@ function readContained(invocation: Invocation, args: readonly string[], grammar:
   const start = startFolder(read, mounts.length > 0 || composed);
   for (const option of read.options)
     if (option.spec.runs === "shell" && option.value !== undefined)
-      addCode(reading, throughMounts(`${start}${option.value}`, mounts), `${grammar.program} ${option.name}`);
+      addMountedCode(reading, `${start}${option.value}`, mounts, `${grammar.program} ${option.name}`);
   const entrypoint = read.options.find((option) => option.name === "--entrypoint")?.value;
   const command = [...(entrypoint === undefined || entrypoint === "" ? [] : [entrypoint]), ...args.slice(read.end + 1)];
   if (command.length === 0) return;
   const interactive = read.options.some((option) => option.name === "-i" || option.name === "--interactive");
   for (const code of withInput(`${start}${commandLine(command)}`, interactive ? stdinTexts(invocation) : []))
-    addCode(reading, throughMounts(code, mounts), grammar.program);
+    addMountedCode(reading, code, mounts, grammar.program);
 }
 
 /**
@@ -148,26 +149,78 @@ function bindMounts(read: ReadArguments, cwd: string | undefined): Mount[] | und
   for (const { name, value } of read.options) {
     if (value === undefined) continue;
     if (name === "--volumes-from") return undefined;
-    const mount = name === "-v" || name === "--volume" ? volumeMount(value) : name === "--mount" ? mountOption(value) : undefined;
-    if (mount === undefined || !/^[/.]/.test(mount.source)) continue;
-    const source = mount.source.startsWith("/") ? mount.source : cwd === undefined ? "$(unknown folder)" : `${cwd}/${mount.source}`;
-    mounts.push({ target: mount.target.replace(/\/+$/, "") || "/", source });
+    const mount =
+      name === "-v" || name === "--volume" || name === "--device"
+        ? volumeMount(value, name === "--device")
+        : name === "--mount"
+          ? mountOption(value)
+          : undefined;
+    if (mount === undefined || !/^[/.~]/.test(mount.source)) continue;
+    const source = /^[/~]/.test(mount.source) ? mount.source : cwd === undefined ? "$(unknown folder)" : `${cwd}/${mount.source}`;
+    // Docker cleans the target (`/h/.`, `//h`, `/x/../h` are `/h`); the command spells it cleanly or is refused.
+    mounts.push({ target: posix.normalize(`/${mount.target}`).replace(/\/+$/, "") || "/", source });
   }
   return mounts.sort((a, b) => b.target.length - a.target.length);
 }
 
-function volumeMount(volume: string): Mount | undefined {
-  const [source, target, options = ""] = volume.split(":");
-  if (target === undefined || options.split(",").includes("ro")) return undefined;
+/** `-v source:target[:options]`, and `--device source[:target[:permissions]]` (a device is where it is mapped too). */
+function volumeMount(volume: string, device: boolean): Mount | undefined {
+  const [source, target = device ? source : undefined, options = ""] = volume.split(":");
+  const modes = options.split(",");
+  if (target === undefined || (modes.includes("ro") && !modes.includes("rw"))) return undefined;
   return { source: source!, target };
 }
 
+/**
+ * `--mount type=bind,src=…,dst=…` (fields in any order, each maybe quoted, `type` any case). A volume
+ * whose driver binds a device (`volume-opt=device=/`) reaches that host folder too. `readonly=false` is writable.
+ */
 function mountOption(mount: string): Mount | undefined {
-  const fields = new Map(mount.split(",").map((field) => [field.split("=")[0]!, field.slice(field.indexOf("=") + 1)] as const));
-  if (fields.has("readonly") || fields.has("ro") || (fields.get("type") ?? "volume") !== "bind") return undefined;
-  const source = fields.get("source") ?? fields.get("src");
+  const fields = new Map<string, string>();
+  for (const field of mount.split(",").map((text) => text.replace(/^"(.*)"$/, "$1"))) {
+    const equals = field.indexOf("=");
+    const key = (equals === -1 ? field : field.slice(0, equals)).toLowerCase();
+    fields.set(key === "volume-opt" ? `volume-opt ${field.slice(equals + 1).split("=")[0]}` : key, equals === -1 ? "true" : field.slice(equals + 1));
+  }
+  if (isTrue(fields.get("readonly") ?? fields.get("ro"))) return undefined;
+  const device = fields.get("volume-opt device")?.replace(/^device=/, "");
+  const bound = (fields.get("type") ?? "volume").toLowerCase() === "bind";
+  const source = bound ? (fields.get("source") ?? fields.get("src")) : device;
   const target = fields.get("target") ?? fields.get("dst") ?? fields.get("destination");
   return source === undefined || target === undefined ? undefined : { source, target };
+}
+
+function isTrue(flag: string | undefined): boolean {
+  return flag !== undefined && !/^(false|0)$/i.test(flag);
+}
+
+/**
+ * Adds a contained command, its mounts' folders spelled as the host folders they are. The rewriting is
+ * textual, so a command that could reach a mount by another spelling (its parent folder, `cd /`, a
+ * glob or quote in a folder name on the way, `//`, `.`, `..`) is refused rather than read wrongly.
+ */
+function addMountedCode(reading: RunnerReading, code: string, mounts: readonly Mount[], how: string): void {
+  const unfollowed = mounts.length === 0 ? undefined : pathSpellings(code).find((path) => mounts.some((mount) => reachesOtherwise(path, mount.target)));
+  if (unfollowed === undefined) return addCode(reading, throughMounts(code, mounts), how);
+  reading.problems.push(
+    `${how} names ${unfollowed}, which may reach a folder mounted from the host by a spelling not followed here, so what it changes there is unknown`,
+  );
+}
+
+/** The absolute paths a command's text spells (`/tmp/h`, `/tmp}/h` in `${X:-/tmp}/h`), up to a separator, outer quotes dropped. */
+function pathSpellings(code: string): string[] {
+  return [...code.matchAll(/(?<=^|[\s'"=:;(|&<>{,-])\/[^\s;|&()<>]*/g)].map((match) => match[0].replace(/['"]+$/, ""));
+}
+
+/** Whether a path spelling could name the mount target or a folder holding it other than by spelling it out. */
+function reachesOtherwise(path: string, target: string): boolean {
+  const parts = path.replace(/\/+$/, "").split("/").slice(1);
+  const targetParts = target === "/" ? [] : target.split("/").slice(1);
+  let index = 0;
+  while (index < parts.length && index < targetParts.length && parts[index] === targetParts[index]) index++;
+  if (index === parts.length) return index < targetParts.length;
+  if (index < targetParts.length) return !/^(?!\.\.?$)[\w@%+=:,.-]+$/.test(parts[index]!);
+  return parts.slice(index).includes("..");
 }
 
 /** The command's text with each mount's folder inside the container spelled as the host folder it is. */
@@ -207,7 +260,7 @@ const readKubectl: Reader = (invocation, reading) => {
   if (command.length === 0) return;
   const nodeRoot = verb === "debug" && args.some((arg) => arg.startsWith("node/"));
   if (verb === "exec") reading.problems.push(...readArguments(args.slice(args.indexOf("exec") + 1, dash), kubectlExecGrammar).problems);
-  addCode(reading, throughMounts(commandLine(command), nodeRoot ? [{ target: "/host", source: "/" }] : []), `kubectl ${verb}`);
+  addMountedCode(reading, commandLine(command), nodeRoot ? [{ target: "/host", source: "/" }] : [], `kubectl ${verb}`);
 };
 
 /**

@@ -2,7 +2,7 @@ import { posix } from "node:path";
 import type { Invocation } from "../invocations.js";
 import { stdinTexts } from "../static-text.js";
 import { letters, names, readArguments, type Grammar, type OptionSpec, type ReadArguments, type ReadOption } from "./options.js";
-import { addCode, commandLine, type RunnerReading } from "./reading.js";
+import { addCode, addUnread, commandLine, type RunnerReading } from "./reading.js";
 
 /**
  * Commands run in another place: on a remote host (`ssh host cmd`), in a container (`docker run`,
@@ -19,9 +19,43 @@ type Reader = (invocation: Invocation, reading: RunnerReading) => void;
  */
 export function readRemoteCommand(invocation: Invocation, options: readonly ReadOption[], words: readonly string[], reading: RunnerReading): void {
   if (options.some((option) => option.name === "-N" || option.name === "-s" || option.name === "-W")) return;
-  const input = options.some((option) => option.name === "-n") ? [] : stdinTexts(invocation);
-  if (words.length === 0) for (const text of input) addCode(reading, `cd; ${text}`, "ssh's remote shell");
-  else for (const code of withInput(`cd; ${words.join(" ")}`, input)) addCode(reading, code, "ssh's remote command");
+  const noInput = options.some((option) => option.name === "-n");
+  if (words.length > 0)
+    for (const code of noInput ? [`cd; ${words.join(" ")}`] : withLineInput(invocation, `cd; ${words.join(" ")}`))
+      addCode(reading, code, "ssh's remote command");
+  else if (!noInput) for (const code of remoteShellInput(invocation)) addCode(reading, code, "ssh's remote shell");
+}
+
+/** The login shell reading its commands on input: from a file, read as `sh < file` is here. */
+function remoteShellInput(invocation: Invocation): string[] {
+  const file = inputFile(invocation);
+  return file === undefined ? withLineInput(invocation, "cd; sh") : [`cd; sh < ${commandLine([file])}`];
+}
+
+function inputFile(invocation: Invocation): string | undefined {
+  const file = invocation.redirects.findLast((redirect) => redirect.operator === "<")?.target.text;
+  return file === undefined ? undefined : absolute(file, invocation.cwd);
+}
+
+/**
+ * A command given the input the line sends it: each known text as a here-document; else, as this
+ * line spells it, the file it reads (`< s.sh`, which the line may have written) or the command piped
+ * in (`curl … |`, `cat s.sh |`), handed to a shell running the command, so that input is judged as it
+ * is for a local shell's.
+ */
+function withLineInput(invocation: Invocation, code: string): string[] {
+  const texts = stdinTexts(invocation);
+  if (texts.length > 0) return withInput(code, texts);
+  const file = inputFile(invocation);
+  if (file !== undefined) return [`sh -c ${commandLine([code])} < ${commandLine([file])}`];
+  const upstream = invocation.upstream.findLast((candidate) => candidate.via.length === invocation.via.length);
+  if (upstream !== undefined) return [`${commandLine([upstream.name, ...upstream.args])} | sh -c ${commandLine([code])}`];
+  return [code];
+}
+
+function absolute(path: string, cwd: string | undefined): string {
+  if (path.startsWith("/")) return path;
+  return cwd === undefined ? `$(unknown folder)/${path}` : `${cwd}/${path}`;
 }
 
 /** A command given the input the line sends it, as a here-document: each known input, or none. */
@@ -122,7 +156,7 @@ function readContained(invocation: Invocation, args: readonly string[], grammar:
   const command = [...(entrypoint === undefined || entrypoint === "" ? [] : [entrypoint]), ...args.slice(read.end + 1)];
   if (command.length === 0) return;
   const interactive = read.options.some((option) => option.name === "-i" || option.name === "--interactive");
-  for (const code of withInput(`${start}${commandLine(command)}`, interactive ? stdinTexts(invocation) : []))
+  for (const code of interactive ? withLineInput(invocation, `${start}${commandLine(command)}`) : [`${start}${commandLine(command)}`])
     addMountedCode(reading, code, mounts, grammar.program);
 }
 
@@ -254,14 +288,27 @@ const kubectlExecGrammar: Grammar = {
 const readKubectl: Reader = (invocation, reading) => {
   const { args } = invocation;
   const dash = args.indexOf("--");
-  const verb = args.find((arg) => !arg.startsWith("-"));
-  if (dash === -1 || (verb !== "exec" && verb !== "run" && verb !== "debug")) return;
-  const command = args.slice(dash + 1);
+  const own = dash === -1 ? args : args.slice(0, dash);
+  // The verb may follow kubectl's own options (`kubectl -n prod exec …`), whose values are not known here.
+  const verbAt = own.findIndex((arg) => arg === "exec" || arg === "run" || arg === "debug");
+  if (verbAt === -1) return;
+  const verb = own[verbAt]!;
+  const command = dash === -1 ? (verb === "exec" ? execCommand(args.slice(verbAt + 1), reading) : []) : args.slice(dash + 1);
   if (command.length === 0) return;
-  const nodeRoot = verb === "debug" && args.some((arg) => arg.startsWith("node/"));
-  if (verb === "exec") reading.problems.push(...readArguments(args.slice(args.indexOf("exec") + 1, dash), kubectlExecGrammar).problems);
-  addMountedCode(reading, commandLine(command), nodeRoot ? [{ target: "/host", source: "/" }] : [], `kubectl ${verb}`);
+  const nodeRoot = verb === "debug" && args.some((arg) => /^nodes?\//.test(arg));
+  if (verb === "exec" && dash !== -1) reading.problems.push(...readArguments(args.slice(verbAt + 1, dash), kubectlExecGrammar).problems);
+  const interactive = own.some((arg) => arg === "--stdin" || arg === "--stdin=true" || /^-[a-zA-Z]*i[a-zA-Z]*$/.test(arg));
+  const code = commandLine(command);
+  for (const withIt of interactive ? withLineInput(invocation, code) : [code])
+    addMountedCode(reading, withIt, nodeRoot ? [{ target: "/host", source: "/" }] : [], `kubectl ${verb}`);
 };
+
+/** `kubectl exec pod cmd…`, the older form without `--`: the words after the pod. */
+function execCommand(args: readonly string[], reading: RunnerReading): string[] {
+  const read = readArguments(args, { ...kubectlExecGrammar, stopAtOperand: true });
+  reading.problems.push(...read.problems);
+  return args.slice(read.end + 1);
+}
 
 /**
  * `gcloud compute ssh vm --command 'cmd'` (and `tpus tpu-vm ssh`, `alpha`/`beta` forms): the command,
@@ -276,6 +323,8 @@ const readGcloud: Reader = (invocation, reading) => {
     const arg = own[index]!;
     const command = arg === "--command" ? own[++index] : arg.startsWith("--command=") ? arg.slice("--command=".length) : undefined;
     if (command !== undefined) addCode(reading, `cd; ${command}`, "gcloud … ssh --command");
+    // A flags file may hold `--command`.
+    if (arg === "--flags-file" || arg.startsWith("--flags-file=")) addUnread(reading, "gcloud … ssh --flags-file", "the flags in its file");
   }
   if (dash !== -1 && dash < args.length - 1) addCode(reading, `cd; ${args.slice(dash + 1).join(" ")}`, "gcloud … ssh --");
 };

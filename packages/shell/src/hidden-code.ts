@@ -114,6 +114,7 @@ export function hiddenCode(code: string, how: string): string | undefined {
   if (language === undefined) return undefined;
   const { gate, runners, isRunner, dispatch, asValue, indirections } = rules[language];
   if (!gate.test(code)) return undefined;
+  if (language === "javascript" && code.includes("child_process") && enumeratedCall.test(code)) return "reaches a function by a computed name";
   // Python and JavaScript one-liners run long (a 10 KB script); the others are read in full.
   if ((language === "python" || language === "javascript") && readAtSight(code, language)) return undefined;
   const { masked, literals } = maskLiterals(code, language);
@@ -314,6 +315,10 @@ function closingQuote(code: string, quote: string, from: number): number {
   }
   return code.length;
 }
+
+// Where code uses child processes, a function taken from a module's listed members (`Object.values(cp)[5]`) or
+// called from a computed member (`x[i](…)`) may be any of its runners.
+const enumeratedCall = /\b(?:Object|Reflect)\s*\.\s*(?:values|entries|ownKeys|getOwnPropertyNames|getOwnPropertyDescriptors?)\s*\(|\]\s*\(/;
 
 // Ruby's `open("|cmd")` and `IO.read("|cmd")` (and its kin) run the command too.
 const pipeOpeners = {

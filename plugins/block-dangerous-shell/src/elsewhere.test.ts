@@ -176,6 +176,7 @@ describe("everyday remote and container commands stay allowed", () => {
     "docker run --device /dev/snd alpine aplay /tmp/a.wav",
     // Input that is data, or a script on disk (as `bash < deploy.sh` is here).
     "ssh host < deploy.sh",
+    "cat deploy.sh | ssh host",
     "tar cz . | ssh host 'tar xz -C /srv/app'",
     "pg_dump db | ssh host 'psql db'",
     "ssh host 'cat > /srv/app/x' < local.txt",

@@ -26,10 +26,17 @@ export function readRemoteCommand(invocation: Invocation, options: readonly Read
   else if (!noInput) for (const code of remoteShellInput(invocation)) addCode(reading, code, "ssh's remote shell");
 }
 
-/** The login shell reading its commands on input: from a file, read as `sh < file` is here. */
+/** The login shell reading its commands on input: from a file (`< f`, `cat f |`), read as `sh < file` is here. */
 function remoteShellInput(invocation: Invocation): string[] {
-  const file = inputFile(invocation);
+  const file = inputFile(invocation) ?? catFile(invocation);
   return file === undefined ? withLineInput(invocation, "cd; sh") : [`cd; sh < ${commandLine([file])}`];
+}
+
+/** The one file `cat file |` sends, as an absolute path. */
+function catFile(invocation: Invocation): string | undefined {
+  const upstream = invocation.upstream.findLast((candidate) => candidate.via.length === invocation.via.length);
+  if (upstream?.name !== "cat" || upstream.args.length !== 1 || upstream.args[0]!.startsWith("-")) return undefined;
+  return absolute(upstream.args[0]!, upstream.cwd);
 }
 
 function inputFile(invocation: Invocation): string | undefined {

@@ -66,7 +66,7 @@ const rules: Record<Language, Rules> = {
     ],
   },
   ruby: {
-    gate: /eval|exec|system|spawn|popen|capture|pipeline|send|method|const_get|\+/,
+    gate: /eval|exec|system|spawn|open|capture|pipeline|send|method|const_get|IO|\+/,
     runners:
       /\b(eval|instance_eval|class_eval|module_eval|instance_exec|system|exec|spawn|popen\w*|capture[23]\w*|pipeline\w*)(\s*\(|[ \t]+(?=[^\s=;,.)\]}|&+\-*/<>?:{]))/g,
     isRunner: () => true,
@@ -114,12 +114,13 @@ export function hiddenCode(code: string, how: string): string | undefined {
   if (language === undefined) return undefined;
   const { gate, runners, isRunner, dispatch, asValue, indirections } = rules[language];
   if (!gate.test(code)) return undefined;
+  if (language === "javascript" && code.includes("child_process") && enumeratedCall.test(code)) return "reaches a function by a computed name";
   // Python and JavaScript one-liners run long (a 10 KB script); the others are read in full.
   if ((language === "python" || language === "javascript") && readAtSight(code, language)) return undefined;
   const { masked, literals } = maskLiterals(code, language);
   const literalsFrom = (at: number) => literals.slice(count(masked, "\uE000", at));
   for (const [pattern, reason] of indirections) if (pattern.test(masked)) return reason;
-  if (language === "perl" && opensPipe(masked, literals)) return "opens a pipe to a command";
+  if ((language === "perl" || language === "ruby") && opensPipe(masked, literals, pipeOpeners[language])) return "opens a pipe to a command";
   if (asValue && usedAsValue(masked, asValue)) return "binds a function that runs commands to another name";
   if (dispatch)
     for (const match of masked.matchAll(dispatch)) {
@@ -315,9 +316,19 @@ function closingQuote(code: string, quote: string, from: number): number {
   return code.length;
 }
 
+// Where code uses child processes, a function taken from a module's listed members (`Object.values(cp)[5]`) or
+// called from a computed member (`x[i](…)`) may be any of its runners.
+const enumeratedCall = /\b(?:Object|Reflect)\s*\.\s*(?:values|entries|ownKeys|getOwnPropertyNames|getOwnPropertyDescriptors?)\s*\(|\]\s*\(/;
+
+// Ruby's `open("|cmd")` and `IO.read("|cmd")` (and its kin) run the command too.
+const pipeOpeners = {
+  perl: /\bopen\s*(\(?)/g,
+  ruby: /(?<![\w.:])(?:(?:Kernel\s*\.\s*)?open|IO\s*\.\s*(?:open|read|readlines|foreach|write|binread|binwrite|new|sysopen))\s*(\(?)/g,
+};
+
 /** Perl's `open(F, "|sh")`, `open(F, "cmd |")`, `open(F, "-|", …)`: the file is a command, fed or read when the code runs. */
-function opensPipe(masked: string, literals: readonly string[]): boolean {
-  for (const match of masked.matchAll(/\bopen\s*(\(?)/g)) {
+function opensPipe(masked: string, literals: readonly string[], opener: RegExp): boolean {
+  for (const match of masked.matchAll(opener)) {
     const start = match.index + match[0].length;
     const text = match[1] === "(" ? untilClose(masked, start) : masked.slice(start).split(/[;\n]/, 1)[0]!;
     const first = count(masked, "\uE000", start);

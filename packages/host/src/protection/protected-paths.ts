@@ -40,7 +40,8 @@ function globMatcher(pattern: string): (path: string) => boolean {
   let matcher = globMatchers.get(pattern);
   if (matcher !== undefined) return matcher;
   picomatchLoaded ??= createRequire(import.meta.url)("picomatch") as typeof picomatchModule;
-  matcher = picomatchLoaded(pattern, { dot: true, bash: false });
+  // bash's `[!…]` is a negated set, as `[^…]` is; picomatch reads only the second.
+  matcher = picomatchLoaded(pattern.replaceAll("[!", "[^"), { dot: true, bash: false });
   if (globMatchers.size >= globMatchersKept) globMatchers.clear();
   globMatchers.set(pattern, matcher);
   return matcher;

@@ -180,7 +180,13 @@ function copyChanges(invocation: Invocation, add: (raw: string, reach: Reach) =>
   const contents = sources.some((source) => source.endsWith("/.") || (name === "rsync" && source.endsWith("/")));
   const deletes = name === "rsync" && args.some((arg) => arg.startsWith("--delete"));
   add(destination, contents || deletes ? "tree" : "exact");
-  for (const source of sources) add(`${destination.replace(/\/+$/, "")}/${basenameOf(source)}`, "exact");
+  for (const source of sources) add(`${destination.replace(/\/+$/, "")}/${basenameOf(localPart(name, source))}`, "exact");
+}
+
+/** `scp host:plugins .`, `rsync -a host::mod/plugins .`: a remote source keeps its remote name here (`*` for a whole home). */
+function localPart(name: string, source: string): string {
+  if ((name !== "scp" && name !== "rsync") || !/^[^/]*:/.test(source)) return source;
+  return source.slice(source.indexOf(":") + 1).replace(/^:/, "") || "*";
 }
 
 function targetDirectory(args: readonly string[]): string | undefined {

@@ -97,6 +97,45 @@ describe("a program that writes where it names no path changes the folder it wri
   });
 });
 
+// Ways past the first version of these classes: extractors and downloaders it did not know, a remote
+// copy's name, a bash negated set, and a container mount spelled as Docker also reads it.
+describe("unpacking, downloading or copying into the policy's folder, spelled another way, is refused", () => {
+  it.each([
+    "7zz x a.7z",
+    "unrar x a.rar",
+    "rar x a.rar",
+    "lha x a.lzh",
+    "arj x a.arj",
+    "bsdcpio -i < a.cpio",
+    "pax -rf a.pax",
+    "jar --extract --file a.jar",
+    "unar a.zip",
+    "aunpack a.zip",
+    "atool -x a.zip",
+    "dtrx a.zip",
+    "cabextract a.cab",
+    "unsquashfs -f -d . a.sqfs",
+    "curl -K download.cfg https://example.com/",
+    "aria2c https://example.com/toolgate.config.json",
+    "axel https://example.com/toolgate.config.json",
+    "http --download https://example.com/toolgate.config.json",
+    "scp -r host:plugins .",
+    "scp host:toolgate.config.json .",
+    "scp host:'*.json' .",
+    "rsync -a host:plugins .",
+    "rsync -a host::mod/plugins .",
+    "sftp -P 22 host:'plugins*'",
+    "rm -rf .[!.]*",
+    "docker run -v=.:/w builder-image",
+    "docker run --mount type=bind,Source=.,target=/w builder-image",
+    "docker run --mount 'type=bind,\"source=.\",target=/w' builder-image",
+    "docker run --mount type=volume,dst=/w,volume-opt=type=none,volume-opt=o=bind,volume-opt=device=. builder-image",
+    "docker run -v .:/w:ro,rw builder-image",
+  ])("%s", (command) => {
+    expect(decide(command)).toBe("block");
+  });
+});
+
 describe("reading the policy, or writing elsewhere, stays allowed", () => {
   it.each([
     "cat toolgate.config.json",
@@ -138,6 +177,17 @@ describe("reading the policy, or writing elsewhere, stays allowed", () => {
     "gunzip data.json.gz",
     "git clone https://example.com/x vendor/x",
     `patch -p1 <<'EOF'\n${diffOf("src/a.ts")}EOF`,
+    "unrar l a.rar",
+    "unar -o vendor a.zip",
+    "cabextract -d vendor a.cab",
+    "pax -w -f a.pax src",
+    "aria2c -d vendor https://example.com/toolgate.config.json",
+    "http https://example.com/toolgate.config.json",
+    "scp host:notes.txt .",
+    "scp -r host:dist ./out",
+    "sftp host:notes.txt",
+    "rm -rf .[!a-z]*",
+    "docker run -v .:/w:ro alpine ls /w",
   ])("%s", (command) => {
     expect(decide(command)).toBe("allow");
   });

@@ -19,6 +19,7 @@ export function unmodelledChanges(invocation: Invocation, add: Add): void {
   for (const path of decompressedNames(invocation)) add(path, "exact");
   for (const path of downloadedNames(invocation)) add(path, "exact");
   for (const path of readPatchNames(invocation)) add(path, "exact");
+  for (const path of remoteCopyNames(invocation)) add(path, "tree");
   for (const path of writableMounts(invocation)) add(path, "tree");
   const folder = unnamedWritesFolder(invocation);
   if (folder !== undefined) add(folder, "tree", true);
@@ -94,6 +95,17 @@ function downloadedNames(invocation: Invocation): string[] {
   return args.filter((arg) => /^[a-z][\w+.-]*:\/\//i.test(arg)).map((url) => `${folder}/${lastPart(url)}`);
 }
 
+const sftpValued = new Set(["-B", "-b", "-c", "-D", "-F", "-i", "-J", "-l", "-o", "-P", "-R", "-S", "-X"]);
+
+/** `sftp host:plugins/*`: the remote files fetched into the working folder (or the one named), by their remote names. */
+function remoteCopyNames(invocation: Invocation): string[] {
+  const { name, args } = invocation;
+  if (name !== "sftp") return [];
+  const [source, target = "."] = args.filter((arg, index) => !arg.startsWith("-") && !sftpValued.has(args[index - 1] ?? ""));
+  if (source === undefined || !/^[^/]*:/.test(source)) return [];
+  return [`${target}/${lastPart(source.slice(source.indexOf(":") + 1)) || "*"}`];
+}
+
 function lastPart(url: string): string {
   const path = url.replace(/[?#].*$/, "").replace(/\/+$/, "");
   return path.slice(path.lastIndexOf("/") + 1);
@@ -114,6 +126,14 @@ const extractsTar = (args: readonly string[]) =>
   !args.some((arg) => arg === "--to-stdout" || bundleHolds(arg, "O", false));
 const tar: UnnamedWriter = { writes: extractsTar, folderOptions: ["-C", "--directory"] };
 const sevenZip: UnnamedWriter = { writes: (args) => args[0] === "x" || args[0] === "e", folderOptions: ["-o"] };
+/** Extractors whose first word is the command: `unrar x a.rar`, `lha e a.lzh`. */
+const extractCommand = (folderOptions: readonly string[]): UnnamedWriter => ({ writes: (args) => /^-?[xe]/.test(args[0] ?? ""), folderOptions });
+/** Programs that only unpack, wherever they are pointed. */
+const unpacker = (folderOptions: readonly string[]): UnnamedWriter => ({
+  writes: (args) => !args.some((arg) => /^(-l|--list|-t|--test)$/.test(arg)),
+  folderOptions,
+});
+const cpio: UnnamedWriter = { writes: (args) => args.some((arg) => arg === "--extract" || bundleHolds(arg, "i", false)), folderOptions: ["-D", "--directory"] };
 
 const unnamedWriters: Record<string, UnnamedWriter> = {
   tar,
@@ -123,12 +143,29 @@ const unnamedWriters: Record<string, UnnamedWriter> = {
   "7z": sevenZip,
   "7za": sevenZip,
   "7zr": sevenZip,
-  cpio: { writes: (args) => args.some((arg) => arg === "--extract" || bundleHolds(arg, "i", false)), folderOptions: ["-D", "--directory"] },
+  "7zz": sevenZip,
+  unrar: extractCommand([]),
+  rar: extractCommand([]),
+  lha: extractCommand(["-w"]),
+  arj: extractCommand([]),
+  cpio,
+  bsdcpio: cpio,
+  pax: { writes: (args) => args.some((arg) => bundleHolds(arg, "r", false)) && !args.some((arg) => bundleHolds(arg, "w", false)), folderOptions: [] },
   ar: { writes: (args) => bundleHolds(args[0], "x", true), folderOptions: ["--output"] },
-  jar: { writes: (args) => bundleHolds(args[0], "x", true), folderOptions: ["--dir"] },
+  jar: { writes: (args) => bundleHolds(args[0], "x", true) || args.includes("--extract"), folderOptions: ["--dir"] },
+  unar: unpacker(["-o", "-output-directory"]),
+  aunpack: unpacker(["-X", "--extract-to"]),
+  atool: { writes: (args) => args.some((arg) => arg === "--extract" || bundleHolds(arg, "x", false)), folderOptions: ["-X", "--extract-to"] },
+  dtrx: unpacker([]),
+  cabextract: unpacker(["-d", "--directory"]),
+  unsquashfs: { writes: (args) => !args.some((arg) => /^-(l|ls|ll|lls|s|stat)$/.test(arg)), folderOptions: ["-d", "-dest"] },
   patch: { writes: writesUnreadPatch, folderOptions: ["-d", "--directory"] },
   // A name from the server (`curl -J`, `wget --content-disposition`), or a whole site (`wget -r`).
-  curl: { writes: (args) => args.some((arg) => arg === "--remote-header-name" || bundleHolds(arg, "J", false)), folderOptions: ["--output-dir"] },
+  // A config file (`curl -K f`) may name outputs too.
+  curl: {
+    writes: (args) => args.some((arg) => arg === "--remote-header-name" || bundleHolds(arg, "J", false) || arg === "-K" || /^--config(=|$)/.test(arg)),
+    folderOptions: ["--output-dir"],
+  },
   wget: {
     writes: (args) =>
       args.some(
@@ -152,7 +189,16 @@ const downloads: Record<string, { names: (args: readonly string[]) => boolean; f
     names: (args) => !args.some((arg) => bundleHolds(arg, "O", false) || arg.startsWith("--output-document") || arg === "--spider"),
     folderOptions: ["-P", "--directory-prefix"],
   },
+  aria2c: { names: (args) => !args.some((arg) => arg === "-o" || arg.startsWith("--out")), folderOptions: ["-d", "--dir"] },
+  axel: { names: (args) => !args.some((arg) => arg === "-o" || arg.startsWith("--output")), folderOptions: [] },
+  // httpie writes a file only with --download, named by the URL unless --output names it.
+  http: { names: httpieDownloads, folderOptions: [] },
+  https: { names: httpieDownloads, folderOptions: [] },
 };
+
+function httpieDownloads(args: readonly string[]): boolean {
+  return args.some((arg) => arg === "--download" || arg === "-d") && !args.some((arg) => arg === "-o" || arg.startsWith("--output"));
+}
 
 const containerTools = new Set(["docker", "podman", "nerdctl"]);
 const mountOptions = new Set(["-v", "--volume", "--mount"]);
@@ -164,7 +210,7 @@ function writableMounts(invocation: Invocation): string[] {
   const sources: string[] = [];
   for (let index = 0; index < args.length; index++) {
     const arg = args[index]!;
-    const value = mountOptions.has(arg) ? args[++index] : /^(?:-v|--volume=|--mount=)(.+)$/.exec(arg)?.[1];
+    const value = mountOptions.has(arg) ? args[++index] : /^(?:-v=?|--volume=|--mount=)(.+)$/.exec(arg)?.[1];
     if (value === undefined) continue;
     const source = arg.startsWith("--mount") ? mountSource(value) : volumeSource(value);
     if (source !== undefined) sources.push(source);
@@ -175,14 +221,19 @@ function writableMounts(invocation: Invocation): string[] {
 /** `-v src:dst[:opts]`: the source, unless mounted read-only. */
 function volumeSource(volume: string): string | undefined {
   const [source, , options = ""] = volume.split(":");
-  return options.split(",").includes("ro") ? undefined : source;
+  const modes = options.split(",");
+  return modes.includes("ro") && !modes.includes("rw") ? undefined : source;
 }
 
-/** `--mount type=bind,source=src,target=dst[,readonly]`: the source, unless mounted read-only. */
+/**
+ * `--mount type=bind,source=src,target=dst[,readonly]`: the source, unless mounted read-only. Docker
+ * reads each field lower-cased and maybe quoted; a volume whose driver binds a folder (`volume-opt=device=.`) mounts that folder.
+ */
 function mountSource(mount: string): string | undefined {
-  const fields = mount.split(",");
-  if (fields.some((field) => field === "readonly" || field === "ro" || /^(readonly|ro)=(true|1)$/.test(field))) return undefined;
-  return fields.find((field) => /^(source|src)=/.test(field))?.replace(/^(source|src)=/, "");
+  const fields = mount.split(",").map((field) => field.replace(/^"(.*)"$/, "$1"));
+  const keyed = (pattern: RegExp) => fields.find((field) => pattern.test(field))?.replace(pattern, "");
+  if (fields.some((field) => /^(readonly|ro)$/i.test(field) || /^(readonly|ro)=(true|1)$/i.test(field))) return undefined;
+  return keyed(/^(source|src)=/i) ?? keyed(/^volume-opt=device=/i);
 }
 
 /** `patch < p.diff`: the files it changes are in a patch text the reader cannot see (one it can see is read). */

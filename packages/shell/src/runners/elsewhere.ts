@@ -1,7 +1,8 @@
+import { posix } from "node:path";
 import type { Invocation } from "../invocations.js";
 import { stdinTexts } from "../static-text.js";
 import { letters, names, readArguments, type Grammar, type OptionSpec, type ReadArguments, type ReadOption } from "./options.js";
-import { addCode, commandLine, type RunnerReading } from "./reading.js";
+import { addCode, addUnread, commandLine, type RunnerReading } from "./reading.js";
 
 /**
  * Commands run in another place: on a remote host (`ssh host cmd`), in a container (`docker run`,
@@ -18,9 +19,50 @@ type Reader = (invocation: Invocation, reading: RunnerReading) => void;
  */
 export function readRemoteCommand(invocation: Invocation, options: readonly ReadOption[], words: readonly string[], reading: RunnerReading): void {
   if (options.some((option) => option.name === "-N" || option.name === "-s" || option.name === "-W")) return;
-  const input = options.some((option) => option.name === "-n") ? [] : stdinTexts(invocation);
-  if (words.length === 0) for (const text of input) addCode(reading, `cd; ${text}`, "ssh's remote shell");
-  else for (const code of withInput(`cd; ${words.join(" ")}`, input)) addCode(reading, code, "ssh's remote command");
+  const noInput = options.some((option) => option.name === "-n");
+  if (words.length > 0)
+    for (const code of noInput ? [`cd; ${words.join(" ")}`] : withLineInput(invocation, `cd; ${words.join(" ")}`))
+      addCode(reading, code, "ssh's remote command");
+  else if (!noInput) for (const code of remoteShellInput(invocation)) addCode(reading, code, "ssh's remote shell");
+}
+
+/** The login shell reading its commands on input: from a file (`< f`, `cat f |`), read as `sh < file` is here. */
+function remoteShellInput(invocation: Invocation): string[] {
+  const file = inputFile(invocation) ?? catFile(invocation);
+  return file === undefined ? withLineInput(invocation, "cd; sh") : [`cd; sh < ${commandLine([file])}`];
+}
+
+/** The one file `cat file |` sends, as an absolute path. */
+function catFile(invocation: Invocation): string | undefined {
+  const upstream = invocation.upstream.findLast((candidate) => candidate.via.length === invocation.via.length);
+  if (upstream?.name !== "cat" || upstream.args.length !== 1 || upstream.args[0]!.startsWith("-")) return undefined;
+  return absolute(upstream.args[0]!, upstream.cwd);
+}
+
+function inputFile(invocation: Invocation): string | undefined {
+  const file = invocation.redirects.findLast((redirect) => redirect.operator === "<")?.target.text;
+  return file === undefined ? undefined : absolute(file, invocation.cwd);
+}
+
+/**
+ * A command given the input the line sends it: each known text as a here-document; else, as this
+ * line spells it, the file it reads (`< s.sh`, which the line may have written) or the command piped
+ * in (`curl … |`, `cat s.sh |`), handed to a shell running the command, so that input is judged as it
+ * is for a local shell's.
+ */
+function withLineInput(invocation: Invocation, code: string): string[] {
+  const texts = stdinTexts(invocation);
+  if (texts.length > 0) return withInput(code, texts);
+  const file = inputFile(invocation);
+  if (file !== undefined) return [`sh -c ${commandLine([code])} < ${commandLine([file])}`];
+  const upstream = invocation.upstream.findLast((candidate) => candidate.via.length === invocation.via.length);
+  if (upstream !== undefined) return [`${commandLine([upstream.name, ...upstream.args])} | sh -c ${commandLine([code])}`];
+  return [code];
+}
+
+function absolute(path: string, cwd: string | undefined): string {
+  if (path.startsWith("/")) return path;
+  return cwd === undefined ? `$(unknown folder)/${path}` : `${cwd}/${path}`;
 }
 
 /** A command given the input the line sends it, as a here-document: each known input, or none. */
@@ -116,13 +158,13 @@ function readContained(invocation: Invocation, args: readonly string[], grammar:
   const start = startFolder(read, mounts.length > 0 || composed);
   for (const option of read.options)
     if (option.spec.runs === "shell" && option.value !== undefined)
-      addCode(reading, throughMounts(`${start}${option.value}`, mounts), `${grammar.program} ${option.name}`);
+      addMountedCode(reading, `${start}${option.value}`, mounts, `${grammar.program} ${option.name}`);
   const entrypoint = read.options.find((option) => option.name === "--entrypoint")?.value;
   const command = [...(entrypoint === undefined || entrypoint === "" ? [] : [entrypoint]), ...args.slice(read.end + 1)];
   if (command.length === 0) return;
   const interactive = read.options.some((option) => option.name === "-i" || option.name === "--interactive");
-  for (const code of withInput(`${start}${commandLine(command)}`, interactive ? stdinTexts(invocation) : []))
-    addCode(reading, throughMounts(code, mounts), grammar.program);
+  for (const code of interactive ? withLineInput(invocation, `${start}${commandLine(command)}`) : [`${start}${commandLine(command)}`])
+    addMountedCode(reading, code, mounts, grammar.program);
 }
 
 /**
@@ -148,26 +190,78 @@ function bindMounts(read: ReadArguments, cwd: string | undefined): Mount[] | und
   for (const { name, value } of read.options) {
     if (value === undefined) continue;
     if (name === "--volumes-from") return undefined;
-    const mount = name === "-v" || name === "--volume" ? volumeMount(value) : name === "--mount" ? mountOption(value) : undefined;
-    if (mount === undefined || !/^[/.]/.test(mount.source)) continue;
-    const source = mount.source.startsWith("/") ? mount.source : cwd === undefined ? "$(unknown folder)" : `${cwd}/${mount.source}`;
-    mounts.push({ target: mount.target.replace(/\/+$/, "") || "/", source });
+    const mount =
+      name === "-v" || name === "--volume" || name === "--device"
+        ? volumeMount(value, name === "--device")
+        : name === "--mount"
+          ? mountOption(value)
+          : undefined;
+    if (mount === undefined || !/^[/.~]/.test(mount.source)) continue;
+    const source = /^[/~]/.test(mount.source) ? mount.source : cwd === undefined ? "$(unknown folder)" : `${cwd}/${mount.source}`;
+    // Docker cleans the target (`/h/.`, `//h`, `/x/../h` are `/h`); the command spells it cleanly or is refused.
+    mounts.push({ target: posix.normalize(`/${mount.target}`).replace(/\/+$/, "") || "/", source });
   }
   return mounts.sort((a, b) => b.target.length - a.target.length);
 }
 
-function volumeMount(volume: string): Mount | undefined {
-  const [source, target, options = ""] = volume.split(":");
-  if (target === undefined || options.split(",").includes("ro")) return undefined;
+/** `-v source:target[:options]`, and `--device source[:target[:permissions]]` (a device is where it is mapped too). */
+function volumeMount(volume: string, device: boolean): Mount | undefined {
+  const [source, target = device ? source : undefined, options = ""] = volume.split(":");
+  const modes = options.split(",");
+  if (target === undefined || (modes.includes("ro") && !modes.includes("rw"))) return undefined;
   return { source: source!, target };
 }
 
+/**
+ * `--mount type=bind,src=…,dst=…` (fields in any order, each maybe quoted, `type` any case). A volume
+ * whose driver binds a device (`volume-opt=device=/`) reaches that host folder too. `readonly=false` is writable.
+ */
 function mountOption(mount: string): Mount | undefined {
-  const fields = new Map(mount.split(",").map((field) => [field.split("=")[0]!, field.slice(field.indexOf("=") + 1)] as const));
-  if (fields.has("readonly") || fields.has("ro") || (fields.get("type") ?? "volume") !== "bind") return undefined;
-  const source = fields.get("source") ?? fields.get("src");
+  const fields = new Map<string, string>();
+  for (const field of mount.split(",").map((text) => text.replace(/^"(.*)"$/, "$1"))) {
+    const equals = field.indexOf("=");
+    const key = (equals === -1 ? field : field.slice(0, equals)).toLowerCase();
+    fields.set(key === "volume-opt" ? `volume-opt ${field.slice(equals + 1).split("=")[0]}` : key, equals === -1 ? "true" : field.slice(equals + 1));
+  }
+  if (isTrue(fields.get("readonly") ?? fields.get("ro"))) return undefined;
+  const device = fields.get("volume-opt device")?.replace(/^device=/, "");
+  const bound = (fields.get("type") ?? "volume").toLowerCase() === "bind";
+  const source = bound ? (fields.get("source") ?? fields.get("src")) : device;
   const target = fields.get("target") ?? fields.get("dst") ?? fields.get("destination");
   return source === undefined || target === undefined ? undefined : { source, target };
+}
+
+function isTrue(flag: string | undefined): boolean {
+  return flag !== undefined && !/^(false|0)$/i.test(flag);
+}
+
+/**
+ * Adds a contained command, its mounts' folders spelled as the host folders they are. The rewriting is
+ * textual, so a command that could reach a mount by another spelling (its parent folder, `cd /`, a
+ * glob or quote in a folder name on the way, `//`, `.`, `..`) is refused rather than read wrongly.
+ */
+function addMountedCode(reading: RunnerReading, code: string, mounts: readonly Mount[], how: string): void {
+  const unfollowed = mounts.length === 0 ? undefined : pathSpellings(code).find((path) => mounts.some((mount) => reachesOtherwise(path, mount.target)));
+  if (unfollowed === undefined) return addCode(reading, throughMounts(code, mounts), how);
+  reading.problems.push(
+    `${how} names ${unfollowed}, which may reach a folder mounted from the host by a spelling not followed here, so what it changes there is unknown`,
+  );
+}
+
+/** The absolute paths a command's text spells (`/tmp/h`, `/tmp}/h` in `${X:-/tmp}/h`), up to a separator, outer quotes dropped. */
+function pathSpellings(code: string): string[] {
+  return [...code.matchAll(/(?<=^|[\s'"=:;(|&<>{,-])\/[^\s;|&()<>]*/g)].map((match) => match[0].replace(/['"]+$/, ""));
+}
+
+/** Whether a path spelling could name the mount target or a folder holding it other than by spelling it out. */
+function reachesOtherwise(path: string, target: string): boolean {
+  const parts = path.replace(/\/+$/, "").split("/").slice(1);
+  const targetParts = target === "/" ? [] : target.split("/").slice(1);
+  let index = 0;
+  while (index < parts.length && index < targetParts.length && parts[index] === targetParts[index]) index++;
+  if (index === parts.length) return index < targetParts.length;
+  if (index < targetParts.length) return !/^(?!\.\.?$)[\w@%+=:,.-]+$/.test(parts[index]!);
+  return parts.slice(index).includes("..");
 }
 
 /** The command's text with each mount's folder inside the container spelled as the host folder it is. */
@@ -201,14 +295,27 @@ const kubectlExecGrammar: Grammar = {
 const readKubectl: Reader = (invocation, reading) => {
   const { args } = invocation;
   const dash = args.indexOf("--");
-  const verb = args.find((arg) => !arg.startsWith("-"));
-  if (dash === -1 || (verb !== "exec" && verb !== "run" && verb !== "debug")) return;
-  const command = args.slice(dash + 1);
+  const own = dash === -1 ? args : args.slice(0, dash);
+  // The verb may follow kubectl's own options (`kubectl -n prod exec …`), whose values are not known here.
+  const verbAt = own.findIndex((arg) => arg === "exec" || arg === "run" || arg === "debug");
+  if (verbAt === -1) return;
+  const verb = own[verbAt]!;
+  const command = dash === -1 ? (verb === "exec" ? execCommand(args.slice(verbAt + 1), reading) : []) : args.slice(dash + 1);
   if (command.length === 0) return;
-  const nodeRoot = verb === "debug" && args.some((arg) => arg.startsWith("node/"));
-  if (verb === "exec") reading.problems.push(...readArguments(args.slice(args.indexOf("exec") + 1, dash), kubectlExecGrammar).problems);
-  addCode(reading, throughMounts(commandLine(command), nodeRoot ? [{ target: "/host", source: "/" }] : []), `kubectl ${verb}`);
+  const nodeRoot = verb === "debug" && args.some((arg) => /^nodes?\//.test(arg));
+  if (verb === "exec" && dash !== -1) reading.problems.push(...readArguments(args.slice(verbAt + 1, dash), kubectlExecGrammar).problems);
+  const interactive = own.some((arg) => arg === "--stdin" || arg === "--stdin=true" || /^-[a-zA-Z]*i[a-zA-Z]*$/.test(arg));
+  const code = commandLine(command);
+  for (const withIt of interactive ? withLineInput(invocation, code) : [code])
+    addMountedCode(reading, withIt, nodeRoot ? [{ target: "/host", source: "/" }] : [], `kubectl ${verb}`);
 };
+
+/** `kubectl exec pod cmd…`, the older form without `--`: the words after the pod. */
+function execCommand(args: readonly string[], reading: RunnerReading): string[] {
+  const read = readArguments(args, { ...kubectlExecGrammar, stopAtOperand: true });
+  reading.problems.push(...read.problems);
+  return args.slice(read.end + 1);
+}
 
 /**
  * `gcloud compute ssh vm --command 'cmd'` (and `tpus tpu-vm ssh`, `alpha`/`beta` forms): the command,
@@ -223,6 +330,8 @@ const readGcloud: Reader = (invocation, reading) => {
     const arg = own[index]!;
     const command = arg === "--command" ? own[++index] : arg.startsWith("--command=") ? arg.slice("--command=".length) : undefined;
     if (command !== undefined) addCode(reading, `cd; ${command}`, "gcloud … ssh --command");
+    // A flags file may hold `--command`.
+    if (arg === "--flags-file" || arg.startsWith("--flags-file=")) addUnread(reading, "gcloud … ssh --flags-file", "the flags in its file");
   }
   if (dash !== -1 && dash < args.length - 1) addCode(reading, `cd; ${args.slice(dash + 1).join(" ")}`, "gcloud … ssh --");
 };

@@ -72,4 +72,20 @@ describe("answerOnce", () => {
     expect(writes.map((entry) => entry.text)).toEqual(['{"decision":"deny","reason":"no"}\n', "no\n"]);
     expect(process.exitCode).toBe(2);
   });
+
+  it("a cut-off landing while the exit code is set, before any write, lets that answer finish (it used to exit with nothing written)", () => {
+    let answers: AnswerOnce | undefined;
+    let cut = false;
+    const { writes, exit, write } = recorder();
+    answers = answerOnce(write, exit, (code) => {
+      process.exitCode = code;
+      if (cut) return;
+      cut = true;
+      answers!.answerAndExit(cutOff);
+    });
+    answers.answer(deny);
+    expect(exit).not.toHaveBeenCalled();
+    expect(writes.map((entry) => entry.text)).toEqual(['{"decision":"deny","reason":"no"}\n', "no\n"]);
+    expect(process.exitCode).toBe(2);
+  });
 });

@@ -15,15 +15,23 @@ export interface AnswerOnce {
 type Write = (fd: 1 | 2, text: string) => void;
 
 /** The hook's one answer: its body on stdout, its reason on stderr, its exit code for the agent. */
-export function answerOnce(write: Write = (fd, text) => void writeSync(fd, text), exit: () => void = () => process.exit()): AnswerOnce {
+export function answerOnce(
+  write: Write = (fd, text) => void writeSync(fd, text),
+  exit: () => void = () => process.exit(),
+  setExitCode: (code: number) => void = (code) => {
+    process.exitCode = code;
+  },
+): AnswerOnce {
   let answered = false;
   let writing = false;
   const answer = (given: HookAnswer): void => {
     if (answered) return;
+    // Both flags before any call: a cut-off can land inside one (the exit code's setter is a function),
+    // and one landing from here on must find this answer under way, not given and done with nothing written.
+    writing = true;
     answered = true;
     // Set before the writes: whatever ends the process from here on ends it with this answer's code.
-    process.exitCode = given.exitCode;
-    writing = true;
+    setExitCode(given.exitCode);
     if (given.body !== undefined) write(1, `${JSON.stringify(given.body)}\n`);
     if (given.stderr !== undefined) write(2, `${given.stderr}\n`);
     writing = false;

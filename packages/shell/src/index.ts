@@ -13,3 +13,4 @@ export { simpleCommands, type SimpleCommands } from "./simple-commands.js";
 export { readArguments, resolveLong, type Grammar, type OptionSpec, type ReadArguments } from "./runners/options.js";
 export { runnerNames, runnerReading, runsBeyondItself, type RunnerReading } from "./runners/index.js";
 export { analysisEnvironment, sharedAnalysis, type AnalysisPlace } from "./shared-analysis.js";
+export { mountOption, volumeMount, type Mount } from "./runners/elsewhere.js";

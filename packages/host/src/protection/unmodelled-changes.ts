@@ -1,4 +1,4 @@
-import { pathsWrittenBy, stdinTexts, writesNoFile, type Invocation } from "@toolgate/shell";
+import { mountOption, pathsWrittenBy, stdinTexts, volumeMount, writesNoFile, type Invocation } from "@toolgate/shell";
 import { patchedFiles } from "./patch-files.js";
 import type { Reach } from "./protected-paths.js";
 
@@ -212,28 +212,11 @@ function writableMounts(invocation: Invocation): string[] {
     const arg = args[index]!;
     const value = mountOptions.has(arg) ? args[++index] : /^(?:-v=?|--volume=|--mount=)(.+)$/.exec(arg)?.[1];
     if (value === undefined) continue;
-    const source = arg.startsWith("--mount") ? mountSource(value) : volumeSource(value);
+    // The container reader's own reading of a mount: a read-only or anonymous one gives none, a named volume its name.
+    const source = (arg.startsWith("--mount") ? mountOption(value) : volumeMount(value, false))?.source;
     if (source !== undefined) sources.push(source);
   }
   return sources;
-}
-
-/** `-v src:dst[:opts]`: the source, unless mounted read-only. */
-function volumeSource(volume: string): string | undefined {
-  const [source, , options = ""] = volume.split(":");
-  const modes = options.split(",");
-  return modes.includes("ro") && !modes.includes("rw") ? undefined : source;
-}
-
-/**
- * `--mount type=bind,source=src,target=dst[,readonly]`: the source, unless mounted read-only. Docker
- * reads each field lower-cased and maybe quoted; a volume whose driver binds a folder (`volume-opt=device=.`) mounts that folder.
- */
-function mountSource(mount: string): string | undefined {
-  const fields = mount.split(",").map((field) => field.replace(/^"(.*)"$/, "$1"));
-  const keyed = (pattern: RegExp) => fields.find((field) => pattern.test(field))?.replace(pattern, "");
-  if (fields.some((field) => /^(readonly|ro)$/i.test(field) || /^(readonly|ro)=(true|1)$/i.test(field))) return undefined;
-  return keyed(/^(source|src)=/i) ?? keyed(/^volume-opt=device=/i);
 }
 
 /** `patch < p.diff`: the files it changes are in a patch text the reader cannot see (one it can see is read). */

@@ -177,7 +177,7 @@ function startFolder(read: ReadArguments, reachesHost: boolean): string {
   return reachesHost ? 'cd "$(image-working-folder)"; ' : "";
 }
 
-interface Mount {
+export interface Mount {
   /** The folder inside the container. */
   target: string;
   /** The host folder it is. */
@@ -205,7 +205,7 @@ function bindMounts(read: ReadArguments, cwd: string | undefined): Mount[] | und
 }
 
 /** `-v source:target[:options]`, and `--device source[:target[:permissions]]` (a device is where it is mapped too). */
-function volumeMount(volume: string, device: boolean): Mount | undefined {
+export function volumeMount(volume: string, device: boolean): Mount | undefined {
   const [source, target = device ? source : undefined, options = ""] = volume.split(":");
   const modes = options.split(",");
   if (target === undefined || (modes.includes("ro") && !modes.includes("rw"))) return undefined;
@@ -216,7 +216,7 @@ function volumeMount(volume: string, device: boolean): Mount | undefined {
  * `--mount type=bind,src=…,dst=…` (fields in any order, each maybe quoted, `type` any case). A volume
  * whose driver binds a device (`volume-opt=device=/`) reaches that host folder too. `readonly=false` is writable.
  */
-function mountOption(mount: string): Mount | undefined {
+export function mountOption(mount: string): Mount | undefined {
   const fields = new Map<string, string>();
   for (const field of mount.split(",").map((text) => text.replace(/^"(.*)"$/, "$1"))) {
     const equals = field.indexOf("=");
